@@ -1,0 +1,30 @@
+# The two commands a newcomer runs: `make demo` and `make test`. Both install what they need first.
+PRESET_TEST ?= debug
+PRESET_DEMO ?= release
+JOBS ?= $(shell nproc)
+
+.PHONY: setup build test demo bench format clean
+
+setup:
+	@bash scripts/setup
+
+build: setup
+	@cmake --preset $(PRESET_DEMO) >/dev/null
+	@cmake --build build/$(PRESET_DEMO) -j $(JOBS)
+
+test: setup
+	@cmake --preset $(PRESET_TEST) >/dev/null
+	@cmake --build build/$(PRESET_TEST) -j $(JOBS)
+	@cd build/$(PRESET_TEST) && ctest --output-on-failure -j $(JOBS) --timeout 600
+
+demo: build
+	@bash scripts/demo build/$(PRESET_DEMO)/lakeqa
+
+bench: build
+	@bash bench/run_all.sh build/$(PRESET_DEMO)
+
+format:
+	@find include src tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
+
+clean:
+	@rm -rf build

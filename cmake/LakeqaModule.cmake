@@ -1,0 +1,40 @@
+# One static library per module: every .cc under src/<module>/ (recursively), public headers under
+# include/lakeqa/<module>/. Tests: every *_test.cc under tests/<module>/ in one executable per module.
+
+set(LAKEQA_WARNINGS -Wall -Wextra -Wpedantic -Wno-unused-parameter)
+if(LAKEQA_WERROR)
+  list(APPEND LAKEQA_WARNINGS -Werror)
+endif()
+
+if(LAKEQA_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# lakeqa_module(<name> [DEPS <targets>...])
+function(lakeqa_module name)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.cc)
+  add_library(lakeqa_${name} STATIC ${srcs})
+  target_include_directories(lakeqa_${name}
+    PUBLIC ${PROJECT_SOURCE_DIR}/include
+    PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  target_compile_options(lakeqa_${name} PRIVATE ${LAKEQA_WARNINGS})
+  target_link_libraries(lakeqa_${name} PUBLIC ${ARG_DEPS})
+  add_library(lakeqa::${name} ALIAS lakeqa_${name})
+endfunction()
+
+# lakeqa_module_tests(<name> [DEPS <targets>...]): test binary test_<name>, tests registered with CTest.
+function(lakeqa_module_tests name)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/${name}/*.cc)
+  add_executable(test_${name} ${srcs})
+  target_include_directories(test_${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+  target_compile_options(test_${name} PRIVATE ${LAKEQA_WARNINGS})
+  target_link_libraries(test_${name} PRIVATE lakeqa::${name} ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
+  target_compile_definitions(test_${name} PRIVATE
+    LAKEQA_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    LAKEQA_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  gtest_discover_tests(test_${name} DISCOVERY_MODE PRE_TEST
+    PROPERTIES ENVIRONMENT "LAKEQA_SOURCE_DIR=${PROJECT_SOURCE_DIR};LAKEQA_BIN=${PROJECT_BINARY_DIR}/lakeqa")
+endfunction()
