@@ -1,0 +1,100 @@
+// The file profiler: what a file is (by content, not extension: in LakeQA `rows.txt` is CSV and
+// `data.txt` is often GeoJSON) and what it holds (columns, types, row count, sampled values, JSON key
+// paths, a text sample). Streaming: bytes are fed in chunks and memory stays bounded whatever the size.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lakeqa/common/json.h"
+#include "lakeqa/common/status.h"
+
+namespace lakeqa::lake {
+class Store;
+}
+
+namespace lakeqa::ingest {
+
+enum class Format {
+  kUnknown,
+  kEmpty,
+  kCsv,        // any delimited text (comma, tab, semicolon, pipe); see FileProfile::delimiter
+  kJson,       // one JSON document
+  kJsonLines,  // one JSON value per line
+  kGeoJson,    // a FeatureCollection/Feature: feature property keys become columns
+  kXml,
+  kHtml,
+  kPdf,
+  kXlsx,
+  kDocx,
+  kZip,        // another zip container
+  kText,       // plain text (prose, fixed-width)
+  kBinary,
+};
+std::string_view FormatName(Format f);  // "csv", "geojson", ...
+Format FormatFromName(std::string_view name);
+
+struct ColumnProfile {
+  std::string name;
+  // "integer", "float", "boolean", "date", "datetime", "string", "empty" — the narrowest type that
+  // fits every non-empty value seen.
+  std::string type = "empty";
+  uint64_t non_empty = 0;
+  std::vector<std::string> samples;  // distinct values, first seen first, bounded count and length
+};
+
+struct FileProfile {
+  Format format = Format::kUnknown;
+  std::string encoding;       // "utf-8", "utf-8-bom", "utf-16le", "latin-1", "binary"
+  char delimiter = 0;         // for kCsv
+  bool has_header = false;
+  std::vector<ColumnProfile> columns;
+  uint64_t rows = 0;          // data rows (CSV), records (JSONL), features (GeoJSON), array items (JSON)
+  bool rows_exact = true;     // false when only a prefix was read (head mode or a byte cap)
+  std::vector<std::string> json_paths;   // distinct key paths, e.g. "features[].properties.NAME"
+  std::string text_sample;    // bounded, valid UTF-8: the start of the readable text
+  uint64_t bytes_read = 0;
+  std::vector<std::string> warnings;     // "ragged rows: 12 rows with 5 fields, header has 6", ...
+
+  Json ToJson() const;
+  static Result<FileProfile> FromJson(const Json& j);
+};
+
+struct ProfileOptions {
+  size_t max_samples_per_column = 20;
+  size_t max_sample_value_bytes = 100;
+  size_t max_columns = 512;
+  size_t text_sample_bytes = 2000;
+  size_t max_json_paths = 256;
+  // Stop after this many bytes (head mode reads 64 KiB); the profile then says rows_exact = false.
+  uint64_t max_bytes = UINT64_MAX;
+};
+
+// Streaming profiler: Feed() chunks in order, then Finish(). Feed returns false when it has all it
+// needs (the caller may stop reading). One instance per file; not thread-safe.
+class Profiler {
+ public:
+  Profiler(std::string_view name_hint, ProfileOptions options = {});
+  ~Profiler();
+  Profiler(const Profiler&) = delete;
+  Profiler& operator=(const Profiler&) = delete;
+
+  bool Feed(std::string_view chunk);
+  // truncated: the caller stopped before the end of the file (so counts are lower bounds).
+  Result<FileProfile> Finish(bool truncated = false);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Format from the first bytes (up to 64 KiB) plus the name as a tie-breaker only.
+Format SniffFormat(std::string_view head, std::string_view name_hint);
+
+// Reads a lake object through the store (whole, or its first options.max_bytes) and profiles it.
+Result<FileProfile> ProfileObject(lake::Store& store, std::string_view key, const ProfileOptions& options);
+
+}  // namespace lakeqa::ingest
