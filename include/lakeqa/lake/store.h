@@ -35,6 +35,8 @@ struct ListPage {
   std::vector<ObjectInfo> objects;            // sorted by key (byte order)
   std::vector<std::string> common_prefixes;   // each ends with the delimiter
   std::string next_continuation_token;        // empty when this is the last page
+  // Entries skipped with a reason (an unreadable folder, a symlink loop, a FIFO); the listing goes on.
+  std::vector<std::string> warnings;
 };
 
 // Receives a streamed read chunk by chunk; return false to stop early (not an error).

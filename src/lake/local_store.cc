@@ -1,0 +1,270 @@
+#include "lakeqa/lake/local_store.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <functional>
+#include <optional>
+
+#include "lakeqa/common/fs.h"
+#include "lakeqa/common/log.h"
+
+namespace lakeqa::lake {
+namespace {
+
+struct Entry {
+  std::string name;
+  bool is_dir = false;
+};
+
+// Directory entries sorted so that a depth-first walk yields keys in byte order: a directory "a" is
+// visited as the prefix "a/", which sorts after "a.txt" ('.' < '/') and before "a0" ('0' > '/').
+Result<std::vector<Entry>> ReadDirSorted(const std::string& path, std::vector<std::string>* warnings) {
+  DIR* d = ::opendir(path.c_str());
+  if (d == nullptr) return ErrnoStatus(errno, "listing " + path);
+  std::vector<Entry> out;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    std::string full = path + "/" + name;
+    struct stat lst{};
+    if (::lstat(full.c_str(), &lst) != 0) continue;
+    if (S_ISDIR(lst.st_mode)) {
+      out.push_back({name, true});
+    } else if (S_ISREG(lst.st_mode)) {
+      out.push_back({name, false});
+    } else if (S_ISLNK(lst.st_mode)) {
+      struct stat st{};
+      if (::stat(full.c_str(), &st) != 0) {
+        if (warnings) warnings->push_back(full + ": dangling or looping symlink skipped");
+      } else if (S_ISREG(st.st_mode)) {
+        out.push_back({name, false});
+      } else if (warnings) {
+        warnings->push_back(full + ": symlink to a non-file skipped (directories are not followed)");
+      }
+    } else if (warnings) {
+      warnings->push_back(full + ": not a regular file (fifo, socket or device) skipped");
+    }
+  }
+  ::closedir(d);
+  std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) {
+    return (a.is_dir ? a.name + "/" : a.name) < (b.is_dir ? b.name + "/" : b.name);
+  });
+  return out;
+}
+
+ObjectInfo InfoFromStat(std::string key, const struct stat& st) {
+  ObjectInfo info;
+  info.key = std::move(key);
+  info.size = static_cast<uint64_t>(st.st_size);
+  int64_t mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  info.mtime_ms = mtime_ns / 1000000;
+  info.etag = std::to_string(mtime_ns) + "-" + std::to_string(st.st_size) + "-" + std::to_string(st.st_ino);
+  return info;
+}
+
+// Depth-first walk in key order, starting strictly after `after` (may be empty), restricted to keys
+// beginning with `prefix`. visit returns false to stop.
+class Walker {
+ public:
+  Walker(std::string root, std::string prefix, std::string after, std::vector<std::string>* warnings)
+      : root_(std::move(root)), prefix_(std::move(prefix)), after_(std::move(after)), warnings_(warnings) {}
+
+  // visit(key, is_dir_rollup): returns false to stop.
+  Status Walk(std::string_view rel_dir, const std::function<bool(const std::string&, bool)>& visit,
+              std::optional<char> delimiter) {
+    std::string dir_path = rel_dir.empty() ? root_ : root_ + "/" + std::string(rel_dir);
+    auto entries = ReadDirSorted(dir_path, warnings_);
+    if (!entries.ok()) {
+      if (rel_dir.empty()) return entries.status();
+      if (warnings_) warnings_->push_back(entries.status().message() + " (skipped)");
+      return Status::Ok();
+    }
+    for (const Entry& e : *entries) {
+      std::string key = rel_dir.empty() ? e.name : std::string(rel_dir) + "/" + e.name;
+      std::string cmp = e.is_dir ? key + "/" : key;
+      // Prune subtrees that cannot contain the prefix.
+      size_t n = std::min(cmp.size(), prefix_.size());
+      if (cmp.compare(0, n, prefix_, 0, n) != 0) {
+        if (cmp.substr(0, n) > prefix_.substr(0, n)) return Status::Ok();  // sorted: nothing later matches
+        continue;
+      }
+      if (e.is_dir) {
+        // A rolled-up common prefix: the part of the key up to the first delimiter after the prefix.
+        if (delimiter && cmp.size() > prefix_.size() &&
+            cmp.find(*delimiter, prefix_.size()) != std::string::npos) {
+          std::string cp = cmp.substr(0, cmp.find(*delimiter, prefix_.size()) + 1);
+          if (cp == cmp) {
+            if (!after_.empty() && cp <= after_) continue;
+            if (!visit(cp, true)) return Stopped();
+            continue;
+          }
+        }
+        // Skip subtrees entirely before the continuation point.
+        if (!after_.empty() && cmp < after_ && after_.compare(0, cmp.size(), cmp) != 0) continue;
+        LAKEQA_RETURN_IF_ERROR(Walk(key, visit, delimiter));
+        if (stopped_) return Status::Ok();
+      } else {
+        if (key.size() < prefix_.size()) continue;
+        if (!after_.empty() && key <= after_) continue;
+        if (delimiter) {
+          size_t pos = key.find(*delimiter, prefix_.size());
+          if (pos != std::string::npos) {
+            std::string cp = key.substr(0, pos + 1);
+            if (!after_.empty() && cp <= after_) continue;
+            if (!visit(cp, true)) return Stopped();
+            continue;
+          }
+        }
+        if (!visit(key, false)) return Stopped();
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status Stopped() {
+    stopped_ = true;
+    return Status::Ok();
+  }
+  std::string root_, prefix_, after_;
+  std::vector<std::string>* warnings_;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+LocalStore::LocalStore(std::string root) : root_(std::move(root)) {
+  while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+}
+
+Result<ListPage> LocalStore::List(const ListOptions& options) {
+  if (!options.prefix.empty() && options.prefix.find("..") != std::string::npos) {
+    return InvalidArgument("list prefix must not contain '..': " + options.prefix);
+  }
+  ListPage page;
+  uint32_t max_keys = options.max_keys ? options.max_keys : 1000;
+  // Start the walk at the deepest directory fully named by the prefix.
+  std::string start_dir;
+  size_t slash = options.prefix.rfind('/');
+  if (slash != std::string::npos) start_dir = options.prefix.substr(0, slash);
+  struct stat st{};
+  if (!start_dir.empty() && (::stat((root_ + "/" + start_dir).c_str(), &st) != 0 || !S_ISDIR(st.st_mode))) {
+    return page;  // nothing under a prefix whose folder does not exist, as S3 answers
+  }
+  if (::stat(root_.c_str(), &st) != 0) return ErrnoStatus(errno, "lake root " + root_);
+  if (!S_ISDIR(st.st_mode)) return InvalidArgument("lake root is not a directory: " + root_);
+
+  Walker walker(root_, options.prefix, options.continuation_token, &page.warnings);
+  std::string last;
+  bool more = false;
+  Status s = walker.Walk(
+      start_dir,
+      [&](const std::string& key, bool rollup) {
+        if (page.objects.size() + page.common_prefixes.size() >= max_keys) {
+          more = true;
+          return false;
+        }
+        if (rollup) {
+          page.common_prefixes.push_back(key);
+        } else {
+          struct stat fst{};
+          if (::stat(Path(key).c_str(), &fst) != 0) {
+            page.warnings.push_back(Path(key) + ": vanished while listing");
+            return true;
+          }
+          page.objects.push_back(InfoFromStat(key, fst));
+        }
+        last = key;
+        return true;
+      },
+      options.delimiter);
+  LAKEQA_RETURN_IF_ERROR(s);
+  if (more) page.next_continuation_token = last;
+  for (const auto& w : page.warnings) LAKEQA_LOG_WARN("{}", w);
+  return page;
+}
+
+Result<ObjectInfo> LocalStore::Stat(std::string_view key) {
+  LAKEQA_RETURN_IF_ERROR(ValidateKey(key));
+  struct stat st{};
+  if (::stat(Path(key).c_str(), &st) != 0) return ErrnoStatus(errno, Uri() + "/" + std::string(key));
+  if (!S_ISREG(st.st_mode)) return NotFound(Uri() + "/" + std::string(key) + ": not a regular file");
+  return InfoFromStat(std::string(key), st);
+}
+
+namespace {
+// Opens a regular file for reading; refuses FIFOs/devices (which could block forever).
+Result<int> OpenRegular(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return ErrnoStatus(errno, path);
+  struct stat st{};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return NotFound(path + ": not a regular file");
+  }
+  int flags = ::fcntl(fd, F_GETFL);
+  ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
+}  // namespace
+
+Result<std::string> LocalStore::ReadRange(std::string_view key, uint64_t offset, uint64_t length) {
+  LAKEQA_RETURN_IF_ERROR(ValidateKey(key));
+  std::string path = Path(key);
+  LAKEQA_ASSIGN_OR_RETURN(int fd, OpenRegular(path));
+  struct stat st{};
+  ::fstat(fd, &st);
+  uint64_t size = static_cast<uint64_t>(st.st_size);
+  uint64_t end = length == 0 ? size : std::min<uint64_t>(size, offset + length);
+  std::string out;
+  if (offset < end) out.resize(end - offset);
+  size_t got = 0;
+  while (got < out.size()) {
+    ssize_t n = ::pread(fd, out.data() + got, out.size() - got, static_cast<off_t>(offset + got));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      ::close(fd);
+      return ErrnoStatus(e, path);
+    }
+    if (n == 0) break;  // truncated underneath us
+    got += static_cast<size_t>(n);
+  }
+  out.resize(got);
+  ::close(fd);
+  return out;
+}
+
+Status LocalStore::ReadStream(std::string_view key, const ChunkSink& sink, uint64_t offset) {
+  LAKEQA_RETURN_IF_ERROR(ValidateKey(key));
+  std::string path = Path(key);
+  LAKEQA_ASSIGN_OR_RETURN(int fd, OpenRegular(path));
+  std::string buf(1 << 16, '\0');
+  uint64_t pos = offset;
+  for (;;) {
+    ssize_t n = ::pread(fd, buf.data(), buf.size(), static_cast<off_t>(pos));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      ::close(fd);
+      return ErrnoStatus(e, path);
+    }
+    if (n == 0) break;
+    pos += static_cast<uint64_t>(n);
+    if (!sink(std::string_view(buf.data(), static_cast<size_t>(n)))) break;
+  }
+  ::close(fd);
+  return Status::Ok();
+}
+
+Status LocalStore::Write(std::string_view key, std::string_view data) {
+  LAKEQA_RETURN_IF_ERROR(ValidateKey(key));
+  return WriteFileAtomic(Path(key), data);
+}
+
+}  // namespace lakeqa::lake
