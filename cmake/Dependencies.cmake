@@ -15,7 +15,7 @@ find_package(simdjson CONFIG REQUIRED)
 find_package(LibArchive REQUIRED)
 find_package(GTest REQUIRED)
 find_package(benchmark QUIET)
-find_package(httplib CONFIG QUIET)
+pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)

@@ -139,7 +139,7 @@ Result<HttpResponse> S3Store::Send(Request& req, const ChunkSink* sink) {
   std::string path;
   if (options_.path_style) {
     host = authority;
-    path = "/" + UriEncode(bucket_, true) + (req.key.empty() ? "/" : "/" + UriEncode(req.key, false));
+    path = "/" + UriEncode(bucket_, true) + (req.key.empty() ? "" : "/" + UriEncode(req.key, false));
   } else {
     host = bucket_ + "." + authority;
     path = "/" + UriEncode(req.key, false);
