@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -55,6 +56,7 @@ struct FileProfile {
   uint64_t rows = 0;          // data rows (CSV), records (JSONL), features (GeoJSON), array items (JSON)
   bool rows_exact = true;     // false when only a prefix was read (head mode or a byte cap)
   std::vector<std::string> json_paths;   // distinct key paths, e.g. "features[].properties.NAME"
+  std::map<std::string, uint64_t> geometry_types;  // GeoJSON: "Point" → features seen
   std::string text_sample;    // bounded, valid UTF-8: the start of the readable text
   uint64_t bytes_read = 0;
   std::vector<std::string> warnings;     // "ragged rows: 12 rows with 5 fields, header has 6", ...

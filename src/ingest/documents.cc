@@ -1,0 +1,293 @@
+#include "ingest/documents.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <gumbo.h>
+
+#include <cstring>
+#include <memory>
+
+#include "ingest/subprocess.h"
+#include "ingest/value_type.h"
+#include "lakeqa/common/strings.h"
+
+namespace lakeqa::ingest {
+namespace {
+
+constexpr size_t kMaxEntryBytes = 64u << 20;  // decompressed bytes read from one zip entry
+constexpr size_t kMaxZipBytes = 128u << 20;   // decompressed bytes read from one zip in all
+
+void CollectText(GumboNode* node, std::string& out, size_t max_bytes) {
+  if (out.size() >= max_bytes) return;
+  if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_CDATA) {
+    std::string_view t = Trim(node->v.text.text);
+    if (!t.empty()) {
+      if (!out.empty() && out.back() != '\n') out += ' ';
+      out.append(t);
+    }
+    return;
+  }
+  if (node->type != GUMBO_NODE_ELEMENT) return;
+  GumboTag tag = node->v.element.tag;
+  if (tag == GUMBO_TAG_SCRIPT || tag == GUMBO_TAG_STYLE || tag == GUMBO_TAG_NOSCRIPT || tag == GUMBO_TAG_TITLE ||
+      tag == GUMBO_TAG_TEMPLATE) {
+    return;
+  }
+  const GumboVector& children = node->v.element.children;
+  for (unsigned i = 0; i < children.length; ++i) CollectText(static_cast<GumboNode*>(children.data[i]), out, max_bytes);
+  switch (tag) {
+    case GUMBO_TAG_P: case GUMBO_TAG_DIV: case GUMBO_TAG_BR: case GUMBO_TAG_LI: case GUMBO_TAG_TR:
+    case GUMBO_TAG_H1: case GUMBO_TAG_H2: case GUMBO_TAG_H3: case GUMBO_TAG_H4: case GUMBO_TAG_H5:
+    case GUMBO_TAG_H6: case GUMBO_TAG_TABLE: case GUMBO_TAG_SECTION: case GUMBO_TAG_ARTICLE:
+      if (!out.empty() && out.back() != '\n') out += '\n';
+      break;
+    default:
+      break;
+  }
+}
+
+GumboNode* FindTag(GumboNode* node, GumboTag tag) {
+  if (node->type != GUMBO_NODE_ELEMENT) return nullptr;
+  if (node->v.element.tag == tag) return node;
+  const GumboVector& children = node->v.element.children;
+  for (unsigned i = 0; i < children.length; ++i) {
+    if (GumboNode* f = FindTag(static_cast<GumboNode*>(children.data[i]), tag)) return f;
+  }
+  return nullptr;
+}
+
+std::string XmlDecodeSimple(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '&') {
+      static const std::pair<std::string_view, char> kEnt[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'},
+                                                              {"&quot;", '"'}, {"&apos;", '\''}};
+      bool done = false;
+      for (auto [e, c] : kEnt) {
+        if (s.substr(i, e.size()) == e) {
+          out += c;
+          i += e.size() - 1;
+          done = true;
+          break;
+        }
+      }
+      if (done) continue;
+    }
+    out += s[i];
+  }
+  return out;
+}
+
+// Elements <tag ...>text</tag> (tag may carry a namespace prefix, e.g. "w:t"), text decoded.
+template <typename F>
+void ForEachElement(std::string_view xml, std::string_view tag, F&& f) {
+  std::string open = "<" + std::string(tag);
+  std::string close = "</" + std::string(tag) + ">";
+  size_t pos = 0;
+  while ((pos = xml.find(open, pos)) != std::string_view::npos) {
+    size_t after = pos + open.size();
+    if (after >= xml.size() || (xml[after] != '>' && xml[after] != ' ' && xml[after] != '/')) {
+      pos = after;
+      continue;
+    }
+    size_t gt = xml.find('>', after);
+    if (gt == std::string_view::npos) return;
+    if (xml[gt - 1] == '/') {  // self-closing
+      if (!f(xml.substr(pos, gt + 1 - pos), std::string_view())) return;
+      pos = gt + 1;
+      continue;
+    }
+    size_t end = xml.find(close, gt);
+    if (end == std::string_view::npos) return;
+    if (!f(xml.substr(pos, gt + 1 - pos), xml.substr(gt + 1, end - gt - 1))) return;
+    pos = end + close.size();
+  }
+}
+
+std::string Attr(std::string_view open_tag, std::string_view name) {
+  std::string pat = " " + std::string(name) + "=\"";
+  size_t p = open_tag.find(pat);
+  if (p == std::string_view::npos) return "";
+  p += pat.size();
+  size_t e = open_tag.find('"', p);
+  return e == std::string_view::npos ? "" : std::string(open_tag.substr(p, e - p));
+}
+
+// Column letters of a cell reference ("BC12" → 54, 0-based).
+size_t ColumnOf(std::string_view ref) {
+  size_t col = 0;
+  for (char c : ref) {
+    if (c < 'A' || c > 'Z') break;
+    col = col * 26 + static_cast<size_t>(c - 'A' + 1);
+  }
+  return col ? col - 1 : 0;
+}
+
+}  // namespace
+
+std::string HtmlToText(std::string_view html, size_t max_bytes) {
+  GumboOutput* doc = gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size());
+  std::string text;
+  if (GumboNode* title = FindTag(doc->root, GUMBO_TAG_TITLE)) {
+    if (title->v.element.children.length > 0) {
+      auto* t = static_cast<GumboNode*>(title->v.element.children.data[0]);
+      if (t->type == GUMBO_NODE_TEXT) text = std::string(Trim(t->v.text.text)) + "\n";
+    }
+  }
+  CollectText(doc->root, text, max_bytes);
+  gumbo_destroy_output(&kGumboDefaultOptions, doc);
+  return SanitizeUtf8(TruncateUtf8(text, max_bytes));
+}
+
+std::string StripTags(std::string_view xml, size_t max_bytes) {
+  std::string out;
+  bool in_tag = false;
+  for (char c : xml) {
+    if (out.size() >= max_bytes * 2) break;
+    if (c == '<') {
+      in_tag = true;
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else if (c == '>') {
+      in_tag = false;
+    } else if (!in_tag) {
+      out += c;
+    }
+  }
+  return SanitizeUtf8(TruncateUtf8(Trim(XmlDecodeSimple(out)), max_bytes));
+}
+
+Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProfile& out) {
+  std::unique_ptr<archive, decltype(&archive_read_free)> a(archive_read_new(), archive_read_free);
+  archive_read_support_format_zip(a.get());
+  if (archive_read_open_memory(a.get(), data.data(), data.size()) != ARCHIVE_OK) {
+    return ParseError(std::string("corrupt zip: ") + archive_error_string(a.get()));
+  }
+  std::string workbook, shared, sheet, document;
+  bool is_xlsx = false, is_docx = false;
+  size_t total = 0, entries = 0;
+  archive_entry* e;
+  for (;;) {
+    int r = archive_read_next_header(a.get(), &e);
+    if (r == ARCHIVE_EOF) break;
+    if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+      out.warnings.push_back(std::string("zip read error: ") + archive_error_string(a.get()));
+      break;
+    }
+    ++entries;
+    std::string name = archive_entry_pathname(e) ? archive_entry_pathname(e) : "";
+    std::string* dst = nullptr;
+    if (name == "xl/workbook.xml") { is_xlsx = true; dst = &workbook; }
+    else if (name == "xl/sharedStrings.xml") dst = &shared;
+    else if (name == "xl/worksheets/sheet1.xml") dst = &sheet;
+    else if (name == "word/document.xml") { is_docx = true; dst = &document; }
+    if (out.json_paths.size() < options.max_json_paths) out.json_paths.push_back(name);
+    if (!dst) continue;
+    char buf[65536];
+    for (;;) {
+      la_ssize_t n = archive_read_data(a.get(), buf, sizeof buf);
+      if (n < 0) {
+        out.warnings.push_back(name + ": " + archive_error_string(a.get()));
+        break;
+      }
+      if (n == 0) break;
+      total += static_cast<size_t>(n);
+      if (dst->size() + static_cast<size_t>(n) > kMaxEntryBytes || total > kMaxZipBytes) {
+        out.warnings.push_back(name + ": decompressed size exceeds " + std::to_string(kMaxEntryBytes >> 20) +
+                               " MiB; read stopped there (zip bomb?)");
+        break;
+      }
+      dst->append(buf, static_cast<size_t>(n));
+    }
+  }
+  if (entries == 0) return ParseError("zip has no readable entries");
+  if (is_docx) {
+    out.format = Format::kDocx;
+    std::string text;
+    ForEachElement(document, "w:p", [&](std::string_view, std::string_view para) {
+      ForEachElement(para, "w:t", [&](std::string_view, std::string_view t) {
+        text += XmlDecodeSimple(t);
+        return true;
+      });
+      text += '\n';
+      return text.size() < options.text_sample_bytes * 2;
+    });
+    out.text_sample = SanitizeUtf8(TruncateUtf8(Trim(text), options.text_sample_bytes));
+    out.json_paths.clear();
+    return Status::Ok();
+  }
+  if (!is_xlsx) {
+    out.format = Format::kZip;
+    return Status::Ok();
+  }
+  out.format = Format::kXlsx;
+  out.json_paths.clear();
+  ForEachElement(workbook, "sheet", [&](std::string_view tag, std::string_view) {
+    out.json_paths.push_back("sheet:" + XmlDecodeSimple(Attr(tag, "name")));
+    return out.json_paths.size() < options.max_json_paths;
+  });
+  std::vector<std::string> strings;
+  ForEachElement(shared, "si", [&](std::string_view, std::string_view si) {
+    std::string s;
+    ForEachElement(si, "t", [&](std::string_view, std::string_view t) {
+      s += XmlDecodeSimple(t);
+      return true;
+    });
+    strings.push_back(std::move(s));
+    return strings.size() < 1000000;
+  });
+  std::vector<ColumnAccumulator> cols;
+  uint64_t rows = 0;
+  bool header = true;
+  ForEachElement(sheet, "row", [&](std::string_view, std::string_view row) {
+    std::vector<std::string> cells;
+    ForEachElement(row, "c", [&](std::string_view tag, std::string_view cell) {
+      size_t col = ColumnOf(Attr(tag, "r"));
+      if (col >= options.max_columns) return true;
+      if (cells.size() <= col) cells.resize(col + 1);
+      std::string type = Attr(tag, "t");
+      std::string v;
+      if (type == "inlineStr") {
+        ForEachElement(cell, "t", [&](std::string_view, std::string_view t) { v += XmlDecodeSimple(t); return true; });
+      } else {
+        ForEachElement(cell, "v", [&](std::string_view, std::string_view t) { v = XmlDecodeSimple(t); return false; });
+        if (type == "s") {
+          size_t idx = std::strtoul(v.c_str(), nullptr, 10);
+          v = idx < strings.size() ? strings[idx] : "";
+        }
+      }
+      cells[col] = std::move(v);
+      return true;
+    });
+    if (header) {
+      for (size_t i = 0; i < cells.size(); ++i) {
+        cols.emplace_back(cells[i].empty() ? "column" + std::to_string(i + 1) : SanitizeUtf8(cells[i]),
+                          options.max_samples_per_column, options.max_sample_value_bytes);
+      }
+      header = false;
+    } else {
+      ++rows;
+      for (size_t i = 0; i < cells.size() && i < cols.size(); ++i) cols[i].Add(cells[i]);
+    }
+    return true;
+  });
+  out.has_header = true;
+  out.rows = rows;
+  for (const auto& c : cols) out.columns.push_back(c.Build());
+  return Status::Ok();
+}
+
+Result<std::string> PdfToText(std::string_view pdf, size_t max_bytes, int timeout_ms) {
+  LAKEQA_ASSIGN_OR_RETURN(CaptureResult r,
+                          RunCapture({"pdftotext", "-l", "5", "-enc", "UTF-8", "-q", "-", "-"}, pdf, timeout_ms,
+                                     max_bytes * 2));
+  if (r.timed_out) return Status(ErrorCode::kTimeout, "pdftotext took longer than " + std::to_string(timeout_ms) + " ms");
+  if (r.exit_code != 0) {
+    std::string why = r.exit_code == 3 ? "encrypted PDF (permission error)" : "pdftotext failed (exit " +
+                                                                                  std::to_string(r.exit_code) + ")";
+    return ParseError(why + (r.err.empty() ? "" : ": " + std::string(Trim(r.err.substr(0, 200)))));
+  }
+  return SanitizeUtf8(TruncateUtf8(Trim(r.out), max_bytes));
+}
+
+}  // namespace lakeqa::ingest

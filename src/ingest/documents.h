@@ -1,0 +1,29 @@
+// Text out of documents: HTML (gumbo), OOXML spreadsheets and Word files (libarchive, with bounded
+// decompression so a zip bomb costs at most the cap), PDF (pdftotext as a child process with time and
+// output limits). Used by the profiler for text samples and columns.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lakeqa/common/status.h"
+#include "lakeqa/ingest/profile.h"
+
+namespace lakeqa::ingest {
+
+// Visible text of an HTML document (script/style dropped, block elements on their own lines); the
+// <title> first when present.
+std::string HtmlToText(std::string_view html, size_t max_bytes);
+
+// Which OOXML kind a zip holds: kXlsx, kDocx, or kZip for anything else. Fills the profile (columns and
+// rows of the first sheet, sheet names in json_paths; or the document text).
+Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProfile& out);
+
+// pdftotext on the bytes (first pages only), at most max_bytes of UTF-8 text.
+Result<std::string> PdfToText(std::string_view pdf, size_t max_bytes, int timeout_ms = 10000);
+
+// Text of XML elements, tags stripped, entities decoded (for DOCX, XML samples).
+std::string StripTags(std::string_view xml, size_t max_bytes);
+
+}  // namespace lakeqa::ingest

@@ -1,0 +1,343 @@
+#include "lakeqa/ingest/profile.h"
+
+#include <optional>
+
+#include "ingest/csv_profile.h"
+#include "ingest/documents.h"
+#include "ingest/json_profile.h"
+#include "lakeqa/common/strings.h"
+#include "lakeqa/lake/store.h"
+
+namespace lakeqa::ingest {
+namespace {
+
+constexpr size_t kSniffBytes = 64 * 1024;
+constexpr size_t kMaxDocumentBytes = 64u << 20;  // HTML/PDF/OOXML are read whole up to this size
+
+enum class Encoding { kUtf8, kUtf8Bom, kUtf16Le, kUtf16Be, kLatin1 };
+
+std::string_view EncodingName(Encoding e) {
+  switch (e) {
+    case Encoding::kUtf8: return "utf-8";
+    case Encoding::kUtf8Bom: return "utf-8-bom";
+    case Encoding::kUtf16Le: return "utf-16le";
+    case Encoding::kUtf16Be: return "utf-16be";
+    case Encoding::kLatin1: return "latin-1";
+  }
+  return "utf-8";
+}
+
+void AppendUtf8(uint32_t cp, std::string& out) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// Streaming conversion to UTF-8 for the text formats (carries a split code unit between chunks).
+class Transcoder {
+ public:
+  explicit Transcoder(Encoding e) : enc_(e) {}
+  // Returns a view valid until the next call.
+  std::string_view Convert(std::string_view in) {
+    if (enc_ == Encoding::kUtf8) return in;
+    out_.clear();
+    if (enc_ == Encoding::kUtf8Bom) {
+      if (!bom_skipped_) {
+        bom_skipped_ = true;
+        if (StartsWith(in, "\xEF\xBB\xBF")) in.remove_prefix(3);
+      }
+      return in;
+    }
+    if (enc_ == Encoding::kLatin1) {
+      for (unsigned char c : in) AppendUtf8(c, out_);
+      return out_;
+    }
+    carry_.append(in);
+    size_t i = 0;
+    if (!bom_skipped_ && carry_.size() >= 2) {
+      bom_skipped_ = true;
+      i = 2;
+    }
+    for (; i + 1 < carry_.size(); i += 2) {
+      auto b0 = static_cast<unsigned char>(carry_[i]), b1 = static_cast<unsigned char>(carry_[i + 1]);
+      uint32_t unit = enc_ == Encoding::kUtf16Le ? (b0 | (b1 << 8)) : ((b0 << 8) | b1);
+      if (unit >= 0xD800 && unit <= 0xDBFF) {
+        if (i + 3 >= carry_.size()) break;  // wait for the low surrogate
+        auto c0 = static_cast<unsigned char>(carry_[i + 2]), c1 = static_cast<unsigned char>(carry_[i + 3]);
+        uint32_t low = enc_ == Encoding::kUtf16Le ? (c0 | (c1 << 8)) : ((c0 << 8) | c1);
+        AppendUtf8(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), out_);
+        i += 2;
+      } else {
+        AppendUtf8(unit, out_);
+      }
+    }
+    carry_.erase(0, i);
+    return out_;
+  }
+
+ private:
+  Encoding enc_;
+  bool bom_skipped_ = false;
+  std::string out_, carry_;
+};
+
+Encoding DetectEncoding(std::string_view head, bool complete) {
+  if (StartsWith(head, "\xEF\xBB\xBF")) return Encoding::kUtf8Bom;
+  if (StartsWith(head, "\xFF\xFE")) return Encoding::kUtf16Le;
+  if (StartsWith(head, "\xFE\xFF")) return Encoding::kUtf16Be;
+  // A head cut at 64 KiB may end inside a UTF-8 sequence: ignore up to 3 trailing bytes.
+  std::string_view check = head;
+  if (!complete && check.size() > 3) check = TruncateUtf8(check, check.size() - 3);
+  return IsValidUtf8(check) ? Encoding::kUtf8 : Encoding::kLatin1;
+}
+
+}  // namespace
+
+struct Profiler::Impl {
+  std::string name;
+  ProfileOptions options;
+  std::string head;          // first bytes, until the format is known
+  bool sniffed = false;
+  Format format = Format::kUnknown;
+  Encoding encoding = Encoding::kUtf8;
+  std::optional<Transcoder> transcoder;
+  std::optional<CsvProfiler> csv;
+  std::optional<JsonProfiler> json;
+  std::string document;      // HTML/XML/PDF/zip bytes, whole up to kMaxDocumentBytes
+  bool document_overflow = false;
+  std::string text_sample;   // UTF-8, from the first converted bytes
+  uint64_t bytes = 0;
+  uint64_t lines = 0;
+  bool ends_with_newline = true;
+  bool done = false;         // the profiler needs no more bytes
+
+  void Sniff(bool complete) {
+    sniffed = true;
+    format = SniffFormat(head, name);
+    encoding = DetectEncoding(head, complete);
+    transcoder.emplace(encoding);
+    if (format == Format::kCsv) {
+      std::string probe(Transcoder(encoding).Convert(head));
+      auto dialect = DetectCsvDialect(probe);
+      CsvDialect d;
+      if (dialect) d = *dialect;
+      else d.has_header = true;  // a one-column CSV by name: its first line names the column
+      csv.emplace(d, options);
+    } else if (format == Format::kJson || format == Format::kJsonLines || format == Format::kGeoJson) {
+      json.emplace(format, options);
+    }
+    std::string pending = std::move(head);
+    head.clear();
+    Consume(pending);
+  }
+
+  void Consume(std::string_view raw) {
+    switch (format) {
+      case Format::kHtml: case Format::kXml: case Format::kPdf: case Format::kZip: case Format::kXlsx:
+      case Format::kDocx:
+        if (document.size() + raw.size() > kMaxDocumentBytes) {
+          document_overflow = true;
+          document.append(raw.substr(0, kMaxDocumentBytes - document.size()));
+          done = true;
+        } else {
+          document.append(raw);
+        }
+        return;
+      case Format::kBinary:
+        done = true;  // nothing more to learn; the size comes from the store
+        return;
+      default:
+        break;
+    }
+    std::string_view text = transcoder->Convert(raw);
+    if (text_sample.size() < options.text_sample_bytes) {
+      text_sample.append(text.substr(0, options.text_sample_bytes - text_sample.size()));
+    }
+    if (csv) {
+      csv->Feed(text);
+    } else if (json) {
+      json->Feed(text);
+    } else {
+      for (char c : text) lines += (c == '\n');
+      if (!text.empty()) ends_with_newline = text.back() == '\n';
+    }
+  }
+};
+
+Profiler::Profiler(std::string_view name_hint, ProfileOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->name = std::string(name_hint);
+  impl_->options = options;
+}
+
+Profiler::~Profiler() = default;
+
+bool Profiler::Feed(std::string_view chunk) {
+  Impl& m = *impl_;
+  if (m.done) return false;
+  if (m.bytes + chunk.size() > m.options.max_bytes) {
+    chunk = chunk.substr(0, static_cast<size_t>(m.options.max_bytes - m.bytes));
+  }
+  m.bytes += chunk.size();
+  if (!m.sniffed) {
+    size_t take = std::min(chunk.size(), kSniffBytes - m.head.size());
+    m.head.append(chunk.substr(0, take));
+    chunk.remove_prefix(take);
+    if (m.head.size() < kSniffBytes) return m.bytes < m.options.max_bytes;
+    m.Sniff(false);
+  }
+  if (!chunk.empty()) m.Consume(chunk);
+  return !m.done && m.bytes < m.options.max_bytes;
+}
+
+Result<FileProfile> Profiler::Finish(bool truncated) {
+  Impl& m = *impl_;
+  if (m.bytes >= m.options.max_bytes && m.options.max_bytes != UINT64_MAX) truncated = true;
+  if (!m.sniffed) m.Sniff(!truncated);
+  FileProfile p;
+  p.format = m.format;
+  p.encoding = std::string(EncodingName(m.encoding));
+  p.bytes_read = m.bytes;
+  p.rows_exact = !truncated && !m.done;
+  switch (m.format) {
+    case Format::kEmpty:
+      p.encoding.clear();
+      p.rows_exact = true;
+      break;
+    case Format::kBinary:
+      p.encoding = "binary";
+      p.rows_exact = false;
+      break;
+    case Format::kCsv:
+      m.csv->Finish(p);
+      break;
+    case Format::kJson: case Format::kJsonLines: case Format::kGeoJson:
+      m.json->Finish(p, truncated);
+      break;
+    case Format::kText:
+      p.rows = m.lines + (m.ends_with_newline || m.bytes == 0 ? 0 : 1);
+      break;
+    case Format::kHtml:
+      p.text_sample = HtmlToText(m.document, m.options.text_sample_bytes);
+      break;
+    case Format::kXml: {
+      p.text_sample = StripTags(m.document.substr(0, 1 << 20), m.options.text_sample_bytes);
+      size_t lt = m.document.find('<', m.document.find("?>") == std::string::npos ? 0 : m.document.find("?>"));
+      while (lt != std::string::npos && lt + 1 < m.document.size() && (m.document[lt + 1] == '?' || m.document[lt + 1] == '!')) {
+        lt = m.document.find('<', lt + 1);
+      }
+      if (lt != std::string::npos) {
+        size_t end = m.document.find_first_of(" >/\n", lt + 1);
+        p.json_paths.push_back(m.document.substr(lt + 1, end == std::string::npos ? 0 : end - lt - 1));
+      }
+      break;
+    }
+    case Format::kPdf:
+      if (m.document_overflow || truncated) {
+        p.warnings.push_back("PDF text not extracted: only the first " + std::to_string(m.document.size()) + " bytes were read");
+      } else {
+        auto text = PdfToText(m.document, m.options.text_sample_bytes);
+        if (text.ok()) p.text_sample = *text;
+        else p.warnings.push_back(text.status().message());
+      }
+      p.encoding = "binary";
+      break;
+    case Format::kZip: case Format::kXlsx: case Format::kDocx:
+      p.encoding = "binary";
+      if (m.document_overflow || truncated) {
+        p.warnings.push_back("zip contents not read: only the first " + std::to_string(m.document.size()) + " bytes were read");
+      } else {
+        Status s = ProfileZip(m.document, m.options, p);
+        if (!s.ok()) p.warnings.push_back(s.message());
+      }
+      break;
+    case Format::kUnknown:
+      break;
+  }
+  if (p.text_sample.empty() && m.format != Format::kBinary) {
+    p.text_sample = SanitizeUtf8(TruncateUtf8(m.text_sample, m.options.text_sample_bytes));
+  }
+  if (m.encoding == Encoding::kLatin1 && m.format != Format::kBinary && m.format != Format::kPdf) {
+    p.warnings.push_back("not valid UTF-8; read as Latin-1");
+  }
+  return p;
+}
+
+Json FileProfile::ToJson() const {
+  Json j;
+  j["format"] = std::string(FormatName(format));
+  if (!encoding.empty()) j["encoding"] = encoding;
+  if (format == Format::kCsv) {
+    j["delimiter"] = std::string(1, delimiter);
+    j["has_header"] = has_header;
+  }
+  j["rows"] = rows;
+  j["rows_exact"] = rows_exact;
+  j["bytes_read"] = bytes_read;
+  Json cols = Json::array();
+  for (const auto& c : columns) {
+    cols.push_back({{"name", c.name}, {"type", c.type}, {"non_empty", c.non_empty}, {"samples", c.samples}});
+  }
+  j["columns"] = std::move(cols);
+  if (!json_paths.empty()) j["json_paths"] = json_paths;
+  if (!geometry_types.empty()) j["geometry_types"] = geometry_types;
+  if (!text_sample.empty()) j["text_sample"] = text_sample;
+  if (!warnings.empty()) j["warnings"] = warnings;
+  return j;
+}
+
+Result<FileProfile> FileProfile::FromJson(const Json& j) {
+  try {
+    FileProfile p;
+    p.format = FormatFromName(j.at("format").get<std::string>());
+    p.encoding = j.value("encoding", "");
+    std::string d = j.value("delimiter", "");
+    p.delimiter = d.empty() ? 0 : d[0];
+    p.has_header = j.value("has_header", false);
+    p.rows = j.value("rows", uint64_t{0});
+    p.rows_exact = j.value("rows_exact", true);
+    p.bytes_read = j.value("bytes_read", uint64_t{0});
+    for (const auto& c : j.value("columns", Json::array())) {
+      ColumnProfile cp;
+      cp.name = c.at("name").get<std::string>();
+      cp.type = c.value("type", "string");
+      cp.non_empty = c.value("non_empty", uint64_t{0});
+      cp.samples = c.value("samples", std::vector<std::string>{});
+      p.columns.push_back(std::move(cp));
+    }
+    p.json_paths = j.value("json_paths", std::vector<std::string>{});
+    p.geometry_types = j.value("geometry_types", std::map<std::string, uint64_t>{});
+    p.text_sample = j.value("text_sample", "");
+    p.warnings = j.value("warnings", std::vector<std::string>{});
+    return p;
+  } catch (const std::exception& e) {
+    return Corrupt(std::string("stored profile is not valid: ") + e.what());
+  }
+}
+
+Result<FileProfile> ProfileObject(lake::Store& store, std::string_view key, const ProfileOptions& options) {
+  Profiler profiler(key, options);
+  bool stopped = false;
+  Status s = store.ReadStream(key, [&](std::string_view chunk) {
+    if (!profiler.Feed(chunk)) {
+      stopped = true;
+      return false;
+    }
+    return true;
+  });
+  if (!s.ok()) return s;
+  return profiler.Finish(stopped && options.max_bytes != UINT64_MAX);
+}
+
+}  // namespace lakeqa::ingest
