@@ -1,0 +1,412 @@
+#include "lakeqa/catalog/builder.h"
+
+#include <openssl/evp.h>
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <memory>
+#include <set>
+
+#include "catalog/sqlite_util.h"
+#include "lakeqa/common/fs.h"
+#include "lakeqa/common/log.h"
+#include "lakeqa/common/progress.h"
+#include "lakeqa/common/strings.h"
+#include "lakeqa/common/thread_pool.h"
+#include "lakeqa/ingest/metadata.h"
+#include "lakeqa/ingest/profile.h"
+#include "lakeqa/lake/s3_store.h"
+
+namespace lakeqa::catalog {
+namespace {
+
+constexpr size_t kBatch = 512;
+constexpr uint64_t kMetadataCap = 16u << 20;
+constexpr uint64_t kWikiHeadBytes = 8192;
+constexpr size_t kMaxDatasetColumns = 512;
+
+struct Todo {
+  std::string key;
+  uint64_t size = 0;
+};
+
+struct Done {
+  std::string key;
+  std::string format;
+  std::string profile;   // JSON text or ""
+  std::string metadata;  // JSON text or ""
+  std::string error, error_code;
+  uint64_t bytes_read = 0;
+};
+
+bool IsWikiContent(const std::string& ns, const std::string& path) { return ns == "wikipedia" && path == "content.txt"; }
+
+// Reads and profiles one file according to the mode. Never fails: problems become the row's error.
+Done ProfileOne(lake::Store& store, const Todo& t, const BuildOptions& o) {
+  Done d;
+  d.key = t.key;
+  std::string ns, id, path;
+  SplitKey(t.key, ns, id, path);
+  if (id.empty()) {
+    d.error = "not inside a <namespace>/<dataset>/ folder; not part of any dataset";
+    d.error_code = std::string(CodeName(ErrorCode::kInvalidArgument));
+    return d;
+  }
+  bool meta = ingest::IsMetadataFile(path);
+  bool wiki = IsWikiContent(ns, path);
+  uint64_t limit = UINT64_MAX;
+  if (meta) limit = kMetadataCap;
+  else if (o.mode == ProfileMode::kNone) limit = wiki ? kWikiHeadBytes : 0;
+  else if (o.mode == ProfileMode::kHead) limit = o.head_bytes;
+  if (limit == 0) return d;  // names and sizes only
+
+  ingest::ProfileOptions popts;
+  popts.max_bytes = limit;
+  ingest::Profiler profiler(path, popts);
+  std::string whole;  // metadata files are parsed whole
+  Status s;
+  if (limit != UINT64_MAX && !meta) {
+    // One ranged request instead of a stream: what head mode costs on S3.
+    auto head = store.ReadRange(t.key, 0, limit);
+    if (head.ok()) {
+      profiler.Feed(*head);
+      d.bytes_read = head->size();
+    } else {
+      s = head.status();
+    }
+  } else {
+    s = store.ReadStream(t.key, [&](std::string_view chunk) {
+      d.bytes_read += chunk.size();
+      if (meta) {
+        if (whole.size() + chunk.size() > kMetadataCap) return false;
+        whole.append(chunk);
+      }
+      return profiler.Feed(chunk);
+    });
+  }
+  if (!s.ok()) {
+    d.error = s.message();
+    d.error_code = std::string(CodeName(s.code()));
+    return d;
+  }
+  auto prof = profiler.Finish(t.size > d.bytes_read);
+  if (prof.ok()) {
+    d.format = std::string(ingest::FormatName(prof->format));
+    d.profile = DumpJson(prof->ToJson());
+  } else {
+    d.error = prof.status().message();
+    d.error_code = std::string(CodeName(prof.status().code()));
+  }
+  if (meta) {
+    auto m = t.size > kMetadataCap
+                 ? Result<ingest::DatasetMetadata>(ResourceExhausted(path + ": metadata file larger than 16 MiB"))
+                 : ingest::ParseMetadataFile(path, whole);
+    if (m.ok()) {
+      d.metadata = DumpJson(m->ToJson());
+    } else if (d.error.empty()) {
+      d.error = m.status().message();
+      d.error_code = std::string(CodeName(m.status().code()));
+    }
+  }
+  return d;
+}
+
+std::string Hex(const unsigned char* h, size_t n) {
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < n; ++i) {
+    out += kHex[h[i] >> 4];
+    out += kHex[h[i] & 15];
+  }
+  return out;
+}
+
+// Recomputes one dataset row from its files.
+Status RecomputeDataset(sqlite3* db, const std::string& ns, const std::string& id) {
+  Stmt files(db, "SELECT path, size, profile, metadata, error, is_metadata FROM files WHERE namespace=? AND dataset_id=? ORDER BY key");
+  files.Bind(1, ns).Bind(2, id);
+  ingest::DatasetMetadata meta;
+  std::vector<std::string> columns;
+  std::set<std::string> column_set;
+  uint64_t count = 0, bytes = 0, errors = 0;
+  // Metadata files in a fixed precedence: the catalog record first, then publisher views and layers.
+  std::vector<std::pair<int, ingest::DatasetMetadata>> parts;
+  auto add_column = [&](const std::string& c) {
+    if (!c.empty() && columns.size() < kMaxDatasetColumns && column_set.insert(c).second) columns.push_back(c);
+  };
+  while (files.Step()) {
+    ++count;
+    bytes += static_cast<uint64_t>(files.Int(1));
+    if (!files.Text(4).empty()) ++errors;
+    std::string path = files.Text(0);
+    if (!files.IsNull(3)) {
+      auto j = ParseJson(files.Text(3), "metadata");
+      if (j.ok()) {
+        int rank = path == "signed-metadata.txt" ? 0 : path == "metadata.json" ? 1 : EndsWith(path, ".publisher-view.json") ? 2 : 3;
+        parts.emplace_back(rank, ingest::DatasetMetadata::FromJson(*j));
+      }
+    }
+    if (!files.IsNull(2)) {
+      auto p = ParseJson(files.Text(2), "profile");
+      if (p.ok()) {
+        if (IsWikiContent(ns, path)) {
+          parts.emplace_back(4, ingest::WikipediaMetadata(id, p->value("text_sample", "")));
+        }
+        if (!files.Int(5)) {
+          for (const auto& c : p->value("columns", Json::array())) add_column(c.value("name", ""));
+        }
+      }
+    }
+  }
+  LAKEQA_RETURN_IF_ERROR(files.status());
+  if (ns == "wikipedia" && parts.empty()) parts.emplace_back(4, ingest::WikipediaMetadata(id, ""));
+  std::stable_sort(parts.begin(), parts.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  for (auto& [rank, m] : parts) meta.MergeFrom(m);
+  std::vector<std::string> all = meta.columns;
+  for (auto& c : columns) {
+    if (std::find(all.begin(), all.end(), c) == all.end() && all.size() < kMaxDatasetColumns) all.push_back(c);
+  }
+  if (count == 0) {
+    Stmt del(db, "DELETE FROM datasets WHERE namespace=? AND dataset_id=?");
+    return del.Bind(1, ns).Bind(2, id).Run();
+  }
+  std::string category = ingest::CategorizeThemes(meta);
+  Stmt up(db, R"sql(INSERT INTO datasets(namespace, dataset_id, title, description, publisher, tags, themes, category,
+      temporal, spatial, license, source_url, modified, columns, metadata_files, file_count, bytes, error_count, dirty)
+      VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)
+      ON CONFLICT(namespace, dataset_id) DO UPDATE SET title=excluded.title, description=excluded.description,
+      publisher=excluded.publisher, tags=excluded.tags, themes=excluded.themes, category=excluded.category,
+      temporal=excluded.temporal, spatial=excluded.spatial, license=excluded.license, source_url=excluded.source_url,
+      modified=excluded.modified, columns=excluded.columns, metadata_files=excluded.metadata_files,
+      file_count=excluded.file_count, bytes=excluded.bytes, error_count=excluded.error_count, dirty=0)sql");
+  up.Bind(1, ns).Bind(2, id).Bind(3, meta.title).Bind(4, meta.description).Bind(5, meta.publisher);
+  up.Bind(6, DumpJson(Json(meta.tags))).Bind(7, DumpJson(Json(meta.themes))).Bind(8, category);
+  up.Bind(9, meta.temporal).Bind(10, meta.spatial).Bind(11, meta.license).Bind(12, meta.source_url).Bind(13, meta.modified);
+  up.Bind(14, DumpJson(Json(all))).Bind(15, DumpJson(Json(meta.metadata_files)));
+  up.Bind(16, static_cast<int64_t>(count)).Bind(17, static_cast<int64_t>(bytes)).Bind(18, static_cast<int64_t>(errors));
+  return up.Run();
+}
+
+Status MarkDirty(Stmt& dirty, const std::string& key) {
+  std::string ns, id, path;
+  SplitKey(key, ns, id, path);
+  if (id.empty()) return Status::Ok();
+  return dirty.Bind(1, ns).Bind(2, id).Run();
+}
+
+const char* kMarkDirty =
+    "INSERT INTO datasets(namespace, dataset_id, dirty) VALUES(?, ?, 1) "
+    "ON CONFLICT(namespace, dataset_id) DO UPDATE SET dirty=1";
+
+}  // namespace
+
+std::string_view ProfileModeName(ProfileMode m) {
+  switch (m) {
+    case ProfileMode::kNone: return "none";
+    case ProfileMode::kHead: return "head";
+    case ProfileMode::kFull: return "full";
+  }
+  return "head";
+}
+
+Result<ProfileMode> ParseProfileMode(std::string_view name) {
+  if (name == "none") return ProfileMode::kNone;
+  if (name == "head") return ProfileMode::kHead;
+  if (name == "full") return ProfileMode::kFull;
+  return InvalidArgument("--profile must be none, head or full, not '" + std::string(name) + "'");
+}
+
+Json BuildReport::ToJson() const {
+  return {{"listed", listed},     {"unchanged", unchanged}, {"profiled", profiled},
+          {"removed", removed},   {"errors", errors},       {"datasets_updated", datasets_updated},
+          {"datasets", datasets}, {"bytes_read", bytes_read}, {"requests", requests},
+          {"seconds", seconds},   {"estimate", estimate}};
+}
+
+Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_dir, const BuildOptions& o) {
+  auto t0 = std::chrono::steady_clock::now();
+  LAKEQA_RETURN_IF_ERROR(MakeDirs(index_dir));
+  LAKEQA_ASSIGN_OR_RETURN(auto cat, Catalog::Open(index_dir + "/catalog.sqlite"));
+  sqlite3* db = cat->db();
+  BuildReport report;
+  std::string mode(ProfileModeName(o.mode));
+  auto* s3 = dynamic_cast<lake::S3Store*>(&store);
+  uint64_t requests_before = s3 ? s3->requests() : 0;
+
+  int64_t generation = std::stoll(cat->GetMeta("generation").value_or("0")) + 1;
+  LAKEQA_RETURN_IF_ERROR(cat->SetMeta("generation", std::to_string(generation)));
+  LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "listing"));
+  LAKEQA_RETURN_IF_ERROR(cat->SetMeta("lake", store.Uri()));
+
+  // Phase 1: list.
+  {
+    ProgressBar bar("listing", 0, "objects", o.progress);
+    Stmt upsert(db, R"sql(INSERT INTO files(key, namespace, dataset_id, path, size, etag, mtime_ms, is_metadata, seen)
+        VALUES(?,?,?,?,?,?,?,?,?)
+        ON CONFLICT(key) DO UPDATE SET
+          profiled = CASE WHEN files.size = excluded.size AND files.etag = excluded.etag THEN files.profiled ELSE 0 END,
+          size = excluded.size, etag = excluded.etag, mtime_ms = excluded.mtime_ms, seen = excluded.seen)sql");
+    LAKEQA_RETURN_IF_ERROR(upsert.status());
+    lake::ListOptions lo;
+    for (;;) {
+      LAKEQA_ASSIGN_OR_RETURN(lake::ListPage page, store.List(lo));
+      Transaction tx(db);
+      for (const auto& obj : page.objects) {
+        std::string ns, id, path;
+        SplitKey(obj.key, ns, id, path);
+        bool meta = !id.empty() && ingest::IsMetadataFile(path);
+        upsert.Bind(1, obj.key).Bind(2, ns).Bind(3, id).Bind(4, path).Bind(5, static_cast<int64_t>(obj.size));
+        upsert.Bind(6, obj.etag).Bind(7, obj.mtime_ms).Bind(8, int64_t{meta}).Bind(9, generation);
+        LAKEQA_RETURN_IF_ERROR(upsert.Run());
+      }
+      LAKEQA_RETURN_IF_ERROR(tx.Commit());
+      report.listed += page.objects.size();
+      bar.Add(page.objects.size());
+      if (page.next_continuation_token.empty()) break;
+      lo.continuation_token = std::move(page.next_continuation_token);
+    }
+    bar.Finish();
+  }
+  // Files gone from the lake: only now that the listing is complete.
+  {
+    Transaction tx(db);
+    Stmt dirty(db, kMarkDirty);
+    Stmt gone(db, "SELECT key FROM files WHERE seen < ?");
+    gone.Bind(1, generation);
+    std::vector<std::string> keys;
+    while (gone.Step()) keys.push_back(gone.Text(0));
+    LAKEQA_RETURN_IF_ERROR(gone.status());
+    for (const auto& k : keys) LAKEQA_RETURN_IF_ERROR(MarkDirty(dirty, k));
+    Stmt del(db, "DELETE FROM files WHERE seen < ?");
+    LAKEQA_RETURN_IF_ERROR(del.Bind(1, generation).Run());
+    report.removed = keys.size();
+    LAKEQA_RETURN_IF_ERROR(tx.Commit());
+  }
+  // The cost of phase 2, known exactly before any file is read.
+  {
+    Stmt est(db, R"sql(SELECT count(*),
+        coalesce(sum(CASE WHEN is_metadata = 1 THEN min(size, ?2)
+                          WHEN ?1 = 'full' THEN size
+                          WHEN ?1 = 'head' THEN min(size, ?3)
+                          WHEN namespace = 'wikipedia' AND path = 'content.txt' THEN min(size, ?4)
+                          ELSE 0 END), 0),
+        coalesce(sum(CASE WHEN is_metadata = 1 OR ?1 != 'none' OR (namespace = 'wikipedia' AND path = 'content.txt')
+                          THEN 1 ELSE 0 END), 0)
+        FROM files WHERE profiled = 0 OR profile_mode IS NULL OR profile_mode != ?1)sql");
+    est.Bind(1, mode).Bind(2, static_cast<int64_t>(kMetadataCap)).Bind(3, static_cast<int64_t>(o.head_bytes));
+    est.Bind(4, static_cast<int64_t>(kWikiHeadBytes));
+    if (!est.Step()) return est.status();
+    report.estimate = {{"mode", mode},
+                       {"files_to_profile", est.Int(0)},
+                       {"get_requests", est.Int(2)},
+                       {"bytes_to_read", est.Int(1)},
+                       {"list_requests_done", (report.listed + 999) / 1000}};
+    report.unchanged = report.listed - static_cast<uint64_t>(est.Int(0));
+    if (o.on_estimate) o.on_estimate(report.estimate);
+  }
+  LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "profiling"));
+
+  // Phase 2: profile what changed, in key order, in batches.
+  {
+    size_t threads = o.jobs ? o.jobs : ThreadPool::DefaultThreads();
+    if (store.IsRemote()) threads = std::max<size_t>(threads, 32);
+    ThreadPool pool(threads, threads * 4);
+    uint64_t total = report.estimate["files_to_profile"].get<uint64_t>();
+    ProgressBar bar("profiling", total, "files", o.progress);
+    Stmt next(db, "SELECT key, size FROM files WHERE (profiled = 0 OR profile_mode IS NULL OR profile_mode != ?1) "
+                  "AND key > ?2 ORDER BY key LIMIT ?3");
+    Stmt save(db, "UPDATE files SET format=?, profile=?, metadata=?, error=?, error_code=?, profile_mode=?, profiled=1 "
+                  "WHERE key=?");
+    Stmt dirty(db, kMarkDirty);
+    std::string after;
+    uint64_t batches = 0;
+    for (;;) {
+      std::vector<Todo> todo;
+      next.Bind(1, mode).Bind(2, after).Bind(3, static_cast<int64_t>(kBatch));
+      while (next.Step()) todo.push_back({next.Text(0), static_cast<uint64_t>(next.Int(1))});
+      LAKEQA_RETURN_IF_ERROR(next.status());
+      next.Reset();
+      if (todo.empty()) break;
+      after = todo.back().key;
+      std::vector<Done> done(todo.size());
+      ParallelFor(pool, todo.size(), [&](size_t i) {
+        done[i] = ProfileOne(store, todo[i], o);
+        bar.Add(1, done[i].bytes_read);
+      });
+      Transaction tx(db);
+      for (const Done& d : done) {
+        auto text = [&](int i, const std::string& v) {
+          if (v.empty()) save.BindNull(i);
+          else save.Bind(i, v);
+        };
+        text(1, d.format);
+        text(2, d.profile);
+        text(3, d.metadata);
+        text(4, d.error);
+        text(5, d.error_code);
+        save.Bind(6, mode).Bind(7, d.key);
+        LAKEQA_RETURN_IF_ERROR(save.Run());
+        LAKEQA_RETURN_IF_ERROR(MarkDirty(dirty, d.key));
+        report.bytes_read += d.bytes_read;
+        if (!d.error.empty()) LAKEQA_LOG_DEBUG("{}: {}", d.key, d.error);
+      }
+      LAKEQA_RETURN_IF_ERROR(tx.Commit());
+      report.profiled += done.size();
+      if (o.debug_kill_after_batches && ++batches >= o.debug_kill_after_batches) ::raise(SIGKILL);
+    }
+    bar.Finish();
+  }
+  LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "datasets"));
+
+  // Phase 3: datasets whose files changed.
+  {
+    Stmt dirty(db, "SELECT namespace, dataset_id FROM datasets WHERE dirty = 1 ORDER BY namespace, dataset_id LIMIT ?");
+    for (;;) {
+      std::vector<std::pair<std::string, std::string>> ids;
+      dirty.Bind(1, static_cast<int64_t>(kBatch));
+      while (dirty.Step()) ids.push_back({dirty.Text(0), dirty.Text(1)});
+      LAKEQA_RETURN_IF_ERROR(dirty.status());
+      dirty.Reset();
+      if (ids.empty()) break;
+      Transaction tx(db);
+      for (const auto& [ns, id] : ids) LAKEQA_RETURN_IF_ERROR(RecomputeDataset(db, ns, id));
+      LAKEQA_RETURN_IF_ERROR(tx.Commit());
+      report.datasets_updated += ids.size();
+    }
+  }
+
+  // Manifest: the lake snapshot hash is over the sorted (key, size, etag) list.
+  {
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+    EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
+    Stmt all(db, "SELECT key, size, etag FROM files ORDER BY key");
+    while (all.Step()) {
+      std::string line = all.Text(0) + "\t" + std::to_string(all.Int(1)) + "\t" + all.Text(2) + "\n";
+      EVP_DigestUpdate(ctx.get(), line.data(), line.size());
+    }
+    LAKEQA_RETURN_IF_ERROR(all.status());
+    unsigned char h[EVP_MAX_MD_SIZE];
+    unsigned int hlen = 0;
+    EVP_DigestFinal_ex(ctx.get(), h, &hlen);
+    std::string hex = Hex(h, hlen);
+    LAKEQA_ASSIGN_OR_RETURN(CatalogStats stats, cat->Stats());
+    report.errors = stats.file_errors;
+    report.datasets = stats.datasets;
+    Json manifest = {{"format_version", 1},
+                     {"lakeqa_version", "0.1.0"},
+                     {"lake", store.Uri()},
+                     {"lake_snapshot_sha256", hex},
+                     {"catalog", {{"file", "catalog.sqlite"}, {"schema_version", kSchemaVersion},
+                                  {"datasets", stats.datasets}, {"files", stats.files}, {"bytes", stats.bytes}}},
+                     {"build", {{"profile", mode}, {"head_bytes", o.head_bytes}}}};
+    LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(index_dir + "/manifest.json", DumpJson(manifest, 2) + "\n"));
+  }
+  LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "complete"));
+  report.requests = s3 ? s3->requests() - requests_before : 0;
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return report;
+}
+
+}  // namespace lakeqa::catalog
