@@ -95,6 +95,10 @@ Done ProfileOne(lake::Store& store, const Todo& t, const BuildOptions& o) {
   if (prof.ok()) {
     d.format = std::string(ingest::FormatName(prof->format));
     d.profile = DumpJson(prof->ToJson());
+    if (!prof->corrupt.empty()) {
+      d.error = prof->corrupt;
+      d.error_code = std::string(CodeName(ErrorCode::kParseError));
+    }
   } else {
     d.error = prof.status().message();
     d.error_code = std::string(CodeName(prof.status().code()));

@@ -215,13 +215,13 @@ void JsonProfiler::Finish(FileProfile& out, bool truncated) {
   for (const auto& c : columns_) out.columns.push_back(c.Build());
   out.json_paths = paths_;
   if (!stack_.empty() && !truncated) {
-    out.warnings.push_back("JSON ends with " + std::to_string(stack_.size()) + " unclosed containers (truncated file?)");
+    out.corrupt = "JSON ends with " + std::to_string(stack_.size()) + " unclosed containers (truncated file?)";
   }
-  if (state_ == State::kString && !truncated) out.warnings.push_back("JSON ends inside a string");
+  if (state_ == State::kString && !truncated) out.corrupt = "JSON ends inside a string";
   if (format_ == Format::kJson && top_values_ > 1) {
     out.warnings.push_back(std::to_string(top_values_) + " top-level values: concatenated JSON documents");
   }
-  if (errors_ > 0) out.warnings.push_back("malformed JSON: " + first_error_);
+  if (errors_ > 0) out.corrupt = "malformed JSON: " + first_error_;
   out.geometry_types = geometry_types_;
   (void)token_truncated_;
 }

@@ -249,7 +249,7 @@ Result<FileProfile> Profiler::Finish(bool truncated) {
       } else {
         auto text = PdfToText(m.document, m.options.text_sample_bytes);
         if (text.ok()) p.text_sample = *text;
-        else p.warnings.push_back(text.status().message());
+        else p.corrupt = text.status().message();
       }
       p.encoding = "binary";
       break;
@@ -259,7 +259,7 @@ Result<FileProfile> Profiler::Finish(bool truncated) {
         p.warnings.push_back("zip contents not read: only the first " + std::to_string(m.document.size()) + " bytes were read");
       } else {
         Status s = ProfileZip(m.document, m.options, p);
-        if (!s.ok()) p.warnings.push_back(s.message());
+        if (!s.ok()) p.corrupt = s.message();
       }
       break;
     case Format::kUnknown:
@@ -294,6 +294,7 @@ Json FileProfile::ToJson() const {
   if (!geometry_types.empty()) j["geometry_types"] = geometry_types;
   if (!text_sample.empty()) j["text_sample"] = text_sample;
   if (!warnings.empty()) j["warnings"] = warnings;
+  if (!corrupt.empty()) j["corrupt"] = corrupt;
   return j;
 }
 
@@ -320,6 +321,7 @@ Result<FileProfile> FileProfile::FromJson(const Json& j) {
     p.geometry_types = j.value("geometry_types", std::map<std::string, uint64_t>{});
     p.text_sample = j.value("text_sample", "");
     p.warnings = j.value("warnings", std::vector<std::string>{});
+    p.corrupt = j.value("corrupt", "");
     return p;
   } catch (const std::exception& e) {
     return Corrupt(std::string("stored profile is not valid: ") + e.what());

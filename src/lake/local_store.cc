@@ -21,6 +21,23 @@ struct Entry {
   bool is_dir = false;
 };
 
+// Why a path is not a readable regular file, for listings and read errors.
+std::string SpecialReason(const std::string& path) {
+  struct stat lst{}, st{};
+  if (::lstat(path.c_str(), &lst) != 0) return "vanished";
+  if (S_ISLNK(lst.st_mode)) {
+    if (::stat(path.c_str(), &st) != 0) return errno == ELOOP ? "symlink loop" : "dangling symlink";
+    if (S_ISDIR(st.st_mode)) return "symlink to a directory (directories are not followed)";
+    if (!S_ISREG(st.st_mode)) return "symlink to a special file";
+    return "symlink";
+  }
+  if (S_ISFIFO(lst.st_mode)) return "a FIFO, not a regular file";
+  if (S_ISSOCK(lst.st_mode)) return "a socket, not a regular file";
+  if (S_ISCHR(lst.st_mode) || S_ISBLK(lst.st_mode)) return "a device, not a regular file";
+  if (S_ISDIR(lst.st_mode)) return "a directory";
+  return "not a regular file";
+}
+
 // Directory entries sorted so that a depth-first walk yields keys in byte order: a directory "a" is
 // visited as the prefix "a/", which sorts after "a.txt" ('.' < '/') and before "a0" ('0' > '/').
 Result<std::vector<Entry>> ReadDirSorted(const std::string& path, std::vector<std::string>* warnings) {
@@ -37,17 +54,14 @@ Result<std::vector<Entry>> ReadDirSorted(const std::string& path, std::vector<st
       out.push_back({name, true});
     } else if (S_ISREG(lst.st_mode)) {
       out.push_back({name, false});
-    } else if (S_ISLNK(lst.st_mode)) {
+    } else {
+      // Symlinks to files are followed. Everything else (a dangling or looping symlink, a symlink to a
+      // directory, a FIFO, socket or device) is listed so that a crawl can record it with its reason, but
+      // reading it fails cleanly instead of blocking or recursing.
       struct stat st{};
-      if (::stat(full.c_str(), &st) != 0) {
-        if (warnings) warnings->push_back(full + ": dangling or looping symlink skipped");
-      } else if (S_ISREG(st.st_mode)) {
-        out.push_back({name, false});
-      } else if (warnings) {
-        warnings->push_back(full + ": symlink to a non-file skipped (directories are not followed)");
-      }
-    } else if (warnings) {
-      warnings->push_back(full + ": not a regular file (fifo, socket or device) skipped");
+      bool regular = S_ISLNK(lst.st_mode) && ::stat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+      if (!regular && warnings) warnings->push_back(full + ": " + SpecialReason(full) + " (listed, not readable)");
+      out.push_back({name, false});
     }
   }
   ::closedir(d);
@@ -173,10 +187,11 @@ Result<ListPage> LocalStore::List(const ListOptions& options) {
           page.common_prefixes.push_back(key);
         } else {
           struct stat fst{};
-          if (::stat(Path(key).c_str(), &fst) != 0) {
+          if (::stat(Path(key).c_str(), &fst) != 0 && ::lstat(Path(key).c_str(), &fst) != 0) {
             page.warnings.push_back(Path(key) + ": vanished while listing");
             return true;
           }
+          if (!S_ISREG(fst.st_mode)) fst.st_size = 0;
           page.objects.push_back(InfoFromStat(key, fst));
         }
         last = key;
@@ -200,12 +215,21 @@ Result<ObjectInfo> LocalStore::Stat(std::string_view key) {
 namespace {
 // Opens a regular file for reading; refuses FIFOs/devices (which could block forever).
 Result<int> OpenRegular(const std::string& path) {
+  struct stat lst{};
+  if (::lstat(path.c_str(), &lst) == 0 && !S_ISREG(lst.st_mode) && !S_ISLNK(lst.st_mode)) {
+    // Never open a FIFO or device: an open could block forever.
+    return Unsupported(path + ": " + SpecialReason(path));
+  }
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return ErrnoStatus(errno, path);
+  if (fd < 0) {
+    int e = errno;
+    if (e == ENOENT && ::lstat(path.c_str(), &lst) == 0) return NotFound(path + ": " + SpecialReason(path));
+    return ErrnoStatus(e, path);
+  }
   struct stat st{};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    return NotFound(path + ": not a regular file");
+    return Unsupported(path + ": " + SpecialReason(path));
   }
   int flags = ::fcntl(fd, F_GETFL);
   ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);

@@ -125,10 +125,16 @@ TEST_F(LocalStoreTest, SkipsLoopsFifosAndDanglingLinks) {
   ASSERT_TRUE(page.ok());
   std::vector<std::string> keys;
   for (auto& obj : page->objects) keys.push_back(obj.key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"d/link.txt", "d/real.txt"}));
+  // Special entries are listed (so a crawl can record them) but never followed or opened.
+  EXPECT_EQ(keys, (std::vector<std::string>{"d/dangling", "d/fifo", "d/link.txt", "d/loop", "d/real.txt"}));
   EXPECT_EQ(page->warnings.size(), 3u);
-  // Reading a FIFO never blocks.
-  EXPECT_EQ(store_->ReadRange("d/fifo", 0, 1).status().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(*store_->ReadRange("d/link.txt", 0, 0), "r");
+  auto fifo = store_->ReadRange("d/fifo", 0, 1);  // never blocks
+  EXPECT_EQ(fifo.status().code(), ErrorCode::kUnsupported);
+  EXPECT_NE(fifo.status().message().find("FIFO"), std::string::npos);
+  auto loop = store_->ReadRange("d/loop", 0, 1);
+  EXPECT_NE(loop.status().message().find("directories are not followed"), std::string::npos) << loop.status().ToString();
+  EXPECT_EQ(store_->ReadRange("d/dangling", 0, 1).status().code(), ErrorCode::kNotFound);
 }
 
 TEST_F(LocalStoreTest, WriteIsAtomicAndLeavesNoTempFiles) {

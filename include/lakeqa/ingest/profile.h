@@ -60,6 +60,9 @@ struct FileProfile {
   std::string text_sample;    // bounded, valid UTF-8: the start of the readable text
   uint64_t bytes_read = 0;
   std::vector<std::string> warnings;     // "ragged rows: 12 rows with 5 fields, header has 6", ...
+  // Set when the content is broken for its format (truncated JSON, a corrupt zip or PDF): the catalog
+  // records it as the file's error, while the partial profile is still kept.
+  std::string corrupt;
 
   Json ToJson() const;
   static Result<FileProfile> FromJson(const Json& j);
