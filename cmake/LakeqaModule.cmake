@@ -35,6 +35,8 @@ function(lakeqa_module_tests name)
   target_compile_definitions(test_${name} PRIVATE
     LAKEQA_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     LAKEQA_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  # Tests that drive the CLI find it through LAKEQA_BIN.
+  target_precompile_headers(test_${name} PRIVATE <gtest/gtest.h> <nlohmann/json.hpp> <string> <vector>)
   gtest_discover_tests(test_${name} DISCOVERY_MODE PRE_TEST
-    PROPERTIES ENVIRONMENT "LAKEQA_SOURCE_DIR=${PROJECT_SOURCE_DIR};LAKEQA_BIN=${PROJECT_BINARY_DIR}/lakeqa")
+    PROPERTIES ENVIRONMENT "LAKEQA_BIN=${PROJECT_BINARY_DIR}/lakeqa")
 endfunction()

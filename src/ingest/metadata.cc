@@ -43,7 +43,8 @@ void AddUnique(std::vector<std::string>& v, std::string s) {
 void AddList(std::vector<std::string>& out, const Json& j) {
   if (j.is_string()) {
     // Comma-separated keyword strings occur in Socrata and ArcGIS records.
-    for (auto part : Split(j.get<std::string>(), ',')) AddUnique(out, std::string(part));
+    const std::string& text = j.get_ref<const std::string&>();
+    for (auto part : Split(text, ',')) AddUnique(out, std::string(part));
     return;
   }
   if (!j.is_array()) return;
