@@ -36,6 +36,7 @@ struct Done {
   std::string key;
   std::string format;
   std::string profile;   // JSON text or ""
+  std::string columns;   // JSON array of column names or ""
   std::string metadata;  // JSON text or ""
   std::string error, error_code;
   uint64_t bytes_read = 0;
@@ -95,6 +96,11 @@ Done ProfileOne(lake::Store& store, const Todo& t, const BuildOptions& o) {
   if (prof.ok()) {
     d.format = std::string(ingest::FormatName(prof->format));
     d.profile = DumpJson(prof->ToJson());
+    if (!prof->columns.empty()) {
+      Json names = Json::array();
+      for (const auto& c : prof->columns) names.push_back(c.name);
+      d.columns = DumpJson(names);
+    }
     if (!prof->corrupt.empty()) {
       d.error = prof->corrupt;
       d.error_code = std::string(CodeName(ErrorCode::kParseError));
@@ -127,9 +133,26 @@ std::string Hex(const unsigned char* h, size_t n) {
   return out;
 }
 
+// The statements phase 3 runs per dataset, prepared once.
+struct DatasetStatements {
+  explicit DatasetStatements(sqlite3* db)
+      : files(db, "SELECT path, size, CASE WHEN namespace = 'wikipedia' AND path = 'content.txt' THEN profile END, "
+                  "metadata, error, is_metadata, columns FROM files WHERE namespace=? AND dataset_id=? ORDER BY key"),
+        del(db, "DELETE FROM datasets WHERE namespace=? AND dataset_id=?"),
+        up(db, R"sql(INSERT INTO datasets(namespace, dataset_id, title, description, publisher, tags, themes, category,
+      temporal, spatial, license, source_url, modified, columns, metadata_files, file_count, bytes, error_count, dirty)
+      VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)
+      ON CONFLICT(namespace, dataset_id) DO UPDATE SET title=excluded.title, description=excluded.description,
+      publisher=excluded.publisher, tags=excluded.tags, themes=excluded.themes, category=excluded.category,
+      temporal=excluded.temporal, spatial=excluded.spatial, license=excluded.license, source_url=excluded.source_url,
+      modified=excluded.modified, columns=excluded.columns, metadata_files=excluded.metadata_files,
+      file_count=excluded.file_count, bytes=excluded.bytes, error_count=excluded.error_count, dirty=0)sql") {}
+  Stmt files, del, up;
+};
+
 // Recomputes one dataset row from its files.
-Status RecomputeDataset(sqlite3* db, const std::string& ns, const std::string& id) {
-  Stmt files(db, "SELECT path, size, profile, metadata, error, is_metadata FROM files WHERE namespace=? AND dataset_id=? ORDER BY key");
+Status RecomputeDataset(DatasetStatements& st, const std::string& ns, const std::string& id) {
+  Stmt& files = st.files;
   files.Bind(1, ns).Bind(2, id);
   ingest::DatasetMetadata meta;
   std::vector<std::string> columns;
@@ -152,19 +175,23 @@ Status RecomputeDataset(sqlite3* db, const std::string& ns, const std::string& i
         parts.emplace_back(rank, ingest::DatasetMetadata::FromJson(*j));
       }
     }
+    // Only a Wikipedia page's own profile is read here (for its lead paragraph); other files contribute
+    // their column names, kept apart so that this phase never parses whole profiles.
     if (!files.IsNull(2)) {
       auto p = ParseJson(files.Text(2), "profile");
-      if (p.ok()) {
-        if (IsWikiContent(ns, path)) {
-          parts.emplace_back(4, ingest::WikipediaMetadata(id, p->value("text_sample", "")));
-        }
-        if (!files.Int(5)) {
-          for (const auto& c : p->value("columns", Json::array())) add_column(c.value("name", ""));
+      if (p.ok()) parts.emplace_back(4, ingest::WikipediaMetadata(id, p->value("text_sample", "")));
+    }
+    if (!files.IsNull(6) && !files.Int(5)) {
+      auto names = ParseJson(files.Text(6), "columns");
+      if (names.ok() && names->is_array()) {
+        for (const auto& c : *names) {
+          if (c.is_string()) add_column(c.get<std::string>());
         }
       }
     }
   }
   LAKEQA_RETURN_IF_ERROR(files.status());
+  files.Reset();
   if (ns == "wikipedia" && parts.empty()) parts.emplace_back(4, ingest::WikipediaMetadata(id, ""));
   std::stable_sort(parts.begin(), parts.end(), [](auto& a, auto& b) { return a.first < b.first; });
   for (auto& [rank, m] : parts) meta.MergeFrom(m);
@@ -172,19 +199,9 @@ Status RecomputeDataset(sqlite3* db, const std::string& ns, const std::string& i
   for (auto& c : columns) {
     if (std::find(all.begin(), all.end(), c) == all.end() && all.size() < kMaxDatasetColumns) all.push_back(c);
   }
-  if (count == 0) {
-    Stmt del(db, "DELETE FROM datasets WHERE namespace=? AND dataset_id=?");
-    return del.Bind(1, ns).Bind(2, id).Run();
-  }
+  if (count == 0) return st.del.Bind(1, ns).Bind(2, id).Run();
   std::string category = ingest::CategorizeThemes(meta);
-  Stmt up(db, R"sql(INSERT INTO datasets(namespace, dataset_id, title, description, publisher, tags, themes, category,
-      temporal, spatial, license, source_url, modified, columns, metadata_files, file_count, bytes, error_count, dirty)
-      VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)
-      ON CONFLICT(namespace, dataset_id) DO UPDATE SET title=excluded.title, description=excluded.description,
-      publisher=excluded.publisher, tags=excluded.tags, themes=excluded.themes, category=excluded.category,
-      temporal=excluded.temporal, spatial=excluded.spatial, license=excluded.license, source_url=excluded.source_url,
-      modified=excluded.modified, columns=excluded.columns, metadata_files=excluded.metadata_files,
-      file_count=excluded.file_count, bytes=excluded.bytes, error_count=excluded.error_count, dirty=0)sql");
+  Stmt& up = st.up;
   up.Bind(1, ns).Bind(2, id).Bind(3, meta.title).Bind(4, meta.description).Bind(5, meta.publisher);
   up.Bind(6, DumpJson(Json(meta.tags))).Bind(7, DumpJson(Json(meta.themes))).Bind(8, category);
   up.Bind(9, meta.temporal).Bind(10, meta.spatial).Bind(11, meta.license).Bind(12, meta.source_url).Bind(13, meta.modified);
@@ -310,6 +327,8 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
     report.unchanged = report.listed - static_cast<uint64_t>(est.Int(0));
     if (o.on_estimate) o.on_estimate(report.estimate);
   }
+  auto phase_seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  LAKEQA_LOG_INFO("listing done after {:.2f} s", phase_seconds());
   LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "profiling"));
 
   // Phase 2: profile what changed, in key order, in batches.
@@ -321,24 +340,12 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
     ProgressBar bar("profiling", total, "files", o.progress);
     Stmt next(db, "SELECT key, size FROM files WHERE (profiled = 0 OR profile_mode IS NULL OR profile_mode != ?1) "
                   "AND key > ?2 ORDER BY key LIMIT ?3");
-    Stmt save(db, "UPDATE files SET format=?, profile=?, metadata=?, error=?, error_code=?, profile_mode=?, profiled=1 "
-                  "WHERE key=?");
+    Stmt save(db, "UPDATE files SET format=?, profile=?, metadata=?, error=?, error_code=?, profile_mode=?, profiled=1, "
+                  "columns=? WHERE key=?");
     Stmt dirty(db, kMarkDirty);
     std::string after;
     uint64_t batches = 0;
-    for (;;) {
-      std::vector<Todo> todo;
-      next.Bind(1, mode).Bind(2, after).Bind(3, static_cast<int64_t>(kBatch));
-      while (next.Step()) todo.push_back({next.Text(0), static_cast<uint64_t>(next.Int(1))});
-      LAKEQA_RETURN_IF_ERROR(next.status());
-      next.Reset();
-      if (todo.empty()) break;
-      after = todo.back().key;
-      std::vector<Done> done(todo.size());
-      ParallelFor(pool, todo.size(), [&](size_t i) {
-        done[i] = ProfileOne(store, todo[i], o);
-        bar.Add(1, done[i].bytes_read);
-      });
+    auto commit = [&](const std::vector<Done>& done) -> Status {
       Transaction tx(db);
       for (const Done& d : done) {
         auto text = [&](int i, const std::string& v) {
@@ -350,7 +357,9 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
         text(3, d.metadata);
         text(4, d.error);
         text(5, d.error_code);
-        save.Bind(6, mode).Bind(7, d.key);
+        save.Bind(6, mode);
+        text(7, d.columns);
+        save.Bind(8, d.key);
         LAKEQA_RETURN_IF_ERROR(save.Run());
         LAKEQA_RETURN_IF_ERROR(MarkDirty(dirty, d.key));
         report.bytes_read += d.bytes_read;
@@ -359,14 +368,40 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
       LAKEQA_RETURN_IF_ERROR(tx.Commit());
       report.profiled += done.size();
       if (o.debug_kill_after_batches && ++batches >= o.debug_kill_after_batches) ::raise(SIGKILL);
+      return Status::Ok();
+    };
+    // Pipelined: the workers profile batch n+1 while this thread commits batch n.
+    std::vector<Todo> todo;
+    std::vector<Done> done, pending;
+    for (;;) {
+      todo.clear();
+      next.Bind(1, mode).Bind(2, after).Bind(3, static_cast<int64_t>(kBatch));
+      while (next.Step()) todo.push_back({next.Text(0), static_cast<uint64_t>(next.Int(1))});
+      LAKEQA_RETURN_IF_ERROR(next.status());
+      next.Reset();
+      if (!todo.empty()) after = todo.back().key;
+      done.assign(todo.size(), Done{});
+      for (size_t i = 0; i < todo.size(); ++i) {
+        pool.Submit([&, i] {
+          done[i] = ProfileOne(store, todo[i], o);
+          bar.Add(1, done[i].bytes_read);
+        });
+      }
+      Status committed = pending.empty() ? Status::Ok() : commit(pending);
+      pool.Wait();
+      LAKEQA_RETURN_IF_ERROR(committed);
+      if (todo.empty()) break;
+      pending.swap(done);
     }
     bar.Finish();
   }
+  LAKEQA_LOG_INFO("profiling done after {:.2f} s", phase_seconds());
   LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "datasets"));
 
   // Phase 3: datasets whose files changed.
   {
     Stmt dirty(db, "SELECT namespace, dataset_id FROM datasets WHERE dirty = 1 ORDER BY namespace, dataset_id LIMIT ?");
+    DatasetStatements statements(db);
     for (;;) {
       std::vector<std::pair<std::string, std::string>> ids;
       dirty.Bind(1, static_cast<int64_t>(kBatch));
@@ -375,12 +410,13 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
       dirty.Reset();
       if (ids.empty()) break;
       Transaction tx(db);
-      for (const auto& [ns, id] : ids) LAKEQA_RETURN_IF_ERROR(RecomputeDataset(db, ns, id));
+      for (const auto& [ns, id] : ids) LAKEQA_RETURN_IF_ERROR(RecomputeDataset(statements, ns, id));
       LAKEQA_RETURN_IF_ERROR(tx.Commit());
       report.datasets_updated += ids.size();
     }
   }
 
+  LAKEQA_LOG_INFO("datasets done after {:.2f} s", phase_seconds());
   // Manifest: the lake snapshot hash is over the sorted (key, size, etag) list.
   {
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);

@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS files(
   mtime_ms INTEGER NOT NULL,
   format TEXT,
   profile TEXT,
+  columns TEXT,
   metadata TEXT,
   error TEXT,
   error_code TEXT,

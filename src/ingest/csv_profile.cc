@@ -10,7 +10,8 @@ namespace lakeqa::ingest {
 namespace {
 
 constexpr size_t kMaxFieldBytes = 4096;   // kept per field; longer ones are truncated (and counted)
-constexpr size_t kSniffRecords = 64;
+constexpr size_t kSniffRecords = 32;
+constexpr size_t kSniffBytes = 16 * 1024;  // dialect evidence: 32 records or 16 KiB, whichever ends first
 
 // Splits up to max_records complete records of head with the given delimiter (quote-aware).
 std::vector<std::vector<std::string>> SplitRecords(std::string_view head, char delim, size_t max_records,
@@ -61,12 +62,14 @@ std::vector<std::vector<std::string>> SplitRecords(std::string_view head, char d
 }  // namespace
 
 std::optional<CsvDialect> DetectCsvDialect(std::string_view head) {
+  bool cut = head.size() > kSniffBytes;
+  head = head.substr(0, kSniffBytes);
   std::optional<CsvDialect> best;
   double best_score = 0;
   for (char d : {',', '\t', ';', '|'}) {
     bool complete_last = true;
     auto recs = SplitRecords(head, d, kSniffRecords, &complete_last);
-    if (!complete_last && recs.size() > 1) recs.pop_back();
+    if ((!complete_last || cut) && recs.size() > 1 && recs.size() < kSniffRecords) recs.pop_back();
     // Blank lines do not vote.
     std::map<size_t, size_t> counts;
     size_t voters = 0;

@@ -23,6 +23,8 @@ struct CsvDialect {
 
 // Best dialect for the head, or nullopt when no delimiter gives a consistent table of ≥ 2 columns.
 std::optional<CsvDialect> DetectCsvDialect(std::string_view head);
+// SniffFormat that also hands back the dialect it found for CSV, so the head is analysed once.
+Format SniffFormatAndDialect(std::string_view head, std::string_view name_hint, std::optional<CsvDialect>* dialect);
 
 class CsvProfiler {
  public:

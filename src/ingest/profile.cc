@@ -125,12 +125,16 @@ struct Profiler::Impl {
 
   void Sniff(bool complete) {
     sniffed = true;
-    format = SniffFormat(head, name);
     encoding = DetectEncoding(head, complete);
     transcoder.emplace(encoding);
+    std::optional<CsvDialect> dialect;
+    format = SniffFormatAndDialect(head, name, &dialect);
     if (format == Format::kCsv) {
-      std::string probe(Transcoder(encoding).Convert(head));
-      auto dialect = DetectCsvDialect(probe);
+      if (encoding != Encoding::kUtf8 && encoding != Encoding::kLatin1) {
+        // UTF-16 heads are sniffed again once converted (the raw bytes are full of NULs).
+        std::string probe(Transcoder(encoding).Convert(head));
+        dialect = DetectCsvDialect(probe);
+      }
       CsvDialect d;
       if (dialect) d = *dialect;
       else d.has_header = true;  // a one-column CSV by name: its first line names the column

@@ -70,6 +70,10 @@ bool IsJsonLines(std::string_view text) {
 }  // namespace
 
 Format SniffFormat(std::string_view head, std::string_view name_hint) {
+  return SniffFormatAndDialect(head, name_hint, nullptr);
+}
+
+Format SniffFormatAndDialect(std::string_view head, std::string_view name_hint, std::optional<CsvDialect>* dialect) {
   if (head.empty()) return Format::kEmpty;
   if (StartsWith(head, "%PDF-")) return Format::kPdf;
   if (StartsWith(head, "PK\x03\x04") || StartsWith(head, "PK\x05\x06")) return Format::kZip;  // refined later
@@ -102,7 +106,10 @@ Format SniffFormat(std::string_view head, std::string_view name_hint) {
     }
     return Format::kXml;
   }
-  if (DetectCsvDialect(head)) return Format::kCsv;
+  if (auto d = DetectCsvDialect(head)) {
+    if (dialect) *dialect = d;
+    return Format::kCsv;
+  }
   std::string lname = ToLowerAscii(name_hint);
   if (EndsWith(lname, ".csv") || EndsWith(lname, ".tsv")) return Format::kCsv;
   return Format::kText;

@@ -6,6 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
+#include <array>
+#include <memory>
+#include <mutex>
 #include <cerrno>
 #include <functional>
 #include <optional>
@@ -20,6 +24,23 @@ struct Entry {
   std::string name;
   bool is_dir = false;
 };
+
+// Orders entries as their keys sort: a directory compares as its name plus '/', without building it.
+bool EntryLess(const Entry& a, const Entry& b) {
+  size_t n = std::min(a.name.size(), b.name.size());
+  int c = std::memcmp(a.name.data(), b.name.data(), n);
+  if (c != 0) return c < 0;
+  auto at = [](const Entry& e, size_t i) -> int {
+    if (i < e.name.size()) return static_cast<unsigned char>(e.name[i]);
+    if (i == e.name.size() && e.is_dir) return '/';
+    return -1;  // end of key
+  };
+  for (size_t i = n;; ++i) {
+    int x = at(a, i), y = at(b, i);
+    if (x != y) return x < y;
+    if (x < 0) return false;
+  }
+}
 
 // Why a path is not a readable regular file, for listings and read errors.
 std::string SpecialReason(const std::string& path) {
@@ -47,29 +68,73 @@ Result<std::vector<Entry>> ReadDirSorted(const std::string& path, std::vector<st
   while (dirent* e = ::readdir(d)) {
     std::string name = e->d_name;
     if (name == "." || name == "..") continue;
-    std::string full = path + "/" + name;
-    struct stat lst{};
-    if (::lstat(full.c_str(), &lst) != 0) continue;
-    if (S_ISDIR(lst.st_mode)) {
+    // d_type spares an lstat per entry on every common filesystem; fall back to lstat when unknown.
+    unsigned char type = e->d_type;
+    std::string full;
+    if (type == DT_UNKNOWN) {
+      full = path + "/" + name;
+      struct stat lst{};
+      if (::lstat(full.c_str(), &lst) != 0) continue;
+      type = S_ISDIR(lst.st_mode) ? DT_DIR : S_ISREG(lst.st_mode) ? DT_REG : S_ISLNK(lst.st_mode) ? DT_LNK : DT_FIFO;
+    }
+    if (type == DT_DIR) {
       out.push_back({name, true});
-    } else if (S_ISREG(lst.st_mode)) {
+    } else if (type == DT_REG) {
       out.push_back({name, false});
     } else {
       // Symlinks to files are followed. Everything else (a dangling or looping symlink, a symlink to a
       // directory, a FIFO, socket or device) is listed so that a crawl can record it with its reason, but
       // reading it fails cleanly instead of blocking or recursing.
+      if (full.empty()) full = path + "/" + name;
       struct stat st{};
-      bool regular = S_ISLNK(lst.st_mode) && ::stat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+      bool regular = type == DT_LNK && ::stat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode);
       if (!regular && warnings) warnings->push_back(full + ": " + SpecialReason(full) + " (listed, not readable)");
       out.push_back({name, false});
     }
   }
   ::closedir(d);
-  std::sort(out.begin(), out.end(), [](const Entry& a, const Entry& b) {
-    return (a.is_dir ? a.name + "/" : a.name) < (b.is_dir ? b.name + "/" : b.name);
-  });
+  std::sort(out.begin(), out.end(), EntryLess);
   return out;
 }
+
+// Paginated listing re-reads the same directories page after page (a namespace folder with a million
+// datasets, for one): keep the last few sorted listings, valid while the directory's mtime is unchanged.
+}  // namespace
+
+class DirCache {
+ public:
+  Result<std::shared_ptr<const std::vector<Entry>>> Get(const std::string& path, std::vector<std::string>* warnings) {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0) return ErrnoStatus(errno, "listing " + path);
+    int64_t mtime = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto& slot : slots_) {
+        if (slot.path == path && slot.mtime_ns == mtime) return slot.entries;
+      }
+    }
+    std::vector<std::string> fresh_warnings;
+    auto entries = ReadDirSorted(path, &fresh_warnings);
+    if (!entries.ok()) return entries.status();
+    auto shared = std::make_shared<const std::vector<Entry>>(std::move(*entries));
+    if (warnings) warnings->insert(warnings->end(), fresh_warnings.begin(), fresh_warnings.end());
+    std::lock_guard<std::mutex> lock(mu_);
+    slots_[next_++ % slots_.size()] = Slot{path, mtime, shared};
+    return shared;
+  }
+
+ private:
+  struct Slot {
+    std::string path;
+    int64_t mtime_ns = -1;
+    std::shared_ptr<const std::vector<Entry>> entries;
+  };
+  std::mutex mu_;
+  std::array<Slot, 16> slots_;
+  size_t next_ = 0;
+};
+
+namespace {
 
 ObjectInfo InfoFromStat(std::string key, const struct stat& st) {
   ObjectInfo info;
@@ -85,20 +150,34 @@ ObjectInfo InfoFromStat(std::string key, const struct stat& st) {
 // beginning with `prefix`. visit returns false to stop.
 class Walker {
  public:
-  Walker(std::string root, std::string prefix, std::string after, std::vector<std::string>* warnings)
-      : root_(std::move(root)), prefix_(std::move(prefix)), after_(std::move(after)), warnings_(warnings) {}
+  Walker(std::string root, std::string prefix, std::string after, std::vector<std::string>* warnings, DirCache* cache)
+      : root_(std::move(root)), prefix_(std::move(prefix)), after_(std::move(after)), warnings_(warnings), cache_(cache) {}
 
   // visit(key, is_dir_rollup): returns false to stop.
   Status Walk(std::string_view rel_dir, const std::function<bool(const std::string&, bool)>& visit,
               std::optional<char> delimiter) {
     std::string dir_path = rel_dir.empty() ? root_ : root_ + "/" + std::string(rel_dir);
-    auto entries = ReadDirSorted(dir_path, warnings_);
+    auto entries = cache_->Get(dir_path, warnings_);
     if (!entries.ok()) {
       if (rel_dir.empty()) return entries.status();
       if (warnings_) warnings_->push_back(entries.status().message() + " (skipped)");
       return Status::Ok();
     }
-    for (const Entry& e : *entries) {
+    // Resume inside a directory with a binary search instead of a scan from its first entry.
+    auto first = (*entries)->begin();
+    if (!after_.empty()) {
+      std::string base = rel_dir.empty() ? "" : std::string(rel_dir) + "/";
+      if (after_.compare(0, base.size(), base) == 0) {
+        std::string rest = after_.substr(base.size());
+        first = std::lower_bound((*entries)->begin(), (*entries)->end(), rest, [](const Entry& e, const std::string& r) {
+          std::string name = e.is_dir ? e.name + "/" : e.name;
+          // Keep a directory that contains the resume point.
+          return name < r && r.compare(0, name.size(), name) != 0;
+        });
+      }
+    }
+    for (auto it = first; it != (*entries)->end(); ++it) {
+      const Entry& e = *it;
       std::string key = rel_dir.empty() ? e.name : std::string(rel_dir) + "/" + e.name;
       std::string cmp = e.is_dir ? key + "/" : key;
       // Prune subtrees that cannot contain the prefix.
@@ -147,12 +226,13 @@ class Walker {
   }
   std::string root_, prefix_, after_;
   std::vector<std::string>* warnings_;
+  DirCache* cache_;
   bool stopped_ = false;
 };
 
 }  // namespace
 
-LocalStore::LocalStore(std::string root) : root_(std::move(root)) {
+LocalStore::LocalStore(std::string root) : root_(std::move(root)), dir_cache_(std::make_shared<DirCache>()) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
 }
 
@@ -173,7 +253,7 @@ Result<ListPage> LocalStore::List(const ListOptions& options) {
   if (::stat(root_.c_str(), &st) != 0) return ErrnoStatus(errno, "lake root " + root_);
   if (!S_ISDIR(st.st_mode)) return InvalidArgument("lake root is not a directory: " + root_);
 
-  Walker walker(root_, options.prefix, options.continuation_token, &page.warnings);
+  Walker walker(root_, options.prefix, options.continuation_token, &page.warnings, dir_cache_.get());
   std::string last;
   bool more = false;
   Status s = walker.Walk(

@@ -3,11 +3,14 @@
 // symlink loop can never trap a crawl). FIFOs, sockets and devices are never opened.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "lakeqa/lake/store.h"
 
 namespace lakeqa::lake {
+
+class DirCache;
 
 class LocalStore : public Store {
  public:
@@ -26,6 +29,7 @@ class LocalStore : public Store {
  private:
   std::string Path(std::string_view key) const { return root_ + "/" + std::string(key); }
   std::string root_;
+  std::shared_ptr<DirCache> dir_cache_;  // sorted listings of recently walked folders
 };
 
 }  // namespace lakeqa::lake
