@@ -35,6 +35,8 @@ class CsvProfiler {
  private:
   void EndField();
   void EndRecord();
+  // First byte in [p, end) that is a delimiter, quote or line break.
+  const char* ScanPlain(const char* p, const char* end) const;
 
   CsvDialect dialect_;
   ProfileOptions options_;

@@ -71,14 +71,19 @@ size_t DatePrefix(std::string_view s) {
     while (i < s.size() && i - start < max && s[i] >= '0' && s[i] <= '9') ++i;
     return i - start;
   };
+  auto value = [&](size_t start, size_t len) {
+    int v = 0;
+    for (size_t k = start; k < start + len; ++k) v = v * 10 + (s[k] - '0');
+    return v;
+  };
   size_t a = num(2);
   if (a == 0 || i >= s.size() || s[i] != '/') return 0;
-  int m = std::atoi(std::string(s.substr(0, a)).c_str());
+  int m = value(0, a);
   ++i;
   size_t bstart = i;
   size_t b = num(2);
   if (b == 0 || i >= s.size() || s[i] != '/') return 0;
-  int d = std::atoi(std::string(s.substr(bstart, b)).c_str());
+  int d = value(bstart, b);
   ++i;
   if (num(4) != 4) return 0;
   return (m >= 1 && m <= 12 && d >= 1 && d <= 31) ? i : 0;
@@ -133,8 +138,10 @@ void ColumnAccumulator::Add(std::string_view value) {
   ++non_empty_;
   if (type_ != ValueType::kString) type_ = WidenType(type_, ClassifyValue(v));
   if (samples_.size() < max_samples_) {
-    std::string s = SanitizeUtf8(TruncateUtf8(v, max_value_bytes_));
-    if (seen_.insert(s).second) samples_.push_back(std::move(s));
+    std::string_view key = TruncateUtf8(v, max_value_bytes_);
+    if (seen_.find(key) != seen_.end()) return;
+    seen_.emplace(key);
+    samples_.push_back(SanitizeUtf8(key));
     if (samples_.size() >= max_samples_) seen_.clear();  // no longer needed: free it
   }
 }
