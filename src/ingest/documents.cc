@@ -56,29 +56,6 @@ GumboNode* FindTag(GumboNode* node, GumboTag tag) {
   return nullptr;
 }
 
-std::string XmlDecodeSimple(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '&') {
-      static const std::pair<std::string_view, char> kEnt[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'},
-                                                              {"&quot;", '"'}, {"&apos;", '\''}};
-      bool done = false;
-      for (auto [e, c] : kEnt) {
-        if (s.substr(i, e.size()) == e) {
-          out += c;
-          i += e.size() - 1;
-          done = true;
-          break;
-        }
-      }
-      if (done) continue;
-    }
-    out += s[i];
-  }
-  return out;
-}
-
 // Elements <tag ...>text</tag> (tag may carry a namespace prefix, e.g. "w:t"), text decoded.
 template <typename F>
 void ForEachElement(std::string_view xml, std::string_view tag, F&& f) {
@@ -154,7 +131,7 @@ std::string StripTags(std::string_view xml, size_t max_bytes) {
       out += c;
     }
   }
-  return SanitizeUtf8(TruncateUtf8(Trim(XmlDecodeSimple(out)), max_bytes));
+  return SanitizeUtf8(TruncateUtf8(Trim(DecodeXmlEntities(out)), max_bytes));
 }
 
 Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProfile& out) {
@@ -206,7 +183,7 @@ Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProf
     std::string text;
     ForEachElement(document, "w:p", [&](std::string_view, std::string_view para) {
       ForEachElement(para, "w:t", [&](std::string_view, std::string_view t) {
-        text += XmlDecodeSimple(t);
+        text += DecodeXmlEntities(t);
         return true;
       });
       text += '\n';
@@ -223,14 +200,14 @@ Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProf
   out.format = Format::kXlsx;
   out.json_paths.clear();
   ForEachElement(workbook, "sheet", [&](std::string_view tag, std::string_view) {
-    out.json_paths.push_back("sheet:" + XmlDecodeSimple(Attr(tag, "name")));
+    out.json_paths.push_back("sheet:" + DecodeXmlEntities(Attr(tag, "name")));
     return out.json_paths.size() < options.max_json_paths;
   });
   std::vector<std::string> strings;
   ForEachElement(shared, "si", [&](std::string_view, std::string_view si) {
     std::string s;
     ForEachElement(si, "t", [&](std::string_view, std::string_view t) {
-      s += XmlDecodeSimple(t);
+      s += DecodeXmlEntities(t);
       return true;
     });
     strings.push_back(std::move(s));
@@ -248,9 +225,9 @@ Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProf
       std::string type = Attr(tag, "t");
       std::string v;
       if (type == "inlineStr") {
-        ForEachElement(cell, "t", [&](std::string_view, std::string_view t) { v += XmlDecodeSimple(t); return true; });
+        ForEachElement(cell, "t", [&](std::string_view, std::string_view t) { v += DecodeXmlEntities(t); return true; });
       } else {
-        ForEachElement(cell, "v", [&](std::string_view, std::string_view t) { v = XmlDecodeSimple(t); return false; });
+        ForEachElement(cell, "v", [&](std::string_view, std::string_view t) { v = DecodeXmlEntities(t); return false; });
         if (type == "s") {
           size_t idx = std::strtoul(v.c_str(), nullptr, 10);
           v = idx < strings.size() ? strings[idx] : "";

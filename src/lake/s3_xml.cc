@@ -1,5 +1,7 @@
 #include "lake/s3_xml.h"
 
+#include "lakeqa/common/strings.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -23,51 +25,7 @@ std::vector<std::string_view> XmlElements(std::string_view xml, std::string_view
   return out;
 }
 
-std::string XmlDecode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '&') {
-      out += s[i];
-      continue;
-    }
-    size_t semi = s.find(';', i);
-    if (semi == std::string_view::npos || semi - i > 10) {
-      out += s[i];
-      continue;
-    }
-    std::string_view ent = s.substr(i + 1, semi - i - 1);
-    if (ent == "amp") out += '&';
-    else if (ent == "lt") out += '<';
-    else if (ent == "gt") out += '>';
-    else if (ent == "quot") out += '"';
-    else if (ent == "apos") out += '\'';
-    else if (!ent.empty() && ent[0] == '#') {
-      unsigned long cp = ent.size() > 1 && (ent[1] == 'x' || ent[1] == 'X')
-                             ? std::strtoul(std::string(ent.substr(2)).c_str(), nullptr, 16)
-                             : std::strtoul(std::string(ent.substr(1)).c_str(), nullptr, 10);
-      if (cp < 0x80) {
-        out += static_cast<char>(cp);
-      } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-      } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-      } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-      }
-    } else {
-      out += s.substr(i, semi - i + 1);
-    }
-    i = semi;
-  }
-  return out;
-}
+std::string XmlDecode(std::string_view s) { return DecodeXmlEntities(s); }
 
 std::string XmlText(std::string_view xml, std::string_view tag) {
   auto els = XmlElements(xml, tag);

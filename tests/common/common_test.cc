@@ -49,6 +49,16 @@ TEST(Strings, Utf8) {
   EXPECT_EQ(Trim("  x y \n"), "x y");
 }
 
+TEST(Strings, XmlEntitiesAndUtf8Encoding) {
+  EXPECT_EQ(DecodeXmlEntities("a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos;"), "a & b <c> \"d\" 'e'");
+  EXPECT_EQ(DecodeXmlEntities("&#233;&#xE9;&#x1F600;"), "\xC3\xA9\xC3\xA9\xF0\x9F\x98\x80");
+  EXPECT_EQ(DecodeXmlEntities("&unknown; & alone &#x110000;"), "&unknown; & alone \xEF\xBF\xBD");
+  std::string out;
+  AppendUtf8(0x41, out);
+  AppendUtf8(0x20AC, out);
+  EXPECT_EQ(out, "A\xE2\x82\xAC");
+}
+
 TEST(Fs, AtomicWriteAndRead) {
   auto dir = MakeTempDir("lakeqa-test-");
   ASSERT_TRUE(dir.ok());

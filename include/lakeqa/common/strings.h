@@ -1,6 +1,7 @@
 // String helpers that several modules need; kept tiny on purpose.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,10 @@ std::string ToLowerAscii(std::string_view s);
 // Replaces invalid UTF-8 sequences with U+FFFD so text can go into JSON and SQLite safely.
 std::string SanitizeUtf8(std::string_view s);
 bool IsValidUtf8(std::string_view s);
+// Appends the UTF-8 encoding of a code point.
+void AppendUtf8(uint32_t code_point, std::string& out);
+// Decodes XML/HTML character references: the five named ones and &#NN; / &#xHH;. Others stay as written.
+std::string DecodeXmlEntities(std::string_view s);
 // Cuts s to at most max_bytes without splitting a UTF-8 sequence.
 std::string_view TruncateUtf8(std::string_view s, size_t max_bytes);
 
