@@ -10,11 +10,13 @@
 namespace lakeqa::catalog {
 namespace {
 
-// Version 1. Bookkeeping columns (seen, profiled, dirty) drive the resumable builder; Dump() leaves them out.
+// Version 1. Rowid tables with a unique key rather than WITHOUT ROWID: profile rows are kilobytes, and
+// SQLite advises WITHOUT ROWID only for rows under ~1/20 of a page, as every insert moves whole rows.
+// Bookkeeping columns (seen, profiled, dirty) drive the resumable builder; Dump() leaves them out.
 const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files(
-  key TEXT PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE,
   namespace TEXT NOT NULL,
   dataset_id TEXT NOT NULL,
   path TEXT NOT NULL,
@@ -31,7 +33,7 @@ CREATE TABLE IF NOT EXISTS files(
   profile_mode TEXT,
   profiled INTEGER NOT NULL DEFAULT 0,
   seen INTEGER NOT NULL DEFAULT 0
-) WITHOUT ROWID;
+);
 CREATE INDEX IF NOT EXISTS files_by_dataset ON files(namespace, dataset_id);
 CREATE INDEX IF NOT EXISTS files_todo ON files(profiled) WHERE profiled = 0;
 CREATE TABLE IF NOT EXISTS datasets(
@@ -45,8 +47,8 @@ CREATE TABLE IF NOT EXISTS datasets(
   bytes INTEGER NOT NULL DEFAULT 0,
   error_count INTEGER NOT NULL DEFAULT 0,
   dirty INTEGER NOT NULL DEFAULT 1,
-  PRIMARY KEY(namespace, dataset_id)
-) WITHOUT ROWID;
+  UNIQUE(namespace, dataset_id)
+);
 CREATE INDEX IF NOT EXISTS datasets_dirty ON datasets(dirty) WHERE dirty = 1;
 )sql";
 

@@ -1,6 +1,8 @@
 // `lakeqa catalog ls|show|stats --index <dir>`: read the catalog.
 #include <fmt/format.h>
 
+#include <cstdio>
+
 #include "cli/command.h"
 #include "lakeqa/catalog/catalog.h"
 #include "lakeqa/common/progress.h"
@@ -11,6 +13,7 @@ namespace {
 struct Opts {
   std::string index, prefix, dataset;
   uint64_t limit = 100, offset = 0;
+  bool ignore_store_fields = false;
   OutputOptions out;
 };
 
@@ -105,8 +108,25 @@ int Stats(const Opts& o) {
   return 0;
 }
 
+int DumpAll(const Opts& o) {
+  auto cat = OpenCatalog(o.index);
+  if (!cat.ok()) return Fail(cat.status(), o.out);
+  Status s = (*cat)->Dump([](const std::string& line) { std::fwrite(line.data(), 1, line.size(), stdout); std::fputc('\n', stdout); },
+                          o.ignore_store_fields);
+  if (!s.ok()) return Fail(s, o.out);
+  return 0;
+}
+
 Registration reg([](CLI::App& root, Commands& commands) {
   CLI::App* group = Commands::Group(root, "catalog", "Browse the catalog of an index");
+  {
+    auto o = std::make_shared<Opts>();
+    CLI::App* cmd = group->add_subcommand("dump", "Every dataset and file row as JSON lines, in key order (for diffs)");
+    cmd->add_option("--index", o->index, "Index directory")->required();
+    cmd->add_flag("--ignore-etag-mtime", o->ignore_store_fields,
+                  "Leave out ETags and mtimes, which differ between a folder and an S3 copy of the same lake");
+    commands.Bind(cmd, [o] { return DumpAll(*o); });
+  }
   {
     auto o = std::make_shared<Opts>();
     CLI::App* cmd = group->add_subcommand("ls", "List datasets");
