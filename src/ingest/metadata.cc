@@ -177,8 +177,6 @@ DatasetMetadata FromArcgisLayer(const Json& l) {
     e.erase("spatialReference");
     m.spatial = Clean(DumpJson(e), 500);
   }
-  std::string gt = Str(l, {"geometryType"});
-  if (!gt.empty()) AddUnique(m.tags, gt);
   return m;
 }
 
