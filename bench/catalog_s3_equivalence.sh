@@ -4,6 +4,7 @@
 # identical catalogs (ETags and mtimes aside: each store has its own). Prints timings of both builds.
 # Usage: bench/catalog_s3_equivalence.sh <build-dir> [datasets=10000]
 set -euo pipefail
+trap 'echo "failed at line $LINENO" >&2' ERR
 cd "$(dirname "$0")/.."
 BUILD=${1:-build/release}
 N=${2:-10000}

@@ -341,7 +341,8 @@ Status S3Store::CreateBucket() {
   req.method = "PUT";
   req.what = "s3://" + bucket_;
   auto r = Send(req, nullptr);
-  if (!r.ok() && r.status().message().find("BucketAlreadyOwnedByYou") == std::string::npos) return r.status();
+  // 409 means the bucket is there already; if it is someone else's, the first write says so clearly.
+  if (!r.ok() && r.status().message().find("HTTP 409") == std::string::npos) return r.status();
   return Status::Ok();
 }
 
