@@ -28,11 +28,13 @@ constexpr uint64_t kWikiHeadBytes = 8192;
 constexpr size_t kMaxDatasetColumns = 512;
 
 struct Todo {
+  int64_t id = 0;  // files.id
   std::string key;
   uint64_t size = 0;
 };
 
 struct Done {
+  int64_t id = 0;
   std::string key;
   std::string format;
   std::string profile;   // JSON text or ""
@@ -47,6 +49,7 @@ bool IsWikiContent(const std::string& ns, const std::string& path) { return ns =
 // Reads and profiles one file according to the mode. Never fails: problems become the row's error.
 Done ProfileOne(lake::Store& store, const Todo& t, const BuildOptions& o) {
   Done d;
+  d.id = t.id;
   d.key = t.key;
   std::string ns, id, path;
   SplitKey(t.key, ns, id, path);
@@ -136,8 +139,9 @@ std::string Hex(const unsigned char* h, size_t n) {
 // The statements phase 3 runs per dataset, prepared once.
 struct DatasetStatements {
   explicit DatasetStatements(sqlite3* db)
-      : files(db, "SELECT path, size, CASE WHEN namespace = 'wikipedia' AND path = 'content.txt' THEN profile END, "
-                  "metadata, error, is_metadata, columns FROM files WHERE namespace=? AND dataset_id=? ORDER BY key"),
+      : files(db, "SELECT f.path, f.size, CASE WHEN f.namespace = 'wikipedia' AND f.path = 'content.txt' THEN p.profile END, "
+                  "p.metadata, f.error, f.is_metadata, p.columns FROM files f LEFT JOIN profiles p ON p.file_id = f.id "
+                  "WHERE f.namespace=? AND f.dataset_id=? ORDER BY f.key"),
         del(db, "DELETE FROM datasets WHERE namespace=? AND dataset_id=?"),
         up(db, R"sql(INSERT INTO datasets(namespace, dataset_id, title, description, publisher, tags, themes, category,
       temporal, spatial, license, source_url, modified, columns, metadata_files, file_count, bytes, error_count, dirty)
@@ -267,10 +271,14 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
     Stmt upsert(db, R"sql(INSERT INTO files(key, namespace, dataset_id, path, size, etag, mtime_ms, is_metadata, seen)
         VALUES(?,?,?,?,?,?,?,?,?)
         ON CONFLICT(key) DO UPDATE SET
-          profiled = CASE WHEN files.size = excluded.size AND files.etag = excluded.etag THEN files.profiled ELSE 0 END,
+          profiled = CASE WHEN files.size = excluded.size AND files.etag = excluded.etag AND files.profile_mode IS ?10
+                          THEN files.profiled ELSE 0 END,
           size = excluded.size, etag = excluded.etag, mtime_ms = excluded.mtime_ms, seen = excluded.seen)sql");
     LAKEQA_RETURN_IF_ERROR(upsert.status());
     lake::ListOptions lo;
+    // S3 caps a page at 1000 keys. A local listing has no per-request cost, and each page restarts the
+    // directory walk from the root, so larger pages make fewer walks.
+    lo.max_keys = store.IsRemote() ? 1000 : 10000;
     for (;;) {
       LAKEQA_ASSIGN_OR_RETURN(lake::ListPage page, store.List(lo));
       Transaction tx(db);
@@ -279,7 +287,7 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
         SplitKey(obj.key, ns, id, path);
         bool meta = !id.empty() && ingest::IsMetadataFile(path);
         upsert.Bind(1, obj.key).Bind(2, ns).Bind(3, id).Bind(4, path).Bind(5, static_cast<int64_t>(obj.size));
-        upsert.Bind(6, obj.etag).Bind(7, obj.mtime_ms).Bind(8, int64_t{meta}).Bind(9, generation);
+        upsert.Bind(6, obj.etag).Bind(7, obj.mtime_ms).Bind(8, int64_t{meta}).Bind(9, generation).Bind(10, mode);
         LAKEQA_RETURN_IF_ERROR(upsert.Run());
       }
       LAKEQA_RETURN_IF_ERROR(tx.Commit());
@@ -290,19 +298,18 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
     }
     bar.Finish();
   }
-  // Files gone from the lake: only now that the listing is complete.
+  // Files gone from the lake: only now that the listing is complete. All in SQL, so that a lake emptied
+  // of 40 M files costs no memory here.
   {
     Transaction tx(db);
-    Stmt dirty(db, kMarkDirty);
-    Stmt gone(db, "SELECT key FROM files WHERE seen < ?");
-    gone.Bind(1, generation);
-    std::vector<std::string> keys;
-    while (gone.Step()) keys.push_back(gone.Text(0));
-    LAKEQA_RETURN_IF_ERROR(gone.status());
-    for (const auto& k : keys) LAKEQA_RETURN_IF_ERROR(MarkDirty(dirty, k));
+    Stmt dirty(db, "INSERT INTO datasets(namespace, dataset_id, dirty) SELECT DISTINCT namespace, dataset_id, 1 FROM files "
+                   "WHERE seen < ?1 AND dataset_id != '' ON CONFLICT(namespace, dataset_id) DO UPDATE SET dirty=1");
+    LAKEQA_RETURN_IF_ERROR(dirty.Bind(1, generation).Run());
+    Stmt profiles(db, "DELETE FROM profiles WHERE file_id IN (SELECT id FROM files WHERE seen < ?)");
+    LAKEQA_RETURN_IF_ERROR(profiles.Bind(1, generation).Run());
     Stmt del(db, "DELETE FROM files WHERE seen < ?");
     LAKEQA_RETURN_IF_ERROR(del.Bind(1, generation).Run());
-    report.removed = keys.size();
+    report.removed = static_cast<uint64_t>(sqlite3_changes64(db));
     LAKEQA_RETURN_IF_ERROR(tx.Commit());
   }
   // The cost of phase 2, known exactly before any file is read.
@@ -315,7 +322,7 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
                           ELSE 0 END), 0),
         coalesce(sum(CASE WHEN is_metadata = 1 OR ?1 != 'none' OR (namespace = 'wikipedia' AND path = 'content.txt')
                           THEN 1 ELSE 0 END), 0)
-        FROM files WHERE profiled = 0 OR profile_mode IS NULL OR profile_mode != ?1)sql");
+        FROM files WHERE profiled = 0)sql");
     est.Bind(1, mode).Bind(2, static_cast<int64_t>(kMetadataCap)).Bind(3, static_cast<int64_t>(o.head_bytes));
     est.Bind(4, static_cast<int64_t>(kWikiHeadBytes));
     if (!est.Step()) return est.status();
@@ -331,36 +338,42 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
   LAKEQA_LOG_INFO("listing done after {:.2f} s", phase_seconds());
   LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "profiling"));
 
-  // Phase 2: profile what changed, in key order, in batches.
+  // Phase 2: profile what changed, in id (= listing) order, in batches.
   {
     size_t threads = o.jobs ? o.jobs : ThreadPool::DefaultThreads();
     if (store.IsRemote()) threads = std::max<size_t>(threads, 32);
-    ThreadPool pool(threads, threads * 4);
+    ThreadPool pool(threads);
     uint64_t total = report.estimate["files_to_profile"].get<uint64_t>();
     ProgressBar bar("profiling", total, "files", o.progress);
-    Stmt next(db, "SELECT key, size FROM files WHERE (profiled = 0 OR profile_mode IS NULL OR profile_mode != ?1) "
-                  "AND key > ?2 ORDER BY key LIMIT ?3");
-    Stmt save(db, "UPDATE files SET format=?, profile=?, metadata=?, error=?, error_code=?, profile_mode=?, profiled=1, "
-                  "columns=? WHERE key=?");
+    // In id order: listing order, so profiles rows are appended and their pages fill up.
+    Stmt next(db, "SELECT id, key, size FROM files WHERE profiled = 0 AND id > ?1 ORDER BY id LIMIT ?2");
+    Stmt save(db, "UPDATE files SET format=?, error=?, error_code=?, profile_mode=?, profiled=1 WHERE id=?");
+    Stmt save_profile(db, "INSERT OR REPLACE INTO profiles(file_id, columns, metadata, profile) VALUES(?,?,?,?)");
+    Stmt drop_profile(db, "DELETE FROM profiles WHERE file_id=?");
     Stmt dirty(db, kMarkDirty);
-    std::string after;
+    int64_t after = 0;
     uint64_t batches = 0;
     auto commit = [&](const std::vector<Done>& done) -> Status {
       Transaction tx(db);
       for (const Done& d : done) {
-        auto text = [&](int i, const std::string& v) {
-          if (v.empty()) save.BindNull(i);
-          else save.Bind(i, v);
+        auto text = [](Stmt& st, int i, const std::string& v) {
+          if (v.empty()) st.BindNull(i);
+          else st.Bind(i, v);
         };
-        text(1, d.format);
-        text(2, d.profile);
-        text(3, d.metadata);
-        text(4, d.error);
-        text(5, d.error_code);
-        save.Bind(6, mode);
-        text(7, d.columns);
-        save.Bind(8, d.key);
+        text(save, 1, d.format);
+        text(save, 2, d.error);
+        text(save, 3, d.error_code);
+        save.Bind(4, mode).Bind(5, d.id);
         LAKEQA_RETURN_IF_ERROR(save.Run());
+        if (d.profile.empty() && d.metadata.empty() && d.columns.empty()) {
+          LAKEQA_RETURN_IF_ERROR(drop_profile.Bind(1, d.id).Run());
+        } else {
+          save_profile.Bind(1, d.id);
+          text(save_profile, 2, d.columns);
+          text(save_profile, 3, d.metadata);
+          text(save_profile, 4, d.profile);
+          LAKEQA_RETURN_IF_ERROR(save_profile.Run());
+        }
         LAKEQA_RETURN_IF_ERROR(MarkDirty(dirty, d.key));
         report.bytes_read += d.bytes_read;
         if (!d.error.empty()) LAKEQA_LOG_DEBUG("{}: {}", d.key, d.error);
@@ -375,16 +388,21 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
     std::vector<Done> done, pending;
     for (;;) {
       todo.clear();
-      next.Bind(1, mode).Bind(2, after).Bind(3, static_cast<int64_t>(kBatch));
-      while (next.Step()) todo.push_back({next.Text(0), static_cast<uint64_t>(next.Int(1))});
+      next.Bind(1, after).Bind(2, static_cast<int64_t>(kBatch));
+      while (next.Step()) todo.push_back({next.Int(0), next.Text(1), static_cast<uint64_t>(next.Int(2))});
       LAKEQA_RETURN_IF_ERROR(next.status());
       next.Reset();
-      if (!todo.empty()) after = todo.back().key;
+      if (!todo.empty()) after = todo.back().id;
       done.assign(todo.size(), Done{});
-      for (size_t i = 0; i < todo.size(); ++i) {
-        pool.Submit([&, i] {
-          done[i] = ProfileOne(store, todo[i], o);
-          bar.Add(1, done[i].bytes_read);
+      // One task per thread drawing files from a shared cursor: Submit() never blocks on the pool's bounded
+      // queue, so the commit below really runs while the batch is being profiled.
+      std::atomic<size_t> cursor{0};
+      for (size_t w = 0; w < std::min(threads, todo.size()); ++w) {
+        pool.Submit([&] {
+          for (size_t i; (i = cursor.fetch_add(1)) < todo.size();) {
+            done[i] = ProfileOne(store, todo[i], o);
+            bar.Add(1, done[i].bytes_read);
+          }
         });
       }
       Status committed = pending.empty() ? Status::Ok() : commit(pending);

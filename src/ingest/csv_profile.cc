@@ -70,6 +70,9 @@ std::optional<CsvDialect> DetectCsvDialect(std::string_view head) {
     bool complete_last = true;
     auto recs = SplitRecords(head, d, kSniffRecords, &complete_last);
     if ((!complete_last || cut) && recs.size() > 1 && recs.size() < kSniffRecords) recs.pop_back();
+    // A first line longer than the sniff window: its last field is cut short (and could look like a
+    // duplicate header name), so it does not vote.
+    if (cut && !complete_last && recs.size() == 1 && recs[0].size() > 2) recs[0].pop_back();
     // Blank lines do not vote.
     std::map<size_t, size_t> counts;
     size_t voters = 0;
@@ -138,7 +141,8 @@ CsvProfiler::CsvProfiler(const CsvDialect& dialect, const ProfileOptions& option
 void CsvProfiler::EndField() {
   if (field_truncated_) ++long_fields_;
   if (!header_done_) {
-    first_record_.push_back(field_);
+    // A first line of millions of fields keeps only the columns that will be profiled.
+    if (first_record_.size() < options_.max_columns) first_record_.push_back(field_);
   } else if (field_index_ < columns_.size()) {
     ColumnAccumulator& col = columns_[field_index_];
     if (col.Saturated()) col.CountOnly(!Trim(field_).empty());
@@ -166,12 +170,13 @@ void CsvProfiler::EndRecord() {
       for (size_t i = 0; i < n; ++i) columns_[i].Add(first_record_[i]);
       ++records_;
     }
-    max_fields_seen_ = first_record_.size();
+    header_fields_ = field_index_;
+    max_fields_seen_ = field_index_;
     first_record_.clear();
     first_record_.shrink_to_fit();
   } else {
     ++records_;
-    if (field_index_ != columns_.size()) ++ragged_;
+    if (field_index_ != header_fields_) ++ragged_;
     max_fields_seen_ = std::max(max_fields_seen_, field_index_);
   }
   field_index_ = 0;
@@ -269,6 +274,13 @@ void CsvProfiler::Feed(std::string_view chunk) {
   }
 }
 
+size_t CsvProfiler::BufferedBytes() const {
+  size_t n = sizeof(*this) + field_.capacity();
+  for (const auto& f : first_record_) n += sizeof(f) + f.capacity();
+  for (const auto& c : columns_) n += c.ApproxBytes();
+  return n;
+}
+
 void CsvProfiler::Finish(FileProfile& out) {
   if (in_quotes_ && !quote_pending_) out.warnings.push_back("file ends inside a quoted field");
   in_quotes_ = false;
@@ -284,8 +296,12 @@ void CsvProfiler::Finish(FileProfile& out) {
   for (const auto& c : columns_) out.columns.push_back(c.Build());
   if (ragged_ > 0) {
     out.warnings.push_back("ragged rows: " + std::to_string(ragged_) + " of " + std::to_string(records_) +
-                           " rows do not have the header's " + std::to_string(columns_.size()) + " fields (up to " +
+                           " rows do not have the first row's " + std::to_string(header_fields_) + " fields (up to " +
                            std::to_string(max_fields_seen_) + ")");
+  }
+  if (header_fields_ > columns_.size()) {
+    out.warnings.push_back("only the first " + std::to_string(columns_.size()) + " of " + std::to_string(header_fields_) +
+                           " columns were profiled");
   }
   if (long_fields_ > 0) {
     out.warnings.push_back(std::to_string(long_fields_) + " fields longer than " + std::to_string(kMaxFieldBytes) +

@@ -31,6 +31,7 @@ class CsvProfiler {
   CsvProfiler(const CsvDialect& dialect, const ProfileOptions& options);
   void Feed(std::string_view chunk);
   void Finish(FileProfile& out);
+  size_t BufferedBytes() const;
 
  private:
   void EndField();
@@ -55,6 +56,7 @@ class CsvProfiler {
   uint64_t ragged_ = 0;
   uint64_t long_fields_ = 0;
   size_t max_fields_seen_ = 0;
+  size_t header_fields_ = 0;  // fields in the first record (the column count rows are held to)
 };
 
 }  // namespace lakeqa::ingest

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <memory>
+#include <unordered_set>
 
 #include "ingest/subprocess.h"
 #include "ingest/value_type.h"
@@ -134,6 +135,52 @@ std::string StripTags(std::string_view xml, size_t max_bytes) {
   return SanitizeUtf8(TruncateUtf8(Trim(DecodeXmlEntities(out)), max_bytes));
 }
 
+std::vector<std::string> XmlElementPaths(std::string_view xml, size_t max_paths, size_t max_scan) {
+  constexpr size_t kMaxDepth = 64;
+  constexpr size_t kMaxPath = 300;
+  xml = xml.substr(0, max_scan);
+  std::vector<std::string> paths;
+  std::unordered_set<std::string> seen;
+  std::vector<std::string> stack;
+  std::string path;
+  size_t pos = 0;
+  while (paths.size() < max_paths && (pos = xml.find('<', pos)) != std::string_view::npos) {
+    std::string_view rest = xml.substr(pos);
+    auto skip_to = [&](std::string_view end) {
+      size_t e = xml.find(end, pos);
+      pos = e == std::string_view::npos ? xml.size() : e + end.size();
+    };
+    if (StartsWith(rest, "<!--")) { skip_to("-->"); continue; }
+    if (StartsWith(rest, "<![CDATA[")) { skip_to("]]>"); continue; }
+    if (StartsWith(rest, "<?") || StartsWith(rest, "<!")) { skip_to(">"); continue; }
+    size_t gt = xml.find('>', pos);
+    if (gt == std::string_view::npos) break;
+    bool closing = rest.size() > 1 && rest[1] == '/';
+    size_t name_start = pos + (closing ? 2 : 1);
+    size_t name_end = xml.find_first_of(" \t\r\n/>", name_start);
+    std::string name(xml.substr(name_start, std::min(name_end, gt) - name_start));
+    bool self_closing = xml[gt - 1] == '/';
+    pos = gt + 1;
+    if (name.empty()) continue;
+    if (closing) {
+      // Pop to the matching open tag; a stray close tag is ignored.
+      for (size_t i = stack.size(); i-- > 0;) {
+        if (stack[i] == name) {
+          stack.resize(i);
+          break;
+        }
+      }
+      continue;
+    }
+    path.clear();
+    for (const auto& s : stack) path += s + "/";
+    path += name;
+    if (path.size() <= kMaxPath && seen.insert(path).second) paths.push_back(SanitizeUtf8(path));
+    if (!self_closing && stack.size() < kMaxDepth) stack.push_back(std::move(name));
+  }
+  return paths;
+}
+
 Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProfile& out) {
   std::unique_ptr<archive, decltype(&archive_read_free)> a(archive_read_new(), archive_read_free);
   archive_read_support_format_zip(a.get());
@@ -141,7 +188,7 @@ Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProf
     return ParseError(std::string("corrupt zip: ") + archive_error_string(a.get()));
   }
   std::string workbook, shared, sheet, document;
-  bool is_xlsx = false, is_docx = false;
+  bool is_xlsx = false, is_docx = false, have_sheet1 = false;
   size_t total = 0, entries = 0;
   archive_entry* e;
   for (;;) {
@@ -156,7 +203,9 @@ Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProf
     std::string* dst = nullptr;
     if (name == "xl/workbook.xml") { is_xlsx = true; dst = &workbook; }
     else if (name == "xl/sharedStrings.xml") dst = &shared;
-    else if (name == "xl/worksheets/sheet1.xml") dst = &sheet;
+    else if (name == "xl/worksheets/sheet1.xml") { dst = &sheet; sheet.clear(); have_sheet1 = true; }
+    else if (!have_sheet1 && sheet.empty() && StartsWith(name, "xl/worksheets/") && EndsWith(name, ".xml") &&
+             name.find('/', 14) == std::string::npos) dst = &sheet;  // no sheet1.xml (yet): the first sheet met
     else if (name == "word/document.xml") { is_docx = true; dst = &document; }
     if (out.json_paths.size() < options.max_json_paths) out.json_paths.push_back(name);
     if (!dst) continue;
@@ -219,7 +268,8 @@ Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProf
   ForEachElement(sheet, "row", [&](std::string_view, std::string_view row) {
     std::vector<std::string> cells;
     ForEachElement(row, "c", [&](std::string_view tag, std::string_view cell) {
-      size_t col = ColumnOf(Attr(tag, "r"));
+      std::string ref = Attr(tag, "r");
+      size_t col = ref.empty() ? cells.size() : ColumnOf(ref);  // r is optional: then cells are in order
       if (col >= options.max_columns) return true;
       if (cells.size() <= col) cells.resize(col + 1);
       std::string type = Attr(tag, "t");

@@ -23,6 +23,10 @@ Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProf
 // pdftotext on the bytes (first pages only), at most max_bytes of UTF-8 text.
 Result<std::string> PdfToText(std::string_view pdf, size_t max_bytes, int timeout_ms = 10000);
 
+// Distinct element paths of an XML document in document order ("root", "root/record", ...), at most
+// max_paths, read from at most the first max_scan bytes. Tolerant of mismatched tags.
+std::vector<std::string> XmlElementPaths(std::string_view xml, size_t max_paths, size_t max_scan = 8u << 20);
+
 // Text of XML elements, tags stripped, entities decoded (for DOCX, XML samples).
 std::string StripTags(std::string_view xml, size_t max_bytes);
 

@@ -1,12 +1,80 @@
 #include "ingest/json_profile.h"
 
+#include <cstring>
+
 #include "lakeqa/common/strings.h"
 
 namespace lakeqa::ingest {
 namespace {
 constexpr size_t kMaxToken = 1024;
 constexpr size_t kMaxDepth = 256;
+
+// true, false, null, a JSON number; NaN and Infinity too, as Python's json module writes them.
+bool IsJsonLiteral(std::string_view v) {
+  if (v == "true" || v == "false" || v == "null" || v == "NaN" || v == "Infinity" || v == "-Infinity") return true;
+  size_t i = 0;
+  auto digits = [&] {
+    size_t start = i;
+    while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < v.size() && v[i] == '-') ++i;
+  if (!digits()) return false;
+  if (i < v.size() && v[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < v.size() && (v[i] == 'e' || v[i] == 'E')) {
+    ++i;
+    if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == v.size();
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
 }  // namespace
+
+void JsonProfiler::Error(std::string what) {
+  ++errors_;
+  if (first_error_.empty()) first_error_ = std::move(what) + " at byte " + std::to_string(pos_);
+}
+
+void JsonProfiler::AppendToken(std::string_view bytes) {
+  if (high_surrogate_) FlushSurrogate();
+  size_t room = token_.size() < kMaxToken ? kMaxToken - token_.size() : 0;
+  if (bytes.size() > room) token_truncated_ = true;
+  // A cut inside a multi-byte character is repaired when the sample is sanitized.
+  token_.append(bytes.substr(0, room));
+}
+
+void JsonProfiler::FlushSurrogate() {
+  uint32_t lone = high_surrogate_;
+  high_surrogate_ = 0;
+  if (lone && token_.size() < kMaxToken) AppendUtf8(0xFFFD, token_);
+}
+
+void JsonProfiler::AppendCodeUnit(uint32_t unit) {
+  if (unit >= 0xD800 && unit <= 0xDBFF) {
+    if (high_surrogate_) FlushSurrogate();
+    high_surrogate_ = unit;
+    return;
+  }
+  uint32_t cp = unit;
+  if (unit >= 0xDC00 && unit <= 0xDFFF) {
+    cp = high_surrogate_ ? 0x10000 + ((high_surrogate_ - 0xD800) << 10) + (unit - 0xDC00) : 0xFFFD;
+    high_surrogate_ = 0;
+  } else if (high_surrogate_) {
+    FlushSurrogate();
+  }
+  if (token_.size() + 4 <= kMaxToken) AppendUtf8(cp, token_);
+  else token_truncated_ = true;
+}
 
 JsonProfiler::JsonProfiler(Format format, const ProfileOptions& options) : format_(format), options_(options) {}
 
@@ -16,7 +84,9 @@ bool JsonProfiler::RecordLevel() const {
   if (format_ == Format::kJsonLines) return d == 1;
   if (format_ == Format::kGeoJson) {
     // FeatureCollection → features[] → {properties: {...}}
-    return d == 4 && stack_[3].key == "properties" && stack_[1].key == "features";
+    if (d == 4 && stack_[3].key == "properties" && stack_[1].key == "features") return true;
+    // A single Feature: its own properties are the one record.
+    return d == 2 && stack_[1].key == "properties" && !stack_[0].array && top_type_ != "FeatureCollection";
   }
   // A top-level array of objects (Socrata-style rows).
   return d == 2 && stack_[0].array;
@@ -24,7 +94,9 @@ bool JsonProfiler::RecordLevel() const {
 
 void JsonProfiler::AddPath() {
   if (paths_.size() >= options_.max_json_paths || path_.empty()) return;
-  if (path_set_.insert(path_).second) paths_.push_back(path_);
+  if (path_set_.find(path_) != path_set_.end()) return;  // the common case: no copy
+  path_set_.insert(path_);
+  paths_.push_back(path_);
 }
 
 void JsonProfiler::AddColumnValue(const std::string& column, std::string_view value) {
@@ -43,7 +115,8 @@ void JsonProfiler::AddColumnValue(const std::string& column, std::string_view va
 void JsonProfiler::BeforeValue() {
   if (!stack_.empty() && !stack_.back().array) {
     // A value inside an object: its path is path_ + "." + key.
-    path_ += (path_.empty() ? "" : ".") + pending_key_;
+    if (!path_.empty()) path_ += '.';
+    path_ += pending_key_;
   }
 }
 
@@ -77,12 +150,12 @@ void JsonProfiler::OpenContainer(bool array) {
   stack_.push_back(std::move(f));
 }
 
-void JsonProfiler::CloseContainer() {
+void JsonProfiler::CloseContainer(bool array) {
   if (stack_.empty()) {
-    ++errors_;
-    if (first_error_.empty()) first_error_ = "unbalanced closing bracket at byte " + std::to_string(pos_);
+    Error("unbalanced closing bracket");
     return;
   }
+  if (stack_.back().array != array) Error(array ? "']' closes an object" : "'}' closes an array");
   Frame f = std::move(stack_.back());
   stack_.pop_back();
   // Back to the parent's view: drop "[]" and the key part.
@@ -100,18 +173,25 @@ void JsonProfiler::CloseContainer() {
 
 void JsonProfiler::OnKey(std::string_view key) {
   pending_key_.assign(key);
-  std::string saved = path_;
-  path_ += (path_.empty() ? "" : ".") + pending_key_;
+  if (paths_.size() >= options_.max_json_paths) return;
+  size_t len = path_.size();
+  if (!path_.empty()) path_ += '.';
+  path_ += pending_key_;
   AddPath();
-  path_ = std::move(saved);
+  path_.resize(len);
 }
 
-void JsonProfiler::OnScalar(std::string_view value, bool is_string) {
+void JsonProfiler::OnScalar(std::string_view value, bool is_string, bool validate) {
+  if (!is_string && validate && !IsJsonLiteral(value)) {
+    Error("invalid token '" + SanitizeUtf8(TruncateUtf8(value, 40)) + "'");
+  }
   bool record = RecordLevel();
-  std::string key = (!stack_.empty() && !stack_.back().array) ? pending_key_ : std::string();
+  static const std::string kNoKey;
+  const std::string& key = (!stack_.empty() && !stack_.back().array) ? pending_key_ : kNoKey;
   BeforeValue();
   if (stack_.size() == 1 && stack_[0].array && format_ != Format::kJsonLines) ++records_;
   if (record) AddColumnValue(key, (is_string || value != "null") ? value : std::string_view());
+  if (format_ == Format::kGeoJson && key == "type" && stack_.size() == 1) top_type_ = TruncateUtf8(value, 40);
   if (format_ == Format::kGeoJson && key == "type" && stack_.size() >= 2 && stack_.back().key == "geometry") {
     if (geometry_types_.size() < 16) ++geometry_types_[std::string(TruncateUtf8(value, 40))];
   }
@@ -122,10 +202,13 @@ void JsonProfiler::Feed(std::string_view chunk) {
   for (size_t i = 0; i < chunk.size(); ++i, ++pos_) {
     char c = chunk[i];
     switch (state_) {
-      case State::kString:
+      case State::kString: {
         if (c == '\\') {
           state_ = State::kStringEscape;
-        } else if (c == '"') {
+          continue;
+        }
+        if (c == '"') {
+          if (high_surrogate_) FlushSurrogate();
           state_ = State::kValue;
           if (string_is_key_) {
             OnKey(token_);
@@ -133,30 +216,56 @@ void JsonProfiler::Feed(std::string_view chunk) {
             OnScalar(token_, true);
           }
           token_.clear();
-        } else if (token_.size() < kMaxToken) {
-          // Fast path: copy plain bytes up to the next quote or backslash.
-          size_t j = i;
-          while (j < chunk.size() && chunk[j] != '"' && chunk[j] != '\\' && token_.size() + (j - i) < kMaxToken) ++j;
-          token_.append(chunk.data() + i, j - i);
-          pos_ += j - i - 1;
-          i = j - 1;
-        } else {
-          token_truncated_ = true;
+          token_truncated_ = false;
+          continue;
         }
+        // Fast path: plain bytes up to the next quote or backslash (found with memchr; a long string past
+        // the token cap is skipped, not copied).
+        const char* from = chunk.data() + i;
+        size_t left = chunk.size() - i;
+        const char* q = static_cast<const char*>(std::memchr(from, '"', left));
+        size_t span = q ? static_cast<size_t>(q - from) : left;
+        const char* b = static_cast<const char*>(std::memchr(from, '\\', span));
+        if (b) span = static_cast<size_t>(b - from);
+        AppendToken(std::string_view(from, span));
+        i += span - 1;
+        pos_ += span - 1;
         continue;
+      }
       case State::kStringEscape:
         state_ = State::kString;
-        if (token_.size() < kMaxToken) {
-          switch (c) {
-            case 'n': token_ += '\n'; break;
-            case 't': token_ += '\t'; break;
-            case 'r': token_ += '\r'; break;
-            case 'b': case 'f': token_ += ' '; break;
-            case 'u': token_ += '?'; unicode_escape_left_ = 4; break;  // the code point is not needed for profiling
-            default: token_ += c;
-          }
+        switch (c) {
+          case 'n': AppendToken("\n"); break;
+          case 't': AppendToken("\t"); break;
+          case 'r': AppendToken("\r"); break;
+          case 'b': case 'f': AppendToken(" "); break;
+          case 'u':
+            state_ = State::kUnicode;
+            unicode_escape_left_ = 4;
+            unicode_unit_ = 0;
+            break;
+          case '"': case '\\': case '/': AppendToken(std::string_view(&c, 1)); break;
+          default:
+            Error(std::string("invalid escape '\\") + (static_cast<unsigned char>(c) < 0x80 ? std::string(1, c) : "?") + "'");
+            AppendToken(std::string_view(&c, 1));
         }
         continue;
+      case State::kUnicode: {
+        int h = HexValue(c);
+        if (h < 0) {
+          Error("invalid \\u escape");
+          state_ = State::kString;
+          --i;  // the byte is string content again
+          --pos_;
+          continue;
+        }
+        unicode_unit_ = (unicode_unit_ << 4) | static_cast<uint32_t>(h);
+        if (--unicode_escape_left_ == 0) {
+          state_ = State::kString;
+          AppendCodeUnit(unicode_unit_);
+        }
+        continue;
+      }
       case State::kScalar:
         if (c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == ':') {
           state_ = State::kValue;
@@ -169,9 +278,6 @@ void JsonProfiler::Feed(std::string_view chunk) {
       case State::kValue:
         break;
     }
-    if (unicode_escape_left_ > 0) {  // hex digits of a \u escape arrive as plain string bytes
-      --unicode_escape_left_;
-    }
     switch (c) {
       case '{':
         OpenContainer(false);
@@ -181,7 +287,7 @@ void JsonProfiler::Feed(std::string_view chunk) {
         break;
       case '}':
       case ']':
-        CloseContainer();
+        CloseContainer(c == ']');
         break;
       case '"':
         state_ = State::kString;
@@ -196,6 +302,10 @@ void JsonProfiler::Feed(std::string_view chunk) {
       case '\t':
         break;
       default:
+        if (!stack_.empty() && !stack_.back().array && stack_.back().expect_key) {
+          Error("expected a quoted key");
+          stack_.back().expect_key = false;
+        }
         state_ = State::kScalar;
         token_.assign(1, c);
         break;
@@ -203,27 +313,40 @@ void JsonProfiler::Feed(std::string_view chunk) {
   }
 }
 
+size_t JsonProfiler::BufferedBytes() const {
+  size_t n = sizeof(*this) + path_.capacity() + pending_key_.capacity() + token_.capacity() + top_type_.capacity();
+  for (const auto& f : stack_) n += sizeof(f) + f.key.capacity();
+  for (const auto& p : paths_) n += 2 * (sizeof(p) + p.capacity()) + 16;  // the list and the set
+  for (const auto& c : columns_) n += c.ApproxBytes() + c.name().capacity() + 48;
+  return n;
+}
+
 void JsonProfiler::Finish(FileProfile& out, bool truncated) {
   if (state_ == State::kScalar && !token_.empty()) {
-    OnScalar(token_, false);
+    OnScalar(token_, false, !truncated);  // a head read may cut a number short
     token_.clear();
     state_ = State::kValue;
   }
   out.format = format_;
   out.rows = records_;
   if (format_ == Format::kJson && records_ == 0 && top_values_ > 0) out.rows = 1;
+  if (format_ == Format::kGeoJson && records_ == 0 && (top_type_ == "Feature" || !columns_.empty())) out.rows = 1;
   for (const auto& c : columns_) out.columns.push_back(c.Build());
   out.json_paths = paths_;
   if (!stack_.empty() && !truncated) {
     out.corrupt = "JSON ends with " + std::to_string(stack_.size()) + " unclosed containers (truncated file?)";
   }
-  if (state_ == State::kString && !truncated) out.corrupt = "JSON ends inside a string";
+  if ((state_ == State::kString || state_ == State::kStringEscape || state_ == State::kUnicode) && !truncated) {
+    out.corrupt = "JSON ends inside a string";
+  }
   if (format_ == Format::kJson && top_values_ > 1) {
     out.warnings.push_back(std::to_string(top_values_) + " top-level values: concatenated JSON documents");
   }
-  if (errors_ > 0) out.corrupt = "malformed JSON: " + first_error_;
+  if (errors_ > 0) {
+    out.corrupt = "malformed JSON: " + first_error_;
+    if (errors_ > 1) out.corrupt += " (" + std::to_string(errors_) + " errors)";
+  }
   out.geometry_types = geometry_types_;
-  (void)token_truncated_;
 }
 
 }  // namespace lakeqa::ingest

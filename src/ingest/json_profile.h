@@ -21,6 +21,7 @@ class JsonProfiler {
   JsonProfiler(Format format, const ProfileOptions& options);
   void Feed(std::string_view chunk);
   void Finish(FileProfile& out, bool truncated);
+  size_t BufferedBytes() const;
 
  private:
   struct Frame {
@@ -29,10 +30,14 @@ class JsonProfiler {
     size_t path_len = 0;      // length of path_ before this frame was pushed
     bool expect_key = true;   // objects: next string is a key
   };
-  void OnScalar(std::string_view value, bool is_string);
+  void OnScalar(std::string_view value, bool is_string, bool validate = true);
+  void Error(std::string what);
+  void AppendToken(std::string_view bytes);
+  void AppendCodeUnit(uint32_t unit);
+  void FlushSurrogate();
   void OnKey(std::string_view key);
   void OpenContainer(bool array);
-  void CloseContainer();
+  void CloseContainer(bool array);
   void BeforeValue();
   void AfterValue();
   bool RecordLevel() const;  // is the current container a record whose keys are columns?
@@ -46,9 +51,12 @@ class JsonProfiler {
   std::string pending_key_;   // the key awaiting its value
   std::string token_;         // string or scalar being read (capped)
   bool token_truncated_ = false;
-  enum class State { kValue, kString, kStringEscape, kScalar } state_ = State::kValue;
+  enum class State { kValue, kString, kStringEscape, kUnicode, kScalar } state_ = State::kValue;
   bool string_is_key_ = false;
-  int unicode_escape_left_ = 0;
+  int unicode_escape_left_ = 0;  // hex digits of a \uXXXX escape still to come
+  uint32_t unicode_unit_ = 0;
+  uint32_t high_surrogate_ = 0;  // a \uD800-\uDBFF waiting for its low half
+  std::string top_type_;         // GeoJSON: the top-level "type" (FeatureCollection or Feature)
   uint64_t records_ = 0;
   uint64_t top_values_ = 0;
   uint64_t errors_ = 0;

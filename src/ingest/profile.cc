@@ -4,6 +4,7 @@
 
 #include "ingest/csv_profile.h"
 #include "ingest/documents.h"
+#include "ingest/encoding.h"
 #include "ingest/json_profile.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/lake/store.h"
@@ -13,77 +14,6 @@ namespace {
 
 constexpr size_t kSniffBytes = 64 * 1024;
 constexpr size_t kMaxDocumentBytes = 64u << 20;  // HTML/PDF/OOXML are read whole up to this size
-
-enum class Encoding { kUtf8, kUtf8Bom, kUtf16Le, kUtf16Be, kLatin1 };
-
-std::string_view EncodingName(Encoding e) {
-  switch (e) {
-    case Encoding::kUtf8: return "utf-8";
-    case Encoding::kUtf8Bom: return "utf-8-bom";
-    case Encoding::kUtf16Le: return "utf-16le";
-    case Encoding::kUtf16Be: return "utf-16be";
-    case Encoding::kLatin1: return "latin-1";
-  }
-  return "utf-8";
-}
-
-// Streaming conversion to UTF-8 for the text formats (carries a split code unit between chunks).
-class Transcoder {
- public:
-  explicit Transcoder(Encoding e) : enc_(e) {}
-  // Returns a view valid until the next call.
-  std::string_view Convert(std::string_view in) {
-    if (enc_ == Encoding::kUtf8) return in;
-    out_.clear();
-    if (enc_ == Encoding::kUtf8Bom) {
-      if (!bom_skipped_) {
-        bom_skipped_ = true;
-        if (StartsWith(in, "\xEF\xBB\xBF")) in.remove_prefix(3);
-      }
-      return in;
-    }
-    if (enc_ == Encoding::kLatin1) {
-      for (unsigned char c : in) AppendUtf8(c, out_);
-      return out_;
-    }
-    carry_.append(in);
-    size_t i = 0;
-    if (!bom_skipped_ && carry_.size() >= 2) {
-      bom_skipped_ = true;
-      i = 2;
-    }
-    for (; i + 1 < carry_.size(); i += 2) {
-      auto b0 = static_cast<unsigned char>(carry_[i]), b1 = static_cast<unsigned char>(carry_[i + 1]);
-      uint32_t unit = enc_ == Encoding::kUtf16Le ? (b0 | (b1 << 8)) : ((b0 << 8) | b1);
-      if (unit >= 0xD800 && unit <= 0xDBFF) {
-        if (i + 3 >= carry_.size()) break;  // wait for the low surrogate
-        auto c0 = static_cast<unsigned char>(carry_[i + 2]), c1 = static_cast<unsigned char>(carry_[i + 3]);
-        uint32_t low = enc_ == Encoding::kUtf16Le ? (c0 | (c1 << 8)) : ((c0 << 8) | c1);
-        AppendUtf8(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), out_);
-        i += 2;
-      } else {
-        AppendUtf8(unit, out_);
-      }
-    }
-    carry_.erase(0, i);
-    return out_;
-  }
-
- private:
-  Encoding enc_;
-  bool bom_skipped_ = false;
-  std::string out_, carry_;
-};
-
-Encoding DetectEncoding(std::string_view head, bool complete) {
-  if (StartsWith(head, "\xEF\xBB\xBF")) return Encoding::kUtf8Bom;
-  if (StartsWith(head, "\xFF\xFE")) return Encoding::kUtf16Le;
-  if (StartsWith(head, "\xFE\xFF")) return Encoding::kUtf16Be;
-  // A head cut at 64 KiB may end inside a UTF-8 sequence: ignore up to 3 trailing bytes.
-  std::string_view check = head;
-  if (!complete && check.size() > 3) check = TruncateUtf8(check, check.size() - 3);
-  return IsValidUtf8(check) ? Encoding::kUtf8 : Encoding::kLatin1;
-}
 
 }  // namespace
 
@@ -187,6 +117,15 @@ bool Profiler::Feed(std::string_view chunk) {
   return !m.done && m.bytes < m.options.max_bytes;
 }
 
+size_t Profiler::BufferedBytes() const {
+  const Impl& m = *impl_;
+  size_t n = sizeof(Impl) + m.head.capacity() + m.document.capacity() + m.text_sample.capacity();
+  if (m.csv) n += m.csv->BufferedBytes();
+  if (m.json) n += m.json->BufferedBytes();
+  if (m.transcoder) n += m.transcoder->BufferedBytes();
+  return n;
+}
+
 Result<FileProfile> Profiler::Finish(bool truncated) {
   Impl& m = *impl_;
   if (m.bytes >= m.options.max_bytes && m.options.max_bytes != UINT64_MAX) truncated = true;
@@ -219,14 +158,7 @@ Result<FileProfile> Profiler::Finish(bool truncated) {
       break;
     case Format::kXml: {
       p.text_sample = StripTags(m.document.substr(0, 1 << 20), m.options.text_sample_bytes);
-      size_t lt = m.document.find('<', m.document.find("?>") == std::string::npos ? 0 : m.document.find("?>"));
-      while (lt != std::string::npos && lt + 1 < m.document.size() && (m.document[lt + 1] == '?' || m.document[lt + 1] == '!')) {
-        lt = m.document.find('<', lt + 1);
-      }
-      if (lt != std::string::npos) {
-        size_t end = m.document.find_first_of(" >/\n", lt + 1);
-        p.json_paths.push_back(m.document.substr(lt + 1, end == std::string::npos ? 0 : end - lt - 1));
-      }
+      p.json_paths = XmlElementPaths(m.document, m.options.max_json_paths);
       break;
     }
     case Format::kPdf:

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "ingest/csv_profile.h"
+#include "ingest/encoding.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/ingest/profile.h"
 
@@ -82,18 +83,28 @@ Format SniffFormatAndDialect(std::string_view head, std::string_view name_hint, 
   for (const char* m : kBinaryMagic) {
     if (StartsWith(head, m)) return Format::kBinary;
   }
-  bool utf16 = StartsWith(head, "\xFF\xFE") || StartsWith(head, "\xFE\xFF");
-  if (!utf16 && LooksBinary(head)) return Format::kBinary;
+  Encoding utf16 = StartsWith(head, "\xFF\xFE")   ? Encoding::kUtf16Le
+                   : StartsWith(head, "\xFE\xFF") ? Encoding::kUtf16Be
+                                                  : GuessUtf16WithoutBom(head);
+  if (utf16 != Encoding::kUtf8) {
+    // Sniff the converted text (its structure, not its bytes); the profiler converts it the same way.
+    std::string text(Transcoder(utf16).Convert(head));
+    if (text.empty()) return Format::kText;
+    return SniffFormatAndDialect(text, name_hint, dialect);
+  }
+  if (LooksBinary(head)) return Format::kBinary;
   std::string_view text = SkipSpace(head);
   if (text.empty()) return Format::kText;
   if (text.front() == '{' || text.front() == '[') {
     // GeoJSON announces itself near the top.
     std::string_view top = text.substr(0, 4096);
-    if (top.find("\"FeatureCollection\"") != std::string_view::npos ||
-        (top.find("\"features\"") != std::string_view::npos && text.find("\"geometry\"") != std::string_view::npos)) {
+    if (top.find("\"FeatureCollection\"") != std::string_view::npos) return Format::kGeoJson;
+    // One Feature per line (GeoJSONSeq) is JSON Lines; one Feature alone is GeoJSON.
+    if (IsJsonLines(text)) return Format::kJsonLines;
+    if ((top.find("\"features\"") != std::string_view::npos || top.find("\"Feature\"") != std::string_view::npos) &&
+        text.find("\"geometry\"") != std::string_view::npos) {
       return Format::kGeoJson;
     }
-    if (IsJsonLines(text)) return Format::kJsonLines;
     return Format::kJson;
   }
   if (text.front() == '<') {

@@ -4,7 +4,9 @@
 
 #include <array>
 #include <atomic>
+#include <cctype>
 #include <mutex>
+#include <vector>
 
 #include "lakeqa/common/thread_pool.h"
 
@@ -23,8 +25,11 @@ class Rng {
   }
   uint64_t Below(uint64_t n) { return n ? Next() % n : 0; }
   double Unit() { return static_cast<double>(Next() >> 11) / 9007199254740992.0; }
+  bool Chance(double p) { return Unit() < p; }
   template <typename T, size_t N>
   const T& Pick(const std::array<T, N>& a) { return a[Below(N)]; }
+  template <typename T>
+  const T& Pick(const std::vector<T>& a) { return a[Below(a.size())]; }
 
  private:
   uint64_t s_;
@@ -34,27 +39,53 @@ struct Topic {
   const char* slug;
   const char* title;
   const char* theme;  // a Table 10 theme, so categories spread over all 8
-  std::array<const char*, 6> columns;
+  std::vector<const char*> tags;
+  std::vector<const char*> columns;
 };
 
-const std::array<Topic, 16> kTopics = {{
-    {"police-incidents", "Police Incidents", "Public Safety", {"Incident Number", "Occurred Date", "Occurred Year", "Sector", "Council District", "Offense Type"}},
-    {"searches-by-type", "Searches by Type", "Public Safety", {"Search ID", "Occurred Year", "Sector", "Search Type", "Race", "Outcome"}},
-    {"school-progress-reports", "School Progress Reports", "Education", {"DBN", "School Name", "School Year", "Grade", "Score", "Enrollment"}},
-    {"graduation-rates", "Graduation Rates", "Education", {"District", "Cohort Year", "Students", "Graduates", "Rate", "Subgroup"}},
-    {"bus-ridership", "Bus Ridership Monthly Averages", "Public Transit", {"Route", "Month", "Day Type", "Average Rides", "Year", "Station"}},
-    {"traffic-counts", "Traffic Counts", "Transportation", {"Segment", "Count Date", "Year", "Direction", "Vehicles", "Speed"}},
-    {"restaurant-inspections", "Restaurant Inspections", "Health", {"Facility", "Inspection Date", "Score", "Zip Code", "Violation", "Year"}},
-    {"wic-redemptions", "WIC Redemptions by Vendor", "Nutrition", {"Vendor", "County", "Year", "Redemptions", "Families", "Amount"}},
-    {"air-quality", "Air Quality Measurements", "Environment", {"Site", "Date", "Year", "Pollutant", "Value", "Unit"}},
-    {"water-usage", "Water Usage by Utility", "Natural Resources", {"Utility", "Month", "Year", "Gallons", "Customers", "County"}},
-    {"budget-expenditures", "Budget Expenditures", "Budget", {"Department", "Fiscal Year", "Fund", "Amount", "Category", "Program"}},
-    {"campaign-contributions", "Campaign Contributions", "Campaign Finance", {"Candidate", "Contributor", "Date", "Amount", "Year", "Office"}},
-    {"building-permits", "Building Permits", "Housing & Development", {"Permit Number", "Issue Date", "Year", "Work Class", "Valuation", "Zip Code"}},
-    {"unemployment-insurance", "Unemployment Insurance Beneficiaries", "Employment", {"Region", "Year", "Month", "Beneficiaries", "Benefits Paid", "Industry"}},
-    {"population-estimates", "Population Estimates", "Demographics", {"County", "Year", "Population", "Households", "Median Age", "State"}},
-    {"income-limits", "Income Limits", "Housing", {"County", "Year", "Household Size", "Income Limit", "Program", "State"}},
-}};
+const std::vector<Topic>& Topics() {
+  static const std::vector<Topic> kTopics = {
+      {"police-incidents", "Police Incidents", "Public Safety", {"police", "crime", "incidents"},
+       {"Incident Number", "Occurred Date", "Occurred Year", "Sector", "Council District", "Offense Type", "Zip Code"}},
+      {"searches-by-type", "Searches by Type", "Public Safety", {"police", "searches", "public safety"},
+       {"Search ID", "Occurred Year", "Sector", "Search Type", "Race", "Outcome"}},
+      {"fire-incidents", "Fire Incidents", "Public Safety and Preparedness", {"fire", "emergency", "ems"},
+       {"Incident Number", "Alarm Date", "Year", "Station", "Incident Type", "Council District", "Response Minutes"}},
+      {"school-progress-reports", "School Progress Reports", "Education", {"schools", "education", "grades"},
+       {"DBN", "School Name", "School Year", "Grade", "Score", "Enrollment"}},
+      {"graduation-rates", "Graduation Rates", "Education", {"graduation", "students", "high school"},
+       {"District", "Cohort Year", "Students", "Graduates", "Rate", "Subgroup"}},
+      {"bus-ridership", "Bus Ridership Monthly Averages", "Public Transit", {"transit", "bus", "ridership"},
+       {"Route", "Month", "Day Type", "Average Rides", "Year", "Station"}},
+      {"traffic-counts", "Traffic Counts", "Transportation", {"traffic", "roadways", "vehicles"},
+       {"Segment", "Count Date", "Year", "Direction", "Vehicles", "Speed"}},
+      {"restaurant-inspections", "Restaurant Inspections", "Health", {"health", "restaurants", "inspections"},
+       {"Facility", "Inspection Date", "Score", "Zip Code", "Violation", "Year"}},
+      {"wic-redemptions", "WIC Redemptions by Vendor", "Nutrition", {"wic", "nutrition", "families"},
+       {"Vendor", "County", "Year", "Redemptions", "Families", "Amount"}},
+      {"covid-19-vaccinations", "COVID-19 Vaccinations by County", "COVID-19", {"covid-19", "vaccines", "health"},
+       {"County", "Report Date", "Year", "Doses Administered", "Population", "Percent Vaccinated"}},
+      {"park-facilities", "Park Facilities", "Parks & Recreation", {"parks", "recreation", "facilities"},
+       {"Park Name", "Facility Type", "Council District", "Acres", "Year Opened", "Zip Code"}},
+      {"air-quality", "Air Quality Measurements", "Environment", {"air quality", "environment", "pollution"},
+       {"Site", "Date", "Year", "Pollutant", "Value", "Unit"}},
+      {"water-usage", "Water Usage by Utility", "Natural Resources", {"water", "utilities", "conservation"},
+       {"Utility", "Month", "Year", "Gallons", "Customers", "County"}},
+      {"budget-expenditures", "Budget Expenditures", "Budget", {"budget", "finance", "spending"},
+       {"Department", "Fiscal Year", "Fund", "Amount", "Category", "Program"}},
+      {"campaign-contributions", "Campaign Contributions", "Campaign Finance", {"elections", "campaign finance"},
+       {"Candidate", "Contributor", "Date", "Amount", "Year", "Office"}},
+      {"building-permits", "Building Permits", "Housing & Development", {"permits", "construction", "housing"},
+       {"Permit Number", "Issue Date", "Year", "Work Class", "Valuation", "Zip Code", "Council District"}},
+      {"unemployment-insurance", "Unemployment Insurance Beneficiaries", "Employment", {"labor", "unemployment"},
+       {"Region", "Year", "Month", "Beneficiaries", "Benefits Paid", "Industry"}},
+      {"income-limits", "Income Limits", "Housing", {"housing", "income", "hud"},
+       {"County", "Year", "Household Size", "Income Limit", "Program", "State"}},
+      {"population-estimates", "Population Estimates", "Demographics", {"census", "population", "demographics"},
+       {"County", "Year", "Population", "Households", "Median Age", "State"}},
+  };
+  return kTopics;
+}
 
 const std::array<const char*, 16> kPlaces = {"Austin", "Chicago", "New York", "Los Angeles", "Seattle", "Boston",
                                              "Denver", "Baltimore", "San Francisco", "Dallas", "Phoenix", "Atlanta",
@@ -67,10 +98,31 @@ const std::array<const char*, 12> kWords = {"Charlie", "Adam", "Baker", "David",
 const std::array<const char*, 12> kWikiTopics = {"film", "music", "sports", "politics", "science", "literature",
                                                  "aviation", "architecture", "television", "rail transport",
                                                  "association football", "baseball"};
+const std::array<const char*, 24> kCountyNames = {"Travis", "Polk", "Tulare", "Whitman", "Spokane", "Ulster", "Kern",
+                                                  "Marion", "Franklin", "Jefferson", "Madison", "Greene", "Lincoln",
+                                                  "Clay", "Monroe", "Warren", "Wayne", "Hamilton", "Douglas", "Ramsey",
+                                                  "Bexar", "Cerro Gordo", "Doña Ana", "Saint Louis"};
+const std::array<const char*, 16> kStates = {"Texas", "Iowa", "California", "Washington", "New York", "Oregon",
+                                             "Ohio", "Indiana", "Kansas", "Minnesota", "New Mexico", "Missouri",
+                                             "Georgia", "Alabama", "Nebraska", "Montana"};
+struct License {
+  const char* id;
+  const char* title;
+  const char* url;
+};
+const std::array<License, 3> kLicenses = {{{"notspecified", "License not specified", ""},
+                                           {"cc-zero", "Creative Commons CCZero", "http://www.opendefinition.org/licenses/cc-zero"},
+                                           {"other-pd", "Other (Public Domain)", ""}}};
 
-std::string Slug(std::string s) {
-  for (char& c : s) c = (c == ' ') ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+std::string Slug(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (std::isalnum(u)) out += static_cast<char>(std::tolower(u));
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
 }
 
 std::string FourByFour(Rng& r) {
@@ -80,28 +132,55 @@ std::string FourByFour(Rng& r) {
   return s;
 }
 
-std::string Cell(Rng& r, const std::string& column, int year) {
-  if (column.find("Year") != std::string::npos) return std::to_string(year);
-  if (column.find("Date") != std::string::npos || column == "Month") {
-    return fmt::format("{:02}/{:02}/{}", 1 + r.Below(12), 1 + r.Below(28), year);
+std::string Uuid(Rng& r) {
+  uint64_t a = r.Next(), b = r.Next();
+  return fmt::format("{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}", a >> 32, (a >> 16) & 0xFFFF, a & 0xFFF,
+                     0x8000 | ((b >> 48) & 0x3FFF), b & 0xFFFFFFFFFFFFULL);
+}
+
+// Draws happen in statements of their own: the order of function arguments is unspecified, and the bytes
+// must not depend on the compiler.
+std::string Timestamp(Rng& r, int year) {
+  uint64_t month = 1 + r.Below(12), day = 1 + r.Below(28), h = r.Below(24), m = r.Below(60), s = r.Below(60);
+  uint64_t us = r.Below(1000000);
+  return fmt::format("{}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}", year, month, day, h, m, s, us);
+}
+
+std::string Date(Rng& r, int year) {
+  uint64_t month = 1 + r.Below(12);
+  uint64_t day = 1 + r.Below(28);
+  return fmt::format("{:02}/{:02}/{}", month, day, year);
+}
+
+bool IsCount(std::string_view c) {
+  for (std::string_view n : {"Grade", "Household Size", "Students", "Graduates", "Vehicles", "Population", "Households",
+                             "Customers", "Gallons", "Families", "Redemptions", "Beneficiaries", "Enrollment",
+                             "Valuation", "Income Limit", "Doses Administered", "Acres", "Response Minutes"}) {
+    if (c == n) return true;
   }
-  if (column.find("Number") != std::string::npos || column.find("ID") != std::string::npos) {
+  return false;
+}
+
+std::string Cell(Rng& r, std::string_view column, int year) {
+  if (column.find("Year") != std::string_view::npos) return std::to_string(year);
+  if (column.find("Date") != std::string_view::npos || column == "Month") {
+    return Date(r, year);
+  }
+  if (column.find("Number") != std::string_view::npos || column.find("ID") != std::string_view::npos) {
     return std::to_string(year * 100000 + static_cast<int>(r.Below(100000)));
   }
   if (column == "Score" || column == "Rate" || column == "Value" || column == "Amount" || column == "Speed" ||
-      column == "Average Rides" || column == "Benefits Paid" || column == "Median Age") {
+      column == "Average Rides" || column == "Benefits Paid" || column == "Median Age" || column == "Percent Vaccinated") {
     return fmt::format("{:.2f}", r.Unit() * 1000);
   }
-  if (column.find("District") != std::string::npos || column == "Grade" || column == "Household Size" ||
-      column == "Students" || column == "Graduates" || column == "Vehicles" || column == "Population" ||
-      column == "Households" || column == "Customers" || column == "Gallons" || column == "Families" ||
-      column == "Redemptions" || column == "Beneficiaries" || column == "Enrollment" || column == "Valuation" ||
-      column == "Income Limit") {
-    return std::to_string(r.Below(column.find("District") != std::string::npos ? 10 : 100000) + 1);
-  }
+  if (column.find("District") != std::string_view::npos) return std::to_string(1 + r.Below(10));
+  if (IsCount(column)) return std::to_string(1 + r.Below(100000));
   if (column == "Zip Code") return std::to_string(78701 + r.Below(60));
   std::string v = std::string(r.Pick(kWords));
-  if (r.Below(8) == 0) v = "\"" + v + ", " + r.Pick(kWords) + "\"";  // quoted field with a delimiter
+  if (r.Below(8) == 0) {
+    std::string second = r.Pick(kWords);
+    v = "\"" + v + ", " + second + "\"";
+  }  // quoted field with a delimiter
   return v;
 }
 
@@ -120,6 +199,48 @@ std::string Csv(Rng& r, const Topic& t, uint64_t rows, int base_year) {
   return out;
 }
 
+Json Records(Rng& r, const Topic& t, uint64_t rows, int year) {
+  Json out = Json::array();
+  for (uint64_t i = 0; i < rows; ++i) {
+    Json row = Json::object();
+    for (const char* c : t.columns) row[Slug(c)] = Cell(r, c, year + static_cast<int>(r.Below(5)));
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+// A one-page PDF with real text (Helvetica), with a correct xref table so any reader opens it.
+std::string Pdf(const std::vector<std::string>& lines) {
+  std::string content = "BT /F1 12 Tf 14 TL 72 720 Td\n";
+  for (const auto& line : lines) {
+    std::string esc;
+    for (char c : line) {
+      if (c == '(' || c == ')' || c == '\\') esc += '\\';
+      esc += c;
+    }
+    content += "(" + esc + ") Tj T*\n";
+  }
+  content += "ET\n";
+  std::vector<std::string> objects = {
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+      fmt::format("<< /Length {} >>\nstream\n{}endstream", content.size(), content),
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  };
+  std::string pdf = "%PDF-1.4\n";
+  std::vector<size_t> offsets;
+  for (size_t i = 0; i < objects.size(); ++i) {
+    offsets.push_back(pdf.size());
+    pdf += fmt::format("{} 0 obj\n{}\nendobj\n", i + 1, objects[i]);
+  }
+  size_t xref = pdf.size();
+  pdf += fmt::format("xref\n0 {}\n0000000000 65535 f \n", objects.size() + 1);
+  for (size_t off : offsets) pdf += fmt::format("{:010} 00000 n \n", off);
+  pdf += fmt::format("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{}\n%%EOF\n", objects.size() + 1, xref);
+  return pdf;
+}
+
 struct Writer {
   lake::Store& store;
   SynthReport local;
@@ -127,13 +248,89 @@ struct Writer {
   void Put(const std::string& key, const std::string& data) {
     if (!status.ok()) return;
     status = store.Write(key, data);
+    if (!status.ok()) return;
     ++local.files;
     local.bytes += data.size();
   }
 };
 
+// The CKAN package record data.gov serves for a harvested Socrata dataset, as model_to_dict stores it.
+Json CkanRecord(Rng& r, const std::string& name, const std::string& title, const std::string& notes,
+                const std::string& publisher, const Topic& t, const std::string& place, int year,
+                const std::string& four, const std::string& portal) {
+  std::string org_name = Slug(publisher);
+  const License& lic = r.Pick(kLicenses);
+  Json tags = Json::array();
+  std::vector<std::string> tag_names = {Slug(place)};
+  for (const char* tag : t.tags) tag_names.push_back(tag);
+  for (const auto& tag : tag_names) {
+    tags.push_back({{"display_name", tag}, {"id", Uuid(r)}, {"name", tag}, {"state", "active"}, {"vocabulary_id", nullptr}});
+  }
+  Json extras = Json::array();
+  auto extra = [&](const char* k, std::string v) { extras.push_back({{"key", k}, {"value", std::move(v)}}); };
+  extra("accessLevel", "public");
+  extra("identifier", portal + "/api/views/" + four);
+  extra("landingPage", portal + "/d/" + four);
+  uint64_t mod_month = 1 + r.Below(12);
+  uint64_t mod_day = 1 + r.Below(28);
+  extra("modified", fmt::format("{}-{:02}-{:02}", year + 7, mod_month, mod_day));
+  extra("publisher", publisher);
+  // Where the theme lives varies across data.gov records: a DCAT theme extra, a CKAN group, or nowhere.
+  double where = r.Unit();
+  if (where < 0.5) extra("theme", DumpJson(Json::array({t.theme})));
+  extra("temporal", fmt::format("{}-01-01/{}-12-31", year, year + 7));
+  extra("spatial", place);
+  extra("harvest_object_id", Uuid(r));
+  uint64_t h1 = r.Next();
+  uint64_t h2 = r.Next();
+  extra("source_hash", fmt::format("{:016x}{:016x}", h1, h2));
+  Json groups = Json::array();
+  if (where >= 0.5 && where < 0.7) {
+    groups.push_back({{"description", ""}, {"display_name", t.theme}, {"id", Uuid(r)}, {"image_display_url", ""},
+                      {"name", Slug(t.theme)}, {"title", t.theme}});
+  }
+  Json resources = Json::array(
+      {{{"id", Uuid(r)}, {"format", "CSV"}, {"mimetype", "text/csv"}, {"name", "Comma Separated Values File"},
+        {"url", portal + "/api/views/" + four + "/rows.csv?accessType=DOWNLOAD"}},
+       {{"id", Uuid(r)}, {"format", "JSON"}, {"mimetype", "application/json"}, {"name", "JSON File"},
+        {"url", portal + "/api/views/" + four + "/rows.json?accessType=DOWNLOAD"}}});
+  std::string org_id = Uuid(r);
+  return Json{{"id", Uuid(r)},
+              {"name", name},
+              {"title", title},
+              {"notes", notes},
+              {"metadata_created", Timestamp(r, year)},
+              {"metadata_modified", Timestamp(r, year + 7)},
+              {"private", false},
+              {"state", "active"},
+              {"version", nullptr},
+              {"type", "dataset"},
+              {"num_resources", resources.size()},
+              {"num_tags", tags.size()},
+              {"isopen", std::string(lic.id) != "notspecified"},
+              {"author", nullptr},
+              {"author_email", nullptr},
+              {"creator_user_id", Uuid(r)},
+              {"license_id", lic.id},
+              {"license_url", lic.url},
+              {"license_title", lic.title},
+              {"maintainer", publisher},
+              {"maintainer_email", "opendata@" + org_name + ".gov"},
+              {"owner_org", org_id},
+              {"url", nullptr},
+              {"organization", {{"id", org_id}, {"name", org_name}, {"title", publisher}, {"type", "organization"},
+                                {"description", publisher + " open data."}, {"image_url", ""},
+                                {"is_organization", true}, {"state", "active"}, {"approval_status", "approved"}}},
+              {"extras", extras},
+              {"resources", resources},
+              {"tags", tags},
+              {"groups", groups},
+              {"relationships_as_subject", Json::array()},
+              {"relationships_as_object", Json::array()}};
+}
+
 void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
-  const Topic& t = r.Pick(kTopics);
+  const Topic& t = r.Pick(Topics());
   std::string place = r.Pick(kPlaces);
   std::string publisher = r.Pick(kPublishers);
   std::string id = Slug(place) + "-" + t.slug + "-" + std::to_string(i);
@@ -142,34 +339,63 @@ void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
   std::string title = place + " " + t.title;
   std::string desc = fmt::format("{} published by {}. Each row is one record with {} and {}; updated yearly since {}.",
                                  title, publisher, t.columns[0], t.columns[1], year);
-  Json rec = {{"name", id},
-              {"title", title},
-              {"notes", desc},
-              {"organization", {{"title", publisher}, {"name", Slug(publisher)}}},
-              {"tags", Json::array({{{"display_name", Slug(place)}}, {{"display_name", std::string(t.slug)}}})},
-              {"groups", Json::array({{{"title", t.theme}}})},
-              {"license_title", "Public Domain"},
-              {"extras", Json::array({{{"key", "temporal"}, {"value", fmt::format("{}-01-01/{}-12-31", year, year + 7)}},
-                                      {{"key", "spatial"}, {"value", place}},
-                                      {{"key", "publisher"}, {"value", publisher}}})}};
-  w.Put(root + "signed-metadata.txt", DumpJson(Json{{"signature", fmt::format("{:016x}", r.Next())}, {"metadata", rec}}, 1));
+  std::string four = FourByFour(r);
+  std::string portal = "https://data." + Slug(place) + ".gov";
+
+  // signed-metadata.txt: the data/signed-metadata.json of a Harvard LIL archive bag (bag-nabit).
+  Json rec = CkanRecord(r, id, title, desc, publisher, t, place, year, four, portal);
+  Json signed_metadata = {
+      {"id", Uuid(r)},
+      {"url", "https://catalog.data.gov/dataset/" + id},
+      {"description", "Archive of data.gov dataset \"" + title + "\" created by " + publisher +
+                          ". Full metadata stored in data_gov_metadata key."},
+      {"data_gov_metadata", rec},
+      {"crawler_metadata", {{"crawler_identified_date", Timestamp(r, 2024)}, {"crawler_downloaded_date", Timestamp(r, 2025)}}},
+      {"collection_tasks", Json::array({{{"url", portal + "/api/views/" + four + "/rows.csv?accessType=DOWNLOAD"},
+                                         {"response", {{"success", true}, {"path", "rows.csv"}}}}})}};
+  w.Put(root + "signed-metadata.txt", DumpJson(signed_metadata, 2));
+
   // Sizes: mostly small, some medium, a few MB-sized.
   double u = r.Unit();
   uint64_t rows = u < 0.9 ? 20 + r.Below(400) : u < 0.99 ? 2000 + r.Below(8000) : 20000 + r.Below(20000);
   w.Put(root + "files/rows.txt", Csv(r, t, rows, year));
-  if (r.Below(10) < 3) {
+  if (r.Chance(0.3)) {
     std::string cols;
-    for (auto* c : t.columns) cols += std::string(c) + "\n";
+    if (r.Chance(0.5)) {
+      for (auto* c : t.columns) cols += std::string(c) + "\n";
+    } else {  // the Socrata columns.json form
+      Json list = Json::array();
+      int pos = 1;
+      for (auto* c : t.columns) {
+        list.push_back({{"id", 100000 + r.Below(900000)}, {"name", c}, {"dataTypeName", IsCount(c) ? "number" : "text"},
+                        {"fieldName", Slug(c)}, {"position", pos++}});
+      }
+      cols = DumpJson(list, 2);
+    }
     w.Put(root + "files/columns.txt", cols);
   }
-  if (r.Below(10) < 4) {
+  if (r.Chance(0.4)) {
     Json cols = Json::array();
-    for (auto* c : t.columns) cols.push_back({{"name", c}, {"fieldName", Slug(c)}, {"dataTypeName", "text"}});
-    Json view = {{"id", FourByFour(r)}, {"name", title}, {"description", desc}, {"category", t.theme},
-                 {"attribution", publisher}, {"tags", Json::array({Slug(place)})}, {"columns", cols}};
-    w.Put(root + "files/" + view["id"].get<std::string>() + ".publisher-view.json", DumpJson(view));
+    int pos = 1;
+    for (auto* c : t.columns) {
+      cols.push_back({{"id", 100000 + r.Below(900000)}, {"name", c}, {"dataTypeName", IsCount(c) ? "number" : "text"},
+                      {"description", std::string(c) + " as reported by " + publisher}, {"fieldName", Slug(c)},
+                      {"position", pos++}, {"renderTypeName", IsCount(c) ? "number" : "text"}});
+    }
+    cols.push_back({{"id", 100000 + r.Below(900000)}, {"name", "Zip Codes"}, {"dataTypeName", "number"},
+                    {"fieldName", ":@computed_region_" + FourByFour(r).substr(0, 4)}, {"position", pos}});
+    Json view = {{"id", four}, {"name", title}, {"attribution", publisher}, {"averageRating", 0},
+                 {"category", t.theme}, {"createdAt", 1262304000 + (year - 2010) * 31536000LL},
+                 {"description", "<p>" + desc + "</p>"}, {"displayType", "table"}, {"downloadCount", r.Below(50000)},
+                 {"licenseId", "PUBLIC_DOMAIN"}, {"license", {{"name", "Public Domain"}}},
+                 {"rowsUpdatedAt", 1262304000 + (year - 2003) * 31536000LL + static_cast<int64_t>(r.Below(31536000))},
+                 {"tags", Json::array({Slug(place), t.tags[0]})}, {"columns", cols},
+                 {"metadata", {{"custom_fields", {{"Dataset Information", {{"Agency", publisher}}},
+                                                  {"Temporal", {{"Period of Time", fmt::format("{}-{}", year, year + 7)}}}}}}},
+                 {"owner", {{"displayName", publisher}}}};
+    w.Put(root + "files/" + four + ".publisher-view.json", DumpJson(view, r.Chance(0.5) ? 2 : -1));
   }
-  if (r.Below(4) == 0) {
+  if (r.Chance(0.25)) {
     Json feats = Json::array();
     uint64_t n = 5 + r.Below(50);
     for (uint64_t f = 0; f < n; ++f) {
@@ -180,19 +406,45 @@ void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
     }
     w.Put(root + "files/data.txt", DumpJson(Json{{"type", "FeatureCollection"}, {"features", feats}}));
   }
-  if (r.Below(5) == 0) {
-    Json fields = Json::array();
-    for (auto* c : t.columns) fields.push_back({{"name", Slug(c)}, {"alias", c}, {"type", "esriFieldTypeString"}});
-    w.Put(root + "files/0.arcgis-layer.json",
-          DumpJson(Json{{"name", title}, {"description", "<p>" + desc + "</p>"}, {"copyrightText", publisher},
-                        {"geometryType", "esriGeometryPoint"}, {"fields", fields}}));
+  if (r.Chance(0.2)) {
+    Json fields = Json::array({{{"name", "OBJECTID"}, {"type", "esriFieldTypeOID"}, {"alias", "OBJECTID"}}});
+    for (auto* c : t.columns) {
+      fields.push_back({{"name", Slug(c)}, {"type", IsCount(c) ? "esriFieldTypeInteger" : "esriFieldTypeString"},
+                        {"alias", c}, {"length", 256}});
+    }
+    double x = -120 + r.Unit() * 40;
+    double y = 28 + r.Unit() * 18;
+    Json layer = {{"currentVersion", 10.91}, {"id", 0}, {"name", title}, {"type", "Feature Layer"},
+                  {"description", "<div><p>" + desc + "</p><p>Source: " + publisher + "</p></div>"},
+                  {"copyrightText", publisher}, {"geometryType", "esriGeometryPoint"},
+                  {"extent", {{"xmin", x}, {"ymin", y}, {"xmax", x + 1}, {"ymax", y + 1}, {"spatialReference", {{"wkid", 4326}}}}},
+                  {"editingInfo", {{"lastEditDate", (1262304000LL + (year - 2005) * 31536000LL) * 1000}}},
+                  {"fields", fields}};
+    w.Put(root + fmt::format("files/{}.arcgis-layer.json", r.Below(4)), DumpJson(layer));
   }
-  if (r.Below(10) < 3) {
+  if (r.Chance(0.3)) {
     w.Put(root + "files/readme.txt", title + "\n\n" + desc + "\n\nColumns:\n- " + t.columns[0] + "\n- " + t.columns[1] + "\n");
   }
-  if (r.Below(10) == 0) {
+  if (r.Chance(0.1)) {
     w.Put(root + "files/about.html", "<!DOCTYPE html><html><head><title>" + title + "</title></head><body><h1>" + title +
-                                         "</h1><p>" + desc + "</p></body></html>");
+                                         "</h1><p>" + desc + "</p><ul><li>" + t.columns[0] + "</li><li>" +
+                                         t.columns[1] + "</li></ul></body></html>");
+  }
+  if (r.Chance(0.1)) {  // a data dictionary, as JSON
+    Json dict = Json::array();
+    for (auto* c : t.columns) dict.push_back({{"column", c}, {"description", std::string(c) + " of the record"}});
+    w.Put(root + fmt::format("files/{}-data-dictionary.json", t.slug), DumpJson(dict, 2));
+  }
+  if (r.Chance(0.08)) w.Put(root + fmt::format("files/{}.json", four), DumpJson(Records(r, t, 5 + r.Below(60), year)));
+  if (r.Chance(0.06)) {
+    std::string jsonl;
+    for (const auto& row : Records(r, t, 5 + r.Below(60), year)) jsonl += DumpJson(row) + "\n";
+    w.Put(root + "files/records.jsonl", jsonl);
+  }
+  if (r.Chance(0.04)) {
+    w.Put(root + fmt::format("files/{}-methodology.pdf", t.slug),
+          Pdf({title, "Methodology", "Published by " + publisher + ".", "Records cover " + std::to_string(year) +
+                                                                            " onwards.", desc.substr(0, 90)}));
   }
   // Yearly extracts: many small files, as data.gov publishers split tables by year.
   uint64_t extracts = r.Below(13);
@@ -202,29 +454,58 @@ void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
   }
   if (bad) {
     ++w.local.bad_files;
-    switch (i / 25 % 6) {
+    switch (i / 25 % 8) {
       case 0: w.Put(root + "files/empty.txt", ""); break;
       case 1: w.Put(root + "files/latin1.txt", "name,city\nJos\xE9,Montr\xE9" "al\n"); break;
       case 2: w.Put(root + "files/ragged.txt", "a,b,c\n1,2\n3,4,5,6\n"); break;
       case 3: w.Put(root + "files/truncated.json", "{\"rows\": [1, 2, {\"a\": "); break;
       case 4: w.Put(root + "files/blob.bin", std::string("\0\1\2\3\x89PNG", 8) + std::string(1000, '\0')); break;
-      default: w.Put(root + "files/odd name \xC3\xA9 (1).csv", "x,y\n1,2\n"); break;
+      case 5: w.Put(root + "files/odd name \xC3\xA9 (1).csv", "x,y\n1,2\n"); break;
+      case 6: w.Put(root + "files/zzzz-0000.publisher-view.json", "{\"id\": \"zzzz-0000\",\n \"name\": \"Broken\",\n \"columns\": [\n"); break;
+      default: w.Put(root + "files/bom-crlf.csv", "\xEF\xBB\xBFName,Value\r\nA,1\r\nB,2\r\n"); break;
     }
   }
 }
 
+// Wikipedia-like pages. Titles are derived from i (not drawn), so they never collide.
 void MakeWikipedia(Writer& w, Rng& r, uint64_t i) {
-  int year = 1950 + static_cast<int>(r.Below(75));
-  std::string topic = r.Pick(kWikiTopics);
-  std::string title = fmt::format("{} in {} ({})", year, topic, i);
+  std::string title;
+  std::string text;
+  std::string place = r.Pick(kPlaces);
+  uint64_t kind = r.Below(20);
+  if (kind < 9) {
+    uint64_t n = i;
+    title = fmt::format("{} County, {}", kCountyNames[n % kCountyNames.size()], kStates[(n / kCountyNames.size()) % kStates.size()]);
+    uint64_t cycle = n / (kCountyNames.size() * kStates.size());
+    if (cycle) title += fmt::format(" ({})", cycle);
+    uint64_t pop = 2000 + r.Below(2000000);
+    std::string seat = std::string(r.Pick(kWords)) + "ville";
+    uint64_t formed = 1800 + r.Below(120), area = 100 + r.Below(3000), pop2010 = pop - r.Below(pop / 2);
+    text = fmt::format(
+        "{} is a county located in the U.S. state of {}. As of the 2020 census, the population was {}. The county seat "
+        "is {}.\n\nHistory\n\nThe county was formed in {} and named after an early settler.\n\nGeography\n\nAccording to "
+        "the U.S. Census Bureau, the county has a total area of {} square miles.\n\nDemographics\n\nAs of the 2010 "
+        "census, there were {} people living in the county.\n",
+        title, kStates[(n / kCountyNames.size()) % kStates.size()], fmt::group_digits(pop), seat, formed, area,
+        fmt::group_digits(pop2010));
+  } else if (kind < 19) {
+    uint64_t n = i;
+    int year = 1950 + static_cast<int>(n % 75);
+    std::string topic = kWikiTopics[(n / 75) % kWikiTopics.size()];
+    title = fmt::format("{} in {}", year, topic);
+    uint64_t cycle = n / (75 * kWikiTopics.size());
+    if (cycle) title += fmt::format(" ({})", cycle);
+    uint64_t attended = 1000 + r.Below(90000), record = r.Below(500);
+    text = fmt::format(
+        "{}\n\nThe year {} in {} saw notable events in {} and elsewhere. {} people attended the main event.\n\n"
+        "== Events ==\n- {} championship held in {}\n- A record of {} set\n\n== See also ==\n- {} in {}\n",
+        title, year, topic, place, attended, topic, place, record, year + 1, topic);
+  } else {
+    title = fmt::format("{} redirect {}", place, i);
+    text = fmt::format("REDIRECT {}\n", place);
+  }
   std::string folder = title;
   for (char& c : folder) c = c == ' ' ? '_' : c;
-  std::string place = r.Pick(kPlaces);
-  std::string text = title + "\n\n" +
-                     fmt::format("The year {} in {} saw notable events in {} and elsewhere. {} people attended the "
-                                 "main event.\n\n== Events ==\n- {} championship held in {}\n- A record of {} set\n\n"
-                                 "== See also ==\n- {} in {}\n",
-                                 year, topic, place, 1000 + r.Below(90000), topic, place, r.Below(500), year + 1, topic);
   w.Put("wikipedia/" + folder + "/content.txt", text);
 }
 
@@ -236,20 +517,22 @@ Json SynthReport::ToJson() const {
 }
 
 Result<SynthReport> SynthesizeLake(lake::Store& out, const SynthOptions& o, ProgressBar* progress) {
-  if (o.wikipedia_fraction < 0 || o.wikipedia_fraction > 1) {
+  if (!(o.wikipedia_fraction >= 0 && o.wikipedia_fraction <= 1)) {
     return InvalidArgument("--wikipedia-fraction must be between 0 and 1");
   }
+  if (o.first > UINT64_MAX - o.datasets) return InvalidArgument("--first + --datasets overflows");
   ThreadPool pool(o.jobs ? o.jobs : ThreadPool::DefaultThreads());
   std::mutex mu;
   SynthReport total;
   Status first_error;
   std::atomic<bool> failed{false};
   const uint64_t kChunk = 64;
-  for (uint64_t start = 0; start < o.datasets && !failed; start += kChunk) {
+  const uint64_t end_all = o.first + o.datasets;
+  for (uint64_t start = o.first; start < end_all && !failed; start += kChunk) {
     pool.Submit([&, start] {
       Writer w{out, {}, Status::Ok()};
-      uint64_t end = std::min(o.datasets, start + kChunk);
-      for (uint64_t i = start; i < end && w.status.ok(); ++i) {
+      uint64_t end = std::min(end_all, start + kChunk);
+      for (uint64_t i = start; i < end && w.status.ok() && !failed; ++i) {
         Rng r(o.seed * 0x2545F4914F6CDD1DULL + i * 0x9E3779B97F4A7C15ULL + 1);
         if (r.Unit() < o.wikipedia_fraction) {
           MakeWikipedia(w, r, i);

@@ -146,6 +146,13 @@ void ColumnAccumulator::Add(std::string_view value) {
   }
 }
 
+size_t ColumnAccumulator::ApproxBytes() const {
+  size_t n = sizeof(*this) + name_.capacity();
+  for (const auto& s : samples_) n += sizeof(s) + s.capacity();
+  for (const auto& s : seen_) n += sizeof(s) + s.capacity() + 16;
+  return n;
+}
+
 ColumnProfile ColumnAccumulator::Build() const {
   ColumnProfile c;
   c.name = name_;

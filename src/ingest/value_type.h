@@ -34,6 +34,7 @@ class ColumnAccumulator {
   }
   void CountOnly(bool non_empty) { non_empty_ += non_empty; }
   ColumnProfile Build() const;
+  size_t ApproxBytes() const;
   const std::string& name() const { return name_; }
 
  private:

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "lakeqa/catalog/builder.h"
@@ -63,6 +64,9 @@ class BuilderTest : public ::testing::Test {
     Put("datagov/bad-things/files/odd name \xC3\xA9 #1.csv", "x,y\n1,2\n");
     Put("wikipedia/2020_in_film/content.txt", "2020 in film\n\nThe year 2020 in film was shaped by the pandemic.\n");
     Put("stray.txt", "not in a dataset");
+    // Names that are not valid UTF-8 or hold a newline are still keys like any other.
+    Put("datagov/bad-things/files/bad\xFF\xFEname.csv", "x\n1\n");
+    Put("datagov/bad-things/files/new\nline.csv", "x\n1\n");
     ASSERT_EQ(symlink(lake_.path().c_str(), (lake_.path() + "/datagov/bad-things/files/loop").c_str()), 0);
     ASSERT_EQ(mkfifo((lake_.path() + "/datagov/bad-things/files/fifo").c_str(), 0644), 0);
   }
@@ -76,7 +80,7 @@ class BuilderTest : public ::testing::Test {
 TEST_F(BuilderTest, CataloguesEverythingAndRecordsErrorsPerFile) {
   auto report = BuildCatalog(*store_, index_.path(), Quiet());
   ASSERT_TRUE(report.ok()) << report.status().ToString();
-  EXPECT_EQ(report->listed, 14u);
+  EXPECT_EQ(report->listed, 16u);
   EXPECT_EQ(report->datasets, 3u);
   auto cat = Open();
   auto ds = cat->GetDataset("datagov/apd-searches");
@@ -109,7 +113,13 @@ TEST_F(BuilderTest, CataloguesEverythingAndRecordsErrorsPerFile) {
   EXPECT_EQ((*latin->profile)["encoding"], "latin-1");
   auto ragged = cat->GetFile("datagov/bad-things/files/ragged.txt");
   EXPECT_NE(DumpJson((*ragged->profile)["warnings"]).find("ragged"), std::string::npos);
-  EXPECT_TRUE(cat->GetFile("datagov/bad-things/files/odd name \xC3\xA9 #1.csv").ok());
+  for (const char* odd : {"datagov/bad-things/files/odd name \xC3\xA9 #1.csv", "datagov/bad-things/files/bad\xFF\xFEname.csv",
+                          "datagov/bad-things/files/new\nline.csv"}) {
+    auto f = cat->GetFile(odd);
+    ASSERT_TRUE(f.ok()) << odd;
+    EXPECT_EQ(f->format, "csv") << odd;
+    EXPECT_TRUE(f->error.empty()) << f->error;
+  }
   auto stray = cat->GetFile("stray.txt");
   ASSERT_TRUE(stray.ok());
   EXPECT_NE(stray->error.find("not inside"), std::string::npos);
@@ -124,7 +134,7 @@ TEST_F(BuilderTest, CataloguesEverythingAndRecordsErrorsPerFile) {
 
   auto stats = cat->Stats();
   ASSERT_TRUE(stats.ok());
-  EXPECT_EQ(stats->files, 14u);
+  EXPECT_EQ(stats->files, 16u);
   EXPECT_EQ(stats->file_errors, 5u);
   EXPECT_EQ(stats->unprofiled, 0u);
   auto listed = cat->ListDatasets("datagov/", 10);
@@ -143,7 +153,7 @@ TEST_F(BuilderTest, RerunsProcessOnlyWhatChanged) {
   auto again = BuildCatalog(*store_, index_.path(), Quiet());
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->profiled, 0u);
-  EXPECT_EQ(again->unchanged, 14u);
+  EXPECT_EQ(again->unchanged, 16u);
   {
     auto cat = Open();
     EXPECT_EQ(DumpLines(*cat), first);
@@ -157,11 +167,11 @@ TEST_F(BuilderTest, RerunsProcessOnlyWhatChanged) {
   EXPECT_EQ(third->removed, 1u);
   auto cat = Open();
   EXPECT_EQ((*cat->GetFile("datagov/apd-searches/files/rows.txt")->profile)["rows"], 1);
-  EXPECT_EQ(cat->GetDataset("datagov/bad-things")->file_count, 7u);
+  EXPECT_EQ(cat->GetDataset("datagov/bad-things")->file_count, 9u);
   // A stronger profile mode re-reads everything.
   auto full = BuildCatalog(*store_, index_.path(), Quiet(ProfileMode::kFull));
   ASSERT_TRUE(full.ok());
-  EXPECT_EQ(full->profiled, 13u);
+  EXPECT_EQ(full->profiled, 15u);
 }
 
 TEST_F(BuilderTest, NoneModeReadsOnlyMetadataFiles) {
@@ -173,6 +183,136 @@ TEST_F(BuilderTest, NoneModeReadsOnlyMetadataFiles) {
   EXPECT_FALSE(cat->GetFile("datagov/apd-searches/files/rows.txt")->profile.has_value());
   EXPECT_EQ(cat->GetDataset("wikipedia/2020_in_film")->metadata.description,
             "The year 2020 in film was shaped by the pandemic.");
+}
+
+TEST_F(BuilderTest, ForEachDatasetVisitsEveryDatasetWithItsFiles) {
+  ASSERT_TRUE(BuildCatalog(*store_, index_.path(), Quiet()).ok());
+  auto cat = Open();
+  std::vector<std::string> ids;
+  size_t files = 0;
+  Status s = cat->ForEachDataset([&](const DatasetRecord& d, const std::vector<FileRecord>& fs) {
+    ids.push_back(d.FullId());
+    for (const auto& f : fs) {
+      EXPECT_EQ(f.ns + "/" + f.dataset_id, d.FullId());
+      EXPECT_EQ(f.key, d.FullId() + "/" + f.path);
+    }
+    EXPECT_TRUE(std::is_sorted(fs.begin(), fs.end(), [](auto& a, auto& b) { return a.key < b.key; }));
+    files += fs.size();
+    return Status::Ok();
+  });
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(ids, (std::vector<std::string>{"datagov/apd-searches", "datagov/bad-things", "wikipedia/2020_in_film"}));
+  auto ls = [&](const std::string& prefix, uint64_t limit = 100, uint64_t offset = 0) {
+    std::vector<std::string> out;
+    auto r = cat->ListDatasets(prefix, limit, offset);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    if (r.ok()) {
+      for (const auto& d : *r) out.push_back(d.FullId());
+    }
+    return out;
+  };
+  EXPECT_EQ(ls(""), ids);
+  EXPECT_EQ(ls("datagov/"), (std::vector<std::string>{"datagov/apd-searches", "datagov/bad-things"}));
+  EXPECT_EQ(ls("datagov/apd"), (std::vector<std::string>{"datagov/apd-searches"}));
+  EXPECT_EQ(ls("wiki"), (std::vector<std::string>{"wikipedia/2020_in_film"}));
+  EXPECT_EQ(ls("datagov"), (std::vector<std::string>{"datagov/apd-searches", "datagov/bad-things"}));
+  EXPECT_TRUE(ls("datagov/zz").empty());
+  EXPECT_TRUE(ls("\xFF\xFF").empty());
+  EXPECT_EQ(ls("", 1, 1), (std::vector<std::string>{"datagov/bad-things"}));
+  EXPECT_EQ(files, 15u);  // every file but the stray one outside a dataset folder
+  // A visitor's error stops the walk and is returned.
+  int visits = 0;
+  Status stop = cat->ForEachDataset([&](const DatasetRecord&, const std::vector<FileRecord>&) {
+    ++visits;
+    return NotFound("enough");
+  });
+  EXPECT_EQ(stop.code(), ErrorCode::kNotFound);
+  EXPECT_EQ(visits, 1);
+}
+
+TEST_F(BuilderTest, FileVanishingBetweenListingAndReadIsAPerFileError) {
+  BuildOptions o = Quiet();
+  Json estimate;
+  o.on_estimate = [&](const Json& e) {
+    estimate = e;
+    // The listing is done; the file goes away before it is read (as an S3 object deleted mid-crawl would).
+    ASSERT_EQ(unlink((lake_.path() + "/datagov/apd-searches/files/rows.txt").c_str()), 0);
+  };
+  auto report = BuildCatalog(*store_, index_.path(), o);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(estimate["files_to_profile"], 16);
+  EXPECT_EQ(estimate["get_requests"], 16);
+  {
+    auto cat = Open();
+    auto rows = cat->GetFile("datagov/apd-searches/files/rows.txt");
+    ASSERT_TRUE(rows.ok());
+    EXPECT_EQ(rows->error_code, "not_found") << rows->error;
+    EXPECT_NE(rows->error.find("rows.txt"), std::string::npos) << rows->error;
+    EXPECT_EQ(cat->GetDataset("datagov/apd-searches")->file_count, 4u);  // the other files are all there
+    EXPECT_EQ(cat->GetDataset("datagov/apd-searches")->error_count, 1u);
+  }
+  // The next build sees it gone.
+  auto again = BuildCatalog(*store_, index_.path(), Quiet());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->removed, 1u);
+  EXPECT_EQ(again->profiled, 0u);
+  auto cat = Open();
+  EXPECT_EQ(cat->GetFile("datagov/apd-searches/files/rows.txt").status().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(cat->GetDataset("datagov/apd-searches")->file_count, 3u);
+  EXPECT_EQ(cat->GetDataset("datagov/apd-searches")->error_count, 0u);
+}
+
+TEST_F(BuilderTest, UnreadableFileIsAPerFileError) {
+  if (geteuid() == 0) GTEST_SKIP() << "running as root: file permissions do not stop reads";
+  std::string path = lake_.path() + "/datagov/apd-searches/files/secret.csv";
+  Put("datagov/apd-searches/files/secret.csv", "a,b\n1,2\n");
+  ASSERT_EQ(chmod(path.c_str(), 0), 0);
+  ASSERT_TRUE(BuildCatalog(*store_, index_.path(), Quiet()).ok());
+  auto f = Open()->GetFile("datagov/apd-searches/files/secret.csv");
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->error_code, "permission_denied") << f->error;
+}
+
+TEST(BuilderHuge, FiveGigabyteSingleLineFileCostsOneHeadRead) {
+  TempDir lake, index;
+  lake::LocalStore store(lake.path());
+  ASSERT_TRUE(store.Write("datagov/huge/files/line.txt", std::string(100000, 'x')).ok());
+  // Sparse: 5 GB long, one line, no disk space.
+  ASSERT_EQ(truncate((lake.path() + "/datagov/huge/files/line.txt").c_str(), 5'000'000'000LL), 0);
+  auto report = BuildCatalog(store, index.path(), Quiet());
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(report->estimate["bytes_to_read"], 65536);
+  EXPECT_EQ(report->bytes_read, 65536u);
+  auto cat = Catalog::Open(index.path() + "/catalog.sqlite");
+  ASSERT_TRUE(cat.ok());
+  auto f = (*cat)->GetFile("datagov/huge/files/line.txt");
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->size, 5'000'000'000u);
+  ASSERT_TRUE(f->profile.has_value());
+  EXPECT_EQ((*f->profile)["bytes_read"], 65536);
+  EXPECT_EQ((*cat)->GetDataset("datagov/huge")->bytes, 5'000'000'000u);
+}
+
+TEST(CatalogSchema, OlderSchemaIsRebuiltNewerIsRefused) {
+  TempDir dir;
+  std::string path = dir.path() + "/catalog.sqlite";
+  {
+    // A version-1 catalog, as lakeqa wrote it before profiles moved to their own table.
+    auto c = Catalog::Open(path);
+    ASSERT_TRUE(c.ok());
+    ASSERT_TRUE((*c)->SetMeta("schema_version", "1").ok());
+  }
+  auto ro = Catalog::Open(path, /*read_only=*/true);
+  ASSERT_FALSE(ro.ok());
+  EXPECT_EQ(ro.status().code(), ErrorCode::kCorrupt);
+  EXPECT_NE(ro.status().message().find("index build"), std::string::npos) << ro.status().ToString();
+  {
+    auto c = Catalog::Open(path);
+    ASSERT_TRUE(c.ok()) << c.status().ToString();
+    EXPECT_EQ((*c)->GetMeta("schema_version"), std::to_string(kSchemaVersion));
+    EXPECT_TRUE((*c)->ListDatasets("", 10)->empty());
+  }
+  EXPECT_TRUE(Catalog::Open(path, true).ok());
 }
 
 TEST(BuilderCrash, KillDashNineThenRerunGivesTheSameCatalog) {

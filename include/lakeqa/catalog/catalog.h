@@ -19,7 +19,7 @@ struct sqlite3;
 
 namespace lakeqa::catalog {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 struct FileRecord {
   std::string key;          // "datagov/<id>/files/rows.txt"

@@ -91,6 +91,10 @@ class Profiler {
   // truncated: the caller stopped before the end of the file (so counts are lower bounds).
   Result<FileProfile> Finish(bool truncated = false);
 
+  // Approximate bytes the profiler holds now (buffers, samples, key paths): bounded by the options,
+  // never by the input size. For tests and diagnostics.
+  size_t BufferedBytes() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -1,0 +1,40 @@
+// What an agent sees of the tools: their JSON schemas and a Call that dispatches by name with JSON
+// arguments and returns JSON ({"error": {"code", "message"}} on failure, never a throw). One ToolEnv is
+// one task's episode (its sandbox). The agent module does not depend on the tools module; the run
+// command adapts tools::ToolSet + Session to this interface (src/agent/tool_env_factory.cc).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lakeqa/common/json.h"
+#include "lakeqa/common/status.h"
+#include "lakeqa/eval/task.h"
+
+namespace lakeqa::agent {
+
+class ToolEnv {
+ public:
+  virtual ~ToolEnv() = default;
+  // Each {"name", "description", "parameters" (or "inputSchema")}.
+  virtual std::vector<Json> Schemas() = 0;
+  virtual Json Call(const std::string& tool, const Json& args) = 0;
+};
+
+// Opens one episode's ToolEnv for a task.
+using ToolEnvFactory = std::function<Result<std::unique_ptr<ToolEnv>>(const eval::Task& task)>;
+
+// Everything the run command knows about the tool environment it wants.
+struct ToolEnvOptions {
+  std::string index_dir;
+  std::string lake;      // lake root URI
+  std::string work_dir;  // run-local scratch (sandboxes, download cache)
+  Json store_options;    // S3 endpoint/region/anonymous as the lake flags gave them
+};
+
+// The one place where the run command binds to the real tools (tools::ToolSet); see the .cc.
+Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options);
+
+}  // namespace lakeqa::agent

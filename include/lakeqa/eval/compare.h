@@ -1,0 +1,60 @@
+// `lakeqa eval compare`: runs side by side from their report.json files (score each run first), with
+// per-task paired differences and a paired bootstrap confidence interval on the EM difference of every
+// run against the first. The bootstrap uses a fixed seed so the same runs always give the same interval.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lakeqa/common/json.h"
+#include "lakeqa/common/status.h"
+
+namespace lakeqa::eval {
+
+struct CompareOptions {
+  size_t resamples = 10000;
+  uint64_t seed = 20260522;
+  double confidence = 0.95;
+};
+
+struct RunColumn {
+  std::string dir;
+  std::string label;  // folder name, with run.json's model when it has one
+  size_t tasks = 0;
+  double em = 0, lenient = 0, token_f1 = 0, runtime_s = 0, cost_usd = 0;
+  double dret_r = 0, dacc_r = 0, dret_f1 = 0, dacc_f1 = 0;
+};
+
+// Run i against run 0, over the tasks both scored.
+struct PairedDiff {
+  size_t run = 0;
+  size_t paired = 0;    // tasks in both runs
+  double em_base = 0;   // EM of run 0 on the paired tasks
+  double em_other = 0;  // EM of run i on the paired tasks
+  double diff = 0;      // em_other - em_base
+  double ci_low = 0;    // percentile bootstrap interval of diff
+  double ci_high = 0;
+  size_t other_only = 0;  // tasks right in run i and wrong in run 0
+  size_t base_only = 0;   // tasks right in run 0 and wrong in run i
+};
+
+struct Comparison {
+  std::vector<RunColumn> runs;
+  std::vector<std::string> task_ids;  // union, in first-seen order
+  std::vector<std::vector<int>> em;   // [task][run]: 1, 0, or -1 when the run did not score the task
+  std::vector<PairedDiff> pairs;      // one per run after the first
+  CompareOptions options;
+
+  Json ToJson() const;
+  std::string FormatTable() const;
+};
+
+// Paired bootstrap of mean(b - a) over aligned 0/1 outcomes; returns {low, high}.
+std::pair<double, double> BootstrapDiffCi(const std::vector<int>& a, const std::vector<int>& b,
+                                          const CompareOptions& options);
+
+// Reads <dir>/report.json of each run (fails naming the run when one is missing or malformed).
+Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const CompareOptions& options = {});
+
+}  // namespace lakeqa::eval

@@ -1,0 +1,83 @@
+// SQL over the files of one session sandbox, through an in-memory DuckDB that can read nothing outside
+// the sandbox directory, runs exactly one read-only statement at a time, and stops at a time limit, a row
+// cap and a result-size cap. The `query` tool is a thin layer over SqlSandbox::Query.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lakeqa/common/json.h"
+#include "lakeqa/common/status.h"
+
+namespace lakeqa::exec {
+
+struct SqlLimits {
+  int timeout_ms = 30000;
+  uint64_t max_rows = 1000;              // rows returned; the query is stopped after this many
+  uint64_t max_result_bytes = 1 << 20;   // JSON-encoded size of the returned rows
+  uint64_t memory_limit_bytes = 1 << 30; // DuckDB memory_limit (no spilling to disk)
+  int threads = 2;
+};
+
+struct SqlResult {
+  std::vector<std::string> columns;
+  std::vector<std::string> types;  // DuckDB type names: BIGINT, VARCHAR, DATE, ...
+  std::vector<std::vector<Json>> rows;
+  bool truncated = false;          // a row or byte cap stopped the result early
+  uint64_t total_rows_seen = 0;    // rows read before stopping (== rows.size() unless truncated)
+  double elapsed_ms = 0;
+  Json ToJson() const;
+};
+
+// One view created by RegisterFileViews.
+struct FileView {
+  std::string name;       // SQL identifier, unique case-insensitively
+  std::string path;       // relative to the sandbox
+  std::string format;     // csv | json | geojson | parquet
+};
+
+// A file RegisterFileViews did not turn into a view, and why.
+struct SkippedFile {
+  std::string path;
+  std::string reason;
+};
+
+class SqlSandbox {
+ public:
+  ~SqlSandbox();
+  SqlSandbox(const SqlSandbox&) = delete;
+  SqlSandbox& operator=(const SqlSandbox&) = delete;
+
+  // sandbox_dir must exist. Creates views for the files present now, then locks the database down
+  // (external access limited to sandbox_dir, configuration locked, no extension loading).
+  static Result<std::unique_ptr<SqlSandbox>> Open(const std::string& sandbox_dir, const SqlLimits& limits = {});
+
+  // (Re)creates one view per data file under the sandbox (hidden folders such as .lakeqa skipped) and
+  // the view `sandbox_files(name, path, format)` listing them. Call again after new downloads; files
+  // not yet registered are still readable by relative path: SELECT * FROM 'dataset/rows.txt'.
+  Status RegisterFileViews();
+  const std::vector<FileView>& views() const { return views_; }
+  const std::vector<SkippedFile>& skipped() const { return skipped_; }
+  const std::string& sandbox_dir() const { return dir_; }
+
+  // Runs one read-only statement (SELECT, or a query-shaped statement such as VALUES/SUMMARIZE/
+  // DESCRIBE/EXPLAIN). Errors: invalid_argument (not exactly one statement, not read-only, SQL errors),
+  // permission_denied (a path outside the sandbox), timeout, resource_exhausted (memory).
+  Result<SqlResult> Query(std::string_view sql);
+
+ private:
+  SqlSandbox() = default;
+  Status LockDown();
+
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string dir_;
+  SqlLimits limits_;
+  std::vector<FileView> views_;
+  std::vector<SkippedFile> skipped_;
+};
+
+}  // namespace lakeqa::exec

@@ -1,0 +1,86 @@
+// From the catalog to the text indexes: one index::Document per dataset (Schema::Datasets(), under
+// <index_dir>/text/) and, for RAG baselines, overlapping word windows of each dataset's text
+// (Schema::Chunks(), under <index_dir>/chunks/). Both builds are incremental: a dataset is re-added only
+// when the document it yields changed since the last build (a fingerprint per dataset is kept next to
+// the index), and datasets gone from the catalog are deleted.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lakeqa/catalog/catalog.h"
+#include "lakeqa/common/json.h"
+#include "lakeqa/common/status.h"
+#include "lakeqa/index/schema.h"
+
+namespace lakeqa::index {
+
+// Bounds on what one dataset contributes, so a dataset with thousands of files or columns cannot make
+// one document (and the index buffer) unbounded.
+struct DocOptions {
+  size_t max_files = 200;              // file names indexed per dataset
+  size_t max_columns = 512;            // column names
+  size_t max_values_per_column = 20;   // sampled cell values per column
+  size_t max_values_bytes = 16 * 1024; // all sampled values of a dataset together
+  size_t max_content_bytes = 8 * 1024; // the content sample (text samples of non-tabular files)
+  size_t max_description_bytes = 16 * 1024;
+  bool expand_year_ranges = true;      // see ExpandYearRanges
+};
+
+// The years a text's year ranges end in or span beyond their start, space-separated: "1968–69" → "1969",
+// "1999-2004" → "2000 2001 2002 2003 2004"; spans over 10 years and non-years are left alone.
+std::string ExpandYearRanges(std::string_view text);
+
+// The dataset's document: id "<namespace>/<dataset_id>", fields of Schema::Datasets().
+Document DatasetDocument(const catalog::DatasetRecord& dataset, const std::vector<catalog::FileRecord>& files,
+                         const DocOptions& options = {});
+
+// A stable 64-bit fingerprint of a document (id and every field, in order).
+uint64_t Fingerprint(const Document& doc);
+
+// Chunk windows over a dataset's text (title, description, content samples): `window` words per chunk,
+// consecutive chunks sharing `overlap` words, at most `max_words` words per dataset.
+struct ChunkOptions {
+  size_t window = 800;
+  size_t overlap = 100;
+  size_t max_words = 10000;
+  Status Validate() const;
+};
+// Schema of the chunk index: dataset (keyword, the dataset id), namespace (keyword), title, text.
+Schema ChunkSchema();
+// Chunk documents have ids "<dataset id>#<n>" (n from 0).
+std::vector<Document> ChunkDocuments(const catalog::DatasetRecord& dataset,
+                                     const std::vector<catalog::FileRecord>& files, const ChunkOptions& chunks,
+                                     const DocOptions& options = {});
+
+struct TextBuildOptions {
+  DocOptions docs;
+  bool text = true;    // <index_dir>/text/
+  bool chunks = false; // <index_dir>/chunks/
+  ChunkOptions chunk;
+  bool progress = true;
+  bool rebuild = false;  // drop the existing text indexes first
+};
+
+struct TextBuildReport {
+  uint64_t datasets = 0;   // datasets in the catalog
+  uint64_t added = 0;      // new in the index
+  uint64_t updated = 0;    // changed since the last build, re-added
+  uint64_t unchanged = 0;
+  uint64_t deleted = 0;    // gone from the catalog
+  uint64_t chunks = 0;     // chunk documents written in this run (--chunks)
+  double seconds = 0;
+  Json ToJson() const;
+};
+
+// Builds or updates the text index (and the chunk index when asked) from the catalog. Fingerprints are
+// written (atomically) after the index commit; since every add deletes its id first, a crash between
+// the two only means some datasets are re-added by the next run. A missing fingerprint file next to an
+// existing index makes the next build start that index over.
+Result<TextBuildReport> BuildTextIndex(catalog::Catalog& catalog, const std::string& index_dir,
+                                       const TextBuildOptions& options = {});
+
+}  // namespace lakeqa::index

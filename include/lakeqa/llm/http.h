@@ -1,0 +1,68 @@
+// HTTP POST for model APIs over libcurl: request timeouts, streamed bodies (Server-Sent Events) and
+// retries with exponential backoff and full jitter on 429, 5xx and connection errors, honouring
+// `retry-after`. Shared by every provider so they all behave the same under rate limits.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lakeqa/common/status.h"
+
+namespace lakeqa::llm {
+
+struct HttpOptions {
+  double timeout_s = 300;  // whole request, streaming included
+  double connect_timeout_s = 10;
+  int max_retries = 6;         // attempts after the first
+  int base_backoff_ms = 1000;  // sleep U(0, min(cap, base * 2^n)) unless the server says retry-after
+  int max_backoff_ms = 60000;
+};
+
+struct HttpResponse {
+  long status = 0;
+  std::map<std::string, std::string> headers;  // lower-case names
+  std::string body;                            // for streamed requests: the whole raw stream
+};
+
+// One POST, no retries. `on_data` (optional) sees body bytes as they arrive (for streaming); the body is
+// also accumulated. A transport failure (refused, reset, timeout) is an error; any HTTP status is not.
+Result<HttpResponse> HttpPost(const std::string& url, const std::vector<std::string>& headers,
+                              const std::string& body, const HttpOptions& options,
+                              const std::function<void(std::string_view)>& on_data = {});
+
+// Seconds to wait from a retry-after header ("7" or an HTTP date); -1 when absent or unparseable.
+double RetryAfterSeconds(const std::map<std::string, std::string>& headers);
+
+// POST with retries. `attempt` is called once per try (so a streaming parser can reset its state).
+// Returns the final response (which may still be a 4xx); 429/5xx after the last retry becomes
+// kRateLimited / kUnavailable with the server's message.
+Result<HttpResponse> PostWithRetries(const std::string& url, const std::vector<std::string>& headers,
+                                     const std::string& body, const HttpOptions& options,
+                                     const std::function<void(std::string_view)>& on_data = {},
+                                     const std::function<void()>& on_attempt = {});
+
+// Splits a Server-Sent Events stream into events. Feed bytes as they arrive; each complete event
+// (blank-line terminated) calls on_event(event_name, data) with multi-line data joined by '\n'.
+class SseParser {
+ public:
+  explicit SseParser(std::function<void(const std::string&, const std::string&)> on_event)
+      : on_event_(std::move(on_event)) {}
+  void Feed(std::string_view bytes);
+  void Finish();  // flushes a final event without a trailing blank line
+  void Reset() { buffer_.clear(), event_.clear(), data_.clear(), has_data_ = false; }
+
+ private:
+  void Line(std::string_view line);
+  std::function<void(const std::string&, const std::string&)> on_event_;
+  std::string buffer_, event_, data_;
+  bool has_data_ = false;
+};
+
+// Maps a non-2xx status and body to a Status naming the provider's own error message.
+Status HttpError(long status, const std::string& body, std::string_view url);
+
+}  // namespace lakeqa::llm

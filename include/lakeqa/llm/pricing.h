@@ -1,0 +1,40 @@
+// Dollar cost of model calls from a pricing table file (USD per 1M input / output / cache-read /
+// cache-write tokens). data/pricing.json ships current prices for the LakeQA paper's seven models;
+// --pricing FILE replaces it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "lakeqa/common/json.h"
+#include "lakeqa/common/status.h"
+#include "lakeqa/llm/chat.h"
+
+namespace lakeqa::llm {
+
+struct Price {
+  double input = 0;  // USD per 1M uncached input tokens
+  double output = 0;
+  double cache_read = 0;   // defaults to input when the file leaves it out
+  double cache_write = 0;  // defaults to input
+};
+
+class PricingTable {
+ public:
+  // {"models": {"gpt-5.2": {"input": 1.75, "output": 14, "cache_read": 0.175}, ...}}; keys may be bare
+  // model ids or "provider:model".
+  static Result<PricingTable> FromJson(const Json& j, std::string_view where);
+  static Result<PricingTable> Load(const std::string& path);
+  // data/pricing.json of the source tree (or $LAKEQA_PRICING).
+  static Result<PricingTable> LoadDefault();
+
+  // Looks up "provider:model", then "model"; nullopt when unpriced (cost is then reported as unknown).
+  std::optional<Price> Find(const std::string& provider, const std::string& model) const;
+  static double Cost(const Price& price, const Usage& usage);
+
+ private:
+  std::map<std::string, Price> prices_;
+};
+
+}  // namespace lakeqa::llm

@@ -1,0 +1,125 @@
+// A Session is one agent episode's private workspace: a sandbox directory that downloads land in
+// (<sandbox>/<namespace>/<dataset>/<path>, so paths such as datagov/x/files/rows.txt work in SQL and
+// Python), the limits every tool call is held to, and the JSONL trace of every call (DESIGN.md section 3).
+// Layout on disk: <root>/<id>/sandbox/ (the agent's files, writable by its code) and <root>/<id>/trace.jsonl
+// (outside the sandbox, so code the agent runs cannot rewrite its own trace).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lakeqa/common/json.h"
+#include "lakeqa/common/status.h"
+
+namespace lakeqa::exec {
+class SqlSandbox;
+}
+
+namespace lakeqa::tools {
+
+struct SessionLimits {
+  uint64_t max_download_bytes = 4ULL << 30;  // total bytes downloaded into the sandbox by this session
+  uint64_t max_downloaded_files = 200;       // total files downloaded by this session
+  size_t max_files_per_download = 5;         // files in one `download` call (the LakeQA harness's limit)
+  size_t max_output_chars = 20000;  // a tool result larger than this is shrunk; the full one is saved
+  int call_timeout_ms = 60000;      // wall time of one query / execute_code / download call
+  size_t max_list_files = 1000;     // files returned per dataset by list_files
+  size_t max_search_results = 200;  // ids returned by search / search_keyword
+};
+
+// One trace event (one tool call).
+struct TraceEvent {
+  int turn = 0;
+  std::string tool;
+  Json arguments;
+  std::string status;  // "ok" or the error code name ("not_found", ...)
+  std::string error;   // the error message, when status is not "ok"
+  double elapsed_ms = 0;
+  std::string summary;                // one line: what the result held
+  std::vector<std::string> returned;  // "<namespace>/<dataset>" ids a search returned (D_ret)
+  std::vector<std::string>
+      accessed;            // ids whose files were listed, downloaded, inspected, queried, read (D_acc)
+  bool truncated = false;  // the result was shrunk to the output cap
+  Json ToJson() const;
+};
+
+// Appends events to a JSONL file, one line per event, flushed per event.
+class TraceWriter {
+ public:
+  static Result<std::unique_ptr<TraceWriter>> Open(const std::string& path);
+  ~TraceWriter();
+  Status Append(const TraceEvent& event);
+  const std::string& path() const { return path_; }
+
+ private:
+  TraceWriter() = default;
+  std::string path_;
+  int fd_ = -1;
+};
+
+class Session {
+ public:
+  // Creates <root>/<id>/ with an empty sandbox and trace. id: [A-Za-z0-9_-]{1,64}.
+  static Result<std::unique_ptr<Session>> Create(const std::string& root, const std::string& id,
+                                                 SessionLimits limits = {});
+  ~Session();
+
+  const std::string& id() const { return id_; }
+  const std::string& dir() const { return dir_; }
+  const std::string& sandbox_dir() const { return sandbox_; }
+  const std::string& trace_path() const { return trace_->path(); }
+  const SessionLimits& limits() const { return limits_; }
+
+  // Serialises the calls of one session (one agent acts at a time); different sessions run in parallel.
+  std::mutex& mutex() { return mu_; }
+
+  int NextTurn() { return ++turn_; }
+  int turn() const { return turn_; }
+  Status AppendTrace(const TraceEvent& event) { return trace_->Append(event); }
+  // The trace so far, one JSON object per event.
+  Result<std::vector<Json>> ReadTrace() const;
+
+  // Download accounting: whether `bytes` more in `files` more files fit the limits (resource_exhausted
+  // naming the limit otherwise), and recording what was downloaded.
+  Status CheckDownload(uint64_t bytes, uint64_t files) const;
+  void RecordDownload(uint64_t bytes) {
+    downloaded_bytes_ += bytes;
+    ++downloaded_files_;
+  }
+  uint64_t downloaded_bytes() const { return downloaded_bytes_; }
+  uint64_t downloaded_files() const { return downloaded_files_; }
+
+  // Places a file at sandbox-relative path `rel` (validated: no "..", not absolute, no symlink or file
+  // on the way — a symlink planted by the agent's code never redirects a write outside the sandbox).
+  // LinkFile hard-links `source` (falling back to a copy across filesystems); WriteFile writes data.
+  Status LinkFile(std::string_view rel, const std::string& source);
+  Status WriteFile(std::string_view rel, std::string_view data);
+
+  // The session's DuckDB, opened on first use.
+  Result<exec::SqlSandbox*> Sql();
+
+  // submit_answer's record; set once.
+  std::optional<Json> answer;
+
+ private:
+  Session() = default;
+  std::string id_, dir_, sandbox_;
+  SessionLimits limits_;
+  std::unique_ptr<TraceWriter> trace_;
+  std::mutex mu_;
+  int turn_ = 0;
+  uint64_t downloaded_bytes_ = 0, downloaded_files_ = 0;
+  std::unique_ptr<exec::SqlSandbox> sql_;
+};
+
+// Checks a relative path an agent passed (a dataset file path or a sandbox path): not empty, not
+// absolute, no "." or ".." segment (also when percent-encoded: %2e%2e), no backslash, no NUL, no empty
+// segment. `what` names the argument in the error (permission_denied for escapes, invalid_argument else).
+Status ValidateRelativePath(std::string_view path, std::string_view what);
+
+}  // namespace lakeqa::tools

@@ -1,0 +1,116 @@
+// Dataset tracking, safe tool calls, truncation and submit_answer handling shared by every agent.
+#include <algorithm>
+#include <exception>
+
+#include "lakeqa/agent/prompts.h"
+
+#include "agent/internal.h"
+
+namespace lakeqa::agent::internal {
+namespace {
+
+void AddUnique(std::vector<std::string>& v, const std::string& id) {
+  if (!id.empty() && std::find(v.begin(), v.end(), id) == v.end()) v.push_back(id);
+}
+
+// "datagov/abc" or "abc" plus an optional namespace field → "datagov/abc" when the namespace is known.
+std::string Qualified(const Json& item) {
+  if (!item.is_object()) return item.is_string() ? item.get<std::string>() : "";
+  std::string id = item.value("dataset_id", item.value("id", ""));
+  std::string ns =
+      item.contains("namespace") && item["namespace"].is_string() ? item["namespace"].get<std::string>() : "";
+  if (!ns.empty() && id.find('/') == std::string::npos) return ns + "/" + id;
+  return id;
+}
+
+}  // namespace
+
+void TrackDatasets(const std::string& tool, const Json& args, const Json& result, AgentResult& out) {
+  if ((tool == "search" || tool == "search_keyword") && result.is_object() && result.contains("results") &&
+      result["results"].is_array()) {
+    for (const Json& r : result["results"])
+      AddUnique(out.returned, Qualified(r));
+  }
+  if (!args.is_object()) return;
+  if (tool == "list_files") {
+    if (args.contains("dataset_ids") && args["dataset_ids"].is_array()) {
+      for (const Json& id : args["dataset_ids"])
+        if (id.is_string()) AddUnique(out.accessed, id.get<std::string>());
+    }
+  } else if (tool == "download") {
+    if (result.is_object() && result.contains("downloaded") && result["downloaded"].is_array()) {
+      for (const Json& d : result["downloaded"])
+        AddUnique(out.accessed, Qualified(d));
+    } else if (args.contains("files") && args["files"].is_array()) {
+      for (const Json& f : args["files"])
+        if (f.is_object()) AddUnique(out.accessed, f.value("dataset_id", ""));
+    }
+  } else if (tool == "inspect_file") {
+    if (args.contains("dataset_id") && args["dataset_id"].is_string())
+      AddUnique(out.accessed, args["dataset_id"].get<std::string>());
+  }
+}
+
+Json SafeCall(ToolEnv& env, const std::string& tool, const Json& args) {
+  try {
+    return env.Call(tool, args);
+  } catch (const std::exception& e) {
+    return ErrorJson(Internal("tool " + tool + " failed: " + e.what()));
+  }
+}
+
+bool IsError(const Json& result) {
+  return result.is_object() && result.contains("error") && result.size() == 1;
+}
+
+Json ToolEvent(int turn, const std::string& tool, const Json& args, const Json& result, double elapsed_ms) {
+  return {{"turn", turn},
+          {"tool", tool},
+          {"arguments", args},
+          {"status", IsError(result) ? "error" : "ok"},
+          {"elapsed_ms", elapsed_ms},
+          {"result", Truncate(DumpJson(result), 4000)}};
+}
+
+std::string Truncate(const std::string& text, size_t limit) {
+  if (text.size() <= limit || limit < 100) return text;
+  size_t head = limit * 5 / 8, tail = limit / 4;
+  // Step back to a UTF-8 character boundary so the cut never splits a code point.
+  auto boundary = [&](size_t i) {
+    while (i > 0 && i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
+      --i;
+    return i;
+  };
+  size_t h = boundary(head), t = boundary(text.size() - tail);
+  return text.substr(0, h) + "\n...[truncated]...\n" + text.substr(t);
+}
+
+Json Submit(const Json& args, AgentResult& out) {
+  if (!args.contains("answer") || args["answer"].is_null()) {
+    return ErrorJson(
+        InvalidArgument("submit_answer: the argument \"answer\" is required, e.g. {\"answer\": \"[42]\"}"));
+  }
+  const Json& a = args["answer"];
+  out.raw_answer = a.is_string() ? a.get<std::string>() : a.dump();
+  if (a.is_object()) {
+    // Models sometimes nest the value: {"answer": {"value": 3}}.
+    for (const char* k : {"answer", "value", "result"}) {
+      if (a.contains(k)) {
+        out.raw_answer = a[k].is_string() ? a[k].get<std::string>() : a[k].dump();
+        break;
+      }
+    }
+  }
+  out.answer = CleanAnswer(out.raw_answer);
+  out.reasoning =
+      args.contains("reasoning") && args["reasoning"].is_string() ? args["reasoning"].get<std::string>() : "";
+  out.sources.clear();
+  if (args.contains("sources") && args["sources"].is_array()) {
+    for (const Json& s : args["sources"])
+      if (s.is_string()) out.sources.push_back(s.get<std::string>());
+  }
+  out.outcome = Outcome::kAnswered;
+  return {{"status", "answer_submitted"}, {"answer", out.answer}, {"raw_answer", out.raw_answer}};
+}
+
+}  // namespace lakeqa::agent::internal

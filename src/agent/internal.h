@@ -1,0 +1,35 @@
+// Helpers shared by the agents: dataset-id tracking (D_ret / D_acc) and trace events.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "lakeqa/agent/agent.h"
+
+namespace lakeqa::agent::internal {
+
+// Adds the dataset ids a tool call returned (search results) and accessed (listed, downloaded,
+// inspected) to the result, without duplicates, in first-seen order.
+void TrackDatasets(const std::string& tool, const Json& args, const Json& result, AgentResult& out);
+
+// Calls a tool, turning a thrown exception (a bug in the tool code) into a JSON error.
+Json SafeCall(ToolEnv& env, const std::string& tool, const Json& args);
+
+bool IsError(const Json& result);
+
+// One trace line for a tool call made without a model (oracle, baseline, replay).
+Json ToolEvent(int turn, const std::string& tool, const Json& args, const Json& result, double elapsed_ms);
+
+inline double MsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Cuts a tool result the way the reference harness does: head 2500 + marker + tail 1000 characters,
+// on UTF-8 boundaries.
+std::string Truncate(const std::string& text, size_t limit);
+
+// Handles submit_answer inside the agent: fills answer fields, returns the tool result for the model.
+Json Submit(const Json& args, AgentResult& out);
+
+}  // namespace lakeqa::agent::internal

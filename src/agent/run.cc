@@ -1,0 +1,255 @@
+// The runner: parallel episodes, per-task isolation, durable predictions, resume and cancellation.
+#include "lakeqa/agent/run.h"
+
+#include <cerrno>
+#include <chrono>
+#include <ctime>
+#include <exception>
+#include <mutex>
+#include <set>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "lakeqa/common/fs.h"
+#include "lakeqa/common/log.h"
+#include "lakeqa/common/progress.h"
+#include "lakeqa/common/thread_pool.h"
+
+#include "agent/internal.h"
+
+namespace lakeqa::agent {
+namespace {
+
+std::string NowUtc() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// Appends whole lines to predictions.jsonl: one write() per line on an O_APPEND descriptor, then fsync,
+// so a kill leaves at most one torn last line (which readers skip) and never loses an earlier one.
+class LineLog {
+ public:
+  static Result<std::unique_ptr<LineLog>> Open(const std::string& path) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return ErrnoStatus(errno, path);
+    auto log = std::make_unique<LineLog>();
+    log->fd_ = fd;
+    log->path_ = path;
+    return log;
+  }
+  ~LineLog() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Status Append(const std::string& line) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string data = line + "\n";
+    size_t off = 0;
+    while (off < data.size()) {
+      ssize_t n = ::write(fd_, data.data() + off, data.size() - off);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return ErrnoStatus(errno, path_);
+      }
+      off += size_t(n);
+    }
+    if (::fsync(fd_) != 0) return ErrnoStatus(errno, path_);
+    return Status::Ok();
+  }
+
+ private:
+  int fd_ = -1;
+  std::string path_;
+  std::mutex mu_;
+};
+
+// A torn last line (a kill mid-append) lacks its newline; make the file end cleanly before appending.
+Status RepairTornTail(const std::string& path) {
+  if (!PathExists(path)) return Status::Ok();
+  LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  if (text.empty() || text.back() == '\n') return Status::Ok();
+  size_t nl = text.rfind('\n');
+  return WriteFileAtomic(path, nl == std::string::npos ? std::string() : text.substr(0, nl + 1));
+}
+
+}  // namespace
+
+std::string TraceFileName(const std::string& task_id) {
+  std::string out;
+  for (char c : task_id)
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
+  if (out.empty() || out[0] == '.') out = "_" + out;
+  return out;
+}
+
+Json RunSummary::ToJson() const {
+  return {{"tasks", tasks},         {"skipped", skipped},         {"ran", ran},
+          {"answered", answered},   {"failed", failed},           {"unfinished", unfinished},
+          {"cancelled", cancelled}, {"interrupted", interrupted}, {"usage", usage.ToJson()},
+          {"cost_usd", cost_usd},   {"elapsed_s", elapsed_s}};
+}
+
+Result<std::map<std::string, std::string>> ReadRecordedStatus(const std::string& out_dir) {
+  std::map<std::string, std::string> status;
+  std::string path = out_dir + "/predictions.jsonl";
+  if (!PathExists(path)) return status;
+  LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  size_t start = 0, line_no = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    bool complete = nl != std::string::npos;
+    std::string_view line(text.data() + start, (complete ? nl : text.size()) - start);
+    start = complete ? nl + 1 : text.size();
+    ++line_no;
+    if (line.empty()) continue;
+    Json j = Json::parse(line, nullptr, false);
+    if (!j.is_object() || !j.contains("task_id") || !j["task_id"].is_string()) {
+      if (!complete) break;  // torn by a kill: that task simply runs again
+      return Corrupt(path + ":" + std::to_string(line_no) + ": not a prediction line");
+    }
+    status[j["task_id"].get<std::string>()] = j.value("status", "");
+  }
+  return status;
+}
+
+Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& tasks,
+                            const AgentFactory& make_agent, const ToolEnvFactory& make_env,
+                            std::atomic<bool>& cancel) {
+  auto t_start = std::chrono::steady_clock::now();
+  if (o.out_dir.empty()) return InvalidArgument("run: --out is required");
+  std::set<std::string> ids;
+  for (const auto& t : tasks) {
+    if (!ids.insert(t.id).second) {
+      return InvalidArgument("task id " + t.id + " appears twice (" + t.Where() +
+                             "); pass each task set once");
+    }
+  }
+  LAKEQA_RETURN_IF_ERROR(MakeDirs(o.out_dir + "/traces"));
+  std::string run_json = o.out_dir + "/run.json";
+  Json meta;
+  if (PathExists(run_json)) {
+    LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(run_json));
+    LAKEQA_ASSIGN_OR_RETURN(meta, ParseJson(text, run_json));
+    for (const char* k : {"agent", "model", "prompt_hash"}) {
+      std::string was = meta.value(k, ""), now = k == std::string("agent")   ? o.agent
+                                                 : k == std::string("model") ? o.model
+                                                                             : o.prompt_hash;
+      if (was != now) {
+        return Status(ErrorCode::kAlreadyExists,
+                      o.out_dir + " holds a run with " + k + " \"" + was + "\", not \"" + now +
+                          "\": resume it with the same settings or choose another --out");
+      }
+    }
+  } else {
+    meta = {{"lakeqa_version", "0.1.0"},
+            {"created", NowUtc()},
+            {"agent", o.agent},
+            {"model", o.model},
+            {"prompt_hash", o.prompt_hash}};
+  }
+  meta["config"] = o.config;
+  meta["index_manifest"] = o.index_manifest;
+  meta["tasks"] = tasks.size();
+  meta["status"] = "running";
+  meta["updated"] = NowUtc();
+  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(run_json, DumpJson(meta, 2) + "\n"));
+
+  std::string pred_path = o.out_dir + "/predictions.jsonl";
+  LAKEQA_RETURN_IF_ERROR(RepairTornTail(pred_path));
+  LAKEQA_ASSIGN_OR_RETURN(auto recorded, ReadRecordedStatus(o.out_dir));
+  LAKEQA_ASSIGN_OR_RETURN(auto log, LineLog::Open(pred_path));
+
+  RunSummary sum;
+  sum.tasks = tasks.size();
+  std::vector<const eval::Task*> todo;
+  for (const auto& t : tasks) {
+    auto it = recorded.find(t.id);
+    bool done = false;
+    if (it != recorded.end()) {
+      auto oc = OutcomeFromName(it->second);
+      done = o.only_new || (oc && IsFinal(*oc));
+    }
+    if (done)
+      ++sum.skipped;
+    else
+      todo.push_back(&t);
+  }
+
+  std::mutex mu;
+  Status write_error;
+  ProgressBar bar("run", todo.size(), "tasks", o.progress);
+  auto run_one = [&](const eval::Task& task) {
+    if (cancel.load()) return;
+    AgentResult r;
+    try {
+      auto env = make_env(task);
+      if (!env.ok()) {
+        r.task_id = task.id;
+        r.outcome = Outcome::kError;
+        r.error = "tool environment: " + env.status().ToString();
+      } else {
+        r = make_agent()->Run(task, **env, cancel);
+      }
+    } catch (const std::exception& e) {
+      r = AgentResult();
+      r.outcome = Outcome::kCrashed;
+      r.error = std::string("crashed: ") + e.what();
+    } catch (...) {
+      r = AgentResult();
+      r.outcome = Outcome::kCrashed;
+      r.error = "crashed: unknown exception";
+    }
+    r.task_id = task.id;
+    if (r.outcome == Outcome::kCancelled) {
+      std::lock_guard<std::mutex> lock(mu);
+      ++sum.cancelled;
+      return;
+    }
+    std::string trace;
+    for (const Json& ev : r.trace)
+      trace += DumpJson(ev) + "\n";
+    Status st = WriteFileAtomic(o.out_dir + "/traces/" + TraceFileName(task.id) + ".jsonl", trace);
+    if (st.ok()) st = log->Append(DumpJson(r.ToPrediction()));
+    std::lock_guard<std::mutex> lock(mu);
+    if (!st.ok()) {
+      if (write_error.ok()) write_error = st;
+      cancel = true;  // results that cannot be kept must not be paid for
+      return;
+    }
+    ++sum.ran;
+    sum.usage += r.usage;
+    if (r.cost_usd) sum.cost_usd += *r.cost_usd;
+    if (r.outcome == Outcome::kAnswered)
+      ++sum.answered;
+    else if (r.outcome == Outcome::kError || r.outcome == Outcome::kCrashed)
+      ++sum.failed;
+    else
+      ++sum.unfinished;
+    if (!r.error.empty() && !IsFinal(r.outcome)) LAKEQA_LOG_WARN("task {}: {}", task.id, r.error);
+    bar.Add();
+  };
+  {
+    ThreadPool pool(std::max(1, o.parallel), std::max(1, o.parallel));
+    for (const eval::Task* t : todo) {
+      if (cancel.load()) break;
+      pool.Submit([&, t] { run_one(*t); });
+    }
+    pool.Wait();
+  }
+  bar.Finish();
+  sum.interrupted = cancel.load();
+  sum.elapsed_s = internal::MsSince(t_start) / 1000;
+  meta["status"] = sum.interrupted ? "interrupted" : "complete";
+  meta["updated"] = NowUtc();
+  meta["last_invocation"] = sum.ToJson();
+  Status st = WriteFileAtomic(run_json, DumpJson(meta, 2) + "\n");
+  if (!write_error.ok()) return write_error;
+  LAKEQA_RETURN_IF_ERROR(st);
+  return sum;
+}
+
+}  // namespace lakeqa::agent

@@ -1,0 +1,74 @@
+// The one binding between the run command and the real tools: tools::ToolSet (opened once, shared by
+// every episode) adapted to agent::ToolEnv, one tools::Session per task under <out>/work/sessions.
+// Everything else in the agent module depends only on ToolEnv.
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+
+#include "lakeqa/agent/run.h"
+#include "lakeqa/agent/tool_env.h"
+#include "lakeqa/common/fs.h"
+#include "lakeqa/lake/store.h"
+#include "lakeqa/tools/tools.h"
+
+namespace lakeqa::agent {
+namespace {
+
+class ToolSetEnv : public ToolEnv {
+ public:
+  ToolSetEnv(std::shared_ptr<tools::ToolSet> set, std::unique_ptr<tools::Session> session)
+      : set_(std::move(set)), session_(std::move(session)) {}
+  std::vector<Json> Schemas() override {
+    std::vector<Json> out;
+    for (const Json& s : tools::ToolSet::Schemas())
+      out.push_back(s);
+    return out;
+  }
+  Json Call(const std::string& tool, const Json& args) override { return set_->Call(*session_, tool, args); }
+
+ private:
+  std::shared_ptr<tools::ToolSet> set_;
+  std::unique_ptr<tools::Session> session_;
+};
+
+}  // namespace
+
+Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options) {
+  if (options.index_dir.empty()) return InvalidArgument("lakeqa run: --index is required");
+  if (options.lake.empty()) return InvalidArgument("lakeqa run: --lake is required");
+  lake::S3Options s3;
+  const Json& so = options.store_options;
+  if (so.is_object()) {
+    s3.endpoint = so.value("endpoint", "");
+    if (!so.value("region", "").empty()) s3.region = so.value("region", "");
+    s3.anonymous = so.value("anonymous", false);
+    s3.max_retries = so.value("retries", s3.max_retries);
+  }
+  LAKEQA_ASSIGN_OR_RETURN(auto store, lake::OpenStore(options.lake, s3));
+  // Absolute: code the agent runs has the sandbox as its working directory, so a relative --out would
+  // make every local_path the tools return point nowhere.
+  std::error_code ec;
+  std::string work = std::filesystem::absolute(options.work_dir, ec).lexically_normal().string();
+  if (ec) return IoError(options.work_dir + ": " + ec.message());
+  tools::ToolSetOptions to;
+  to.index_dir = options.index_dir;
+  to.cache_dir = work + "/cache";
+  LAKEQA_RETURN_IF_ERROR(MakeDirs(work + "/sessions"));
+  LAKEQA_ASSIGN_OR_RETURN(auto set, tools::ToolSet::Open(std::move(store), to));
+  std::shared_ptr<tools::ToolSet> shared(std::move(set));
+  std::string root = work + "/sessions";
+  auto counter = std::make_shared<std::atomic<uint64_t>>(0);
+  return ToolEnvFactory([shared, root, counter](const eval::Task& task) -> Result<std::unique_ptr<ToolEnv>> {
+    // A fresh session per attempt: a resumed run never reuses the sandbox of an interrupted one.
+    std::string id =
+        TraceFileName(task.id).substr(0, 40) + "-" +
+        std::to_string(std::chrono::system_clock::now().time_since_epoch().count() % 1000000000) + "-" +
+        std::to_string(counter->fetch_add(1));
+    for (char& c : id)
+      if (c == '.') c = '_';
+    LAKEQA_ASSIGN_OR_RETURN(auto session, tools::Session::Create(root, id));
+    return std::unique_ptr<ToolEnv>(std::make_unique<ToolSetEnv>(shared, std::move(session)));
+  });
+}
+
+}  // namespace lakeqa::agent

@@ -1,0 +1,218 @@
+// `lakeqa run --tasks <paths> --index <dir> --lake <uri> --agent llm|oracle|baseline|replay
+//  --model provider:model --out <run> [--parallel N] [--max-turns 25] [--timeout 450] [--only-new]`:
+// runs an agent over a task set into a run directory (see include/lakeqa/agent/run.h), resumable, with a
+// record/replay cassette of every model call. SIGINT/SIGTERM stop cleanly: finished tasks are kept,
+// running ones are left for the next invocation; a second signal kills at once.
+#include "lakeqa/agent/run.h"
+
+#include <csignal>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "lakeqa/agent/agent.h"
+#include "lakeqa/agent/prompts.h"
+#include "lakeqa/common/fs.h"
+#include "lakeqa/common/progress.h"
+#include "lakeqa/llm/cassette.h"
+#include "lakeqa/llm/providers.h"
+
+#include "cli/command.h"
+#include "cli/store_options.h"
+
+namespace lakeqa::cli {
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+extern "C" void OnSignal(int sig) {
+  g_cancel.store(true);
+  static const char kMsg[] = "\nlakeqa run: stopping after the running turns (again to kill)\n";
+  ssize_t ignored = ::write(2, kMsg, sizeof kMsg - 1);
+  (void)ignored;
+  std::signal(sig, SIG_DFL);
+}
+
+struct Opts {
+  std::vector<std::string> tasks;
+  std::string index, lake, agent = "llm", model, out, base_url, pricing, cassette, traces, system_prompt_file;
+  std::vector<std::string> tools;
+  int parallel = 1, max_turns = 25, max_output_tokens = 8192;
+  double timeout = 450, request_timeout = 300, max_cost = 0;
+  int64_t max_tokens = 0;
+  bool only_new = false, offline = false, no_stream = false;
+  StoreFlags store;
+  OutputOptions out_opts;
+};
+
+int Run(const Opts& o) {
+  const OutputOptions& out = o.out_opts;
+  if (o.max_turns < 1) return Fail(InvalidArgument("--max-turns must be at least 1"), out);
+  if (o.timeout <= 0) return Fail(InvalidArgument("--timeout must be positive (seconds)"), out);
+  if (o.parallel < 1) return Fail(InvalidArgument("--parallel must be at least 1"), out);
+  eval::LoadResult loaded = eval::LoadTasks(o.tasks);
+  for (const auto& e : loaded.errors)
+    fmt::print(stderr, "skipped: {}\n", e.status.message());
+  if (loaded.tasks.empty()) return Fail(NotFound("no task could be loaded from --tasks"), out);
+
+  agent::LoopConfig loop;
+  loop.max_turns = o.max_turns;
+  loop.timeout_s = o.timeout;
+  loop.max_total_tokens = o.max_tokens;
+  loop.max_cost_usd = o.max_cost;
+  loop.max_output_tokens = o.max_output_tokens;
+  loop.extra_tools = o.tools;
+  if (!o.system_prompt_file.empty()) {
+    auto text = ReadFile(o.system_prompt_file, 1 << 20);
+    if (!text.ok()) return Fail(text.status().WithContext("--system-prompt"), out);
+    loop.system_prompt = *text;
+  }
+
+  agent::RunOptions ro;
+  ro.out_dir = o.out;
+  ro.parallel = o.parallel;
+  ro.only_new = o.only_new;
+  ro.progress = !out.quiet && !out.json;
+  ro.agent = o.agent;
+  ro.prompt_hash =
+      agent::PromptHash(loop.system_prompt.empty() ? agent::DefaultSystemPrompt() : loop.system_prompt,
+                        agent::PaperToolSchemas());
+
+  std::unique_ptr<llm::ChatClient> client;
+  std::optional<llm::PricingTable> pricing;
+  agent::AgentFactory make_agent;
+  std::string cassette = o.cassette.empty() ? o.out + "/cassette.jsonl" : o.cassette;
+  if (o.agent == "llm") {
+    if (o.model.empty())
+      return Fail(InvalidArgument("--agent llm needs --model provider:model (e.g. openai:gpt-5.2)"), out);
+    auto spec = llm::ParseModelSpec(o.model);
+    if (!spec.ok()) return Fail(spec.status(), out);
+    auto table = o.pricing.empty() ? llm::PricingTable::LoadDefault() : llm::PricingTable::Load(o.pricing);
+    if (!table.ok()) return Fail(table.status().WithContext("--pricing"), out);
+    pricing = std::move(*table);
+    if (!pricing->Find(spec->provider, spec->model)) {
+      fmt::print(stderr, "lakeqa run: no price for {} in the pricing table; cost is reported as unknown\n",
+                 spec->Name());
+    }
+    std::unique_ptr<llm::ChatClient> live;
+    if (!o.offline) {
+      llm::ClientOptions co;
+      co.base_url = o.base_url;
+      co.stream = !o.no_stream;
+      co.http.timeout_s = o.request_timeout;
+      auto c = llm::MakeClient(*spec, co);
+      if (!c.ok()) return Fail(c.status(), out);
+      live = std::move(*c);
+    }
+    Status st = MakeDirs(o.out);
+    if (!st.ok()) return Fail(st, out);
+    auto cc = llm::CassetteClient::Open(
+        cassette, o.offline ? llm::CassetteMode::kReplay : llm::CassetteMode::kRecord, std::move(live));
+    if (!cc.ok()) return Fail(cc.status(), out);
+    client = std::move(*cc);
+    ro.model = spec->Name();
+    std::string provider = spec->provider, model = spec->model;
+    make_agent = [&, provider, model] {
+      return agent::MakeLlmAgent(*client, provider, model, &*pricing, loop);
+    };
+  } else if (o.agent == "oracle") {
+    make_agent = [] { return agent::MakeOracleAgent(); };
+  } else if (o.agent == "baseline") {
+    make_agent = [] { return agent::MakeBaselineAgent(); };
+  } else if (o.agent == "replay") {
+    if (o.traces.empty()) return Fail(InvalidArgument("--agent replay needs --traces <run>/traces"), out);
+    make_agent = [dir = o.traces] { return agent::MakeReplayAgent(dir); };
+  } else {
+    return Fail(InvalidArgument("--agent " + o.agent + ": expected llm, oracle, baseline or replay"), out);
+  }
+
+  ro.config = {{"tasks", o.tasks},
+               {"index", o.index},
+               {"lake", o.lake},
+               {"agent", o.agent},
+               {"model", o.model},
+               {"base_url", o.base_url},
+               {"parallel", o.parallel},
+               {"max_turns", o.max_turns},
+               {"timeout_s", o.timeout},
+               {"max_total_tokens", o.max_tokens},
+               {"max_cost_usd", o.max_cost},
+               {"tools", o.tools},
+               {"cassette", o.agent == "llm" ? Json(cassette) : Json()},
+               {"offline", o.offline}};
+  if (!o.index.empty() && PathExists(o.index + "/manifest.json")) {
+    auto text = ReadFile(o.index + "/manifest.json", 16 << 20);
+    if (text.ok()) ro.index_manifest = Json::parse(*text, nullptr, false);
+  }
+
+  agent::ToolEnvOptions eo;
+  eo.index_dir = o.index;
+  eo.lake = o.lake;
+  eo.work_dir = o.out + "/work";
+  eo.store_options = {{"endpoint", o.store.endpoint},
+                      {"region", o.store.region},
+                      {"anonymous", o.store.anonymous},
+                      {"retries", o.store.retries}};
+  auto envs = agent::MakeToolEnvFactory(eo);
+  if (!envs.ok()) return Fail(envs.status(), out);
+
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  auto sum = agent::RunTasks(ro, loaded.tasks, make_agent, *envs, g_cancel);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (!sum.ok()) return Fail(sum.status(), out);
+  if (out.json) {
+    Json j = sum->ToJson();
+    j["out"] = o.out;
+    PrintJson(j);
+  } else {
+    fmt::print(
+        "{} tasks: {} skipped (done earlier), {} ran: {} answered, {} unfinished, {} failed{}\n", sum->tasks,
+        sum->skipped, sum->ran, sum->answered, sum->unfinished, sum->failed,
+        sum->interrupted ? fmt::format(", interrupted ({} left for the next run)", sum->cancelled) : "");
+    fmt::print("tokens: {} in ({} cached), {} out; cost ${:.4f}; {} → {}\n", sum->usage.input_tokens,
+               sum->usage.cache_read_tokens, sum->usage.output_tokens, sum->cost_usd,
+               HumanDuration(sum->elapsed_s), o.out);
+  }
+  return sum->interrupted ? ExitCodeFor(ErrorCode::kCancelled) : 0;
+}
+
+Registration reg([](CLI::App& root, Commands& commands) {
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd =
+      root.add_subcommand("run", "Run an agent over benchmark tasks into a resumable run directory");
+  cmd->add_option("--tasks", o->tasks, "Task files or folders (LakeQA JSON/JSONL, CMDBench)")->required();
+  cmd->add_option("--index", o->index, "Index directory (catalog and text index)");
+  cmd->add_option("--lake", o->lake, "Lake root URI (folder, file://, s3://bucket[/prefix])");
+  cmd->add_option("--agent", o->agent, "llm | oracle | baseline | replay")->capture_default_str();
+  cmd->add_option("--model", o->model, "provider:model, e.g. openai:gpt-5.2, anthropic:claude-sonnet-4-5");
+  cmd->add_option("--out", o->out, "Run directory (created; resumed when it exists)")->required();
+  cmd->add_option("--parallel", o->parallel, "Tasks run at once")->capture_default_str();
+  cmd->add_option("--max-turns", o->max_turns, "Model turns per task")->capture_default_str();
+  cmd->add_option("--timeout", o->timeout, "Wall-clock seconds per task")->capture_default_str();
+  cmd->add_option("--max-tokens", o->max_tokens, "Token budget per task (input + output; 0 = none)");
+  cmd->add_option("--max-cost", o->max_cost, "Dollar budget per task (0 = none)");
+  cmd->add_option("--max-output-tokens", o->max_output_tokens, "max_tokens of each model call")
+      ->capture_default_str();
+  cmd->add_option("--tools", o->tools, "Tools beyond the paper's set (e.g. query)")->delimiter(',');
+  cmd->add_flag("--only-new", o->only_new, "Skip every task already recorded, failed ones too");
+  cmd->add_option("--base-url", o->base_url,
+                  "OpenAI-compatible or Anthropic endpoint (vLLM, llama.cpp, Ollama)");
+  cmd->add_option("--pricing", o->pricing, "Pricing table JSON (default data/pricing.json)");
+  cmd->add_option("--cassette", o->cassette,
+                  "Record/replay file of model calls (default <out>/cassette.jsonl)");
+  cmd->add_flag("--offline", o->offline, "Answer model calls from the cassette only (no network)");
+  cmd->add_flag("--no-stream", o->no_stream, "Ask for whole responses instead of SSE streams");
+  cmd->add_option("--request-timeout", o->request_timeout, "Seconds per model request")
+      ->capture_default_str();
+  cmd->add_option("--traces", o->traces, "Recorded traces folder for --agent replay");
+  cmd->add_option("--system-prompt", o->system_prompt_file, "File replacing the paper's system prompt");
+  AddStoreFlags(cmd, o->store);
+  AddOutputOptions(cmd, o->out_opts);
+  commands.Bind(cmd, [o] { return Run(*o); });
+});
+
+}  // namespace
+}  // namespace lakeqa::cli

@@ -1,0 +1,216 @@
+// Run comparison from report.json files. The bootstrap draws indices with mt19937_64 and a modulo (not
+// std::uniform_int_distribution, whose algorithm differs between standard libraries) so the interval
+// is the same on every machine.
+#include "lakeqa/eval/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "lakeqa/common/fs.h"
+
+namespace lakeqa::eval {
+namespace {
+
+double Num(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+double Quantile(std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  double pos = q * static_cast<double>(sorted.size() - 1);
+  size_t lo = static_cast<size_t>(std::floor(pos));
+  size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+}
+
+}  // namespace
+
+std::pair<double, double> BootstrapDiffCi(const std::vector<int>& a, const std::vector<int>& b,
+                                          const CompareOptions& o) {
+  const size_t n = std::min(a.size(), b.size());
+  if (n == 0 || o.resamples == 0) return {0, 0};
+  std::mt19937_64 rng(o.seed);
+  std::vector<double> means;
+  means.reserve(o.resamples);
+  for (size_t r = 0; r < o.resamples; ++r) {
+    long sum = 0;
+    for (size_t i = 0; i < n; ++i) {
+      size_t k = static_cast<size_t>(rng() % n);
+      sum += b[k] - a[k];
+    }
+    means.push_back(static_cast<double>(sum) / static_cast<double>(n));
+  }
+  std::sort(means.begin(), means.end());
+  double alpha = (1 - o.confidence) / 2;
+  return {Quantile(means, alpha), Quantile(means, 1 - alpha)};
+}
+
+Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const CompareOptions& o) {
+  if (dirs.size() < 2) return InvalidArgument("eval compare: give at least two run directories");
+  Comparison c;
+  c.options = o;
+  std::map<std::string, size_t> task_index;
+  for (size_t r = 0; r < dirs.size(); ++r) {
+    const std::string path = dirs[r] + "/report.json";
+    if (!PathExists(path)) {
+      return NotFound(path + ": no report.json; score the run first with `lakeqa eval --run " + dirs[r] +
+                      "`");
+    }
+    LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 1ull << 30));
+    LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));
+    if (!j.is_object() || !j.contains("per_task") || !j["per_task"].is_array()) {
+      return ParseError(path + ": expected a lakeqa report with a \"per_task\" array");
+    }
+    RunColumn col;
+    col.dir = dirs[r];
+    col.label = std::filesystem::path(dirs[r]).filename().string();
+    if (col.label.empty()) col.label = std::filesystem::path(dirs[r]).parent_path().filename().string();
+    if (auto rj = ReadFile(dirs[r] + "/run.json", 1 << 20); rj.ok()) {
+      auto parsed = ParseJson(*rj, dirs[r] + "/run.json");
+      if (parsed.ok() && parsed->is_object() && parsed->contains("model") && (*parsed)["model"].is_string()) {
+        col.label += " (" + (*parsed)["model"].get<std::string>() + ")";
+      }
+    }
+    col.em = Num(j, "em");
+    col.lenient = Num(j, "lenient");
+    col.token_f1 = Num(j, "token_f1");
+    col.runtime_s = Num(j, "runtime_s");
+    col.cost_usd = Num(j, "cost_usd");
+    col.dret_r = Num(j, "dret_r");
+    col.dacc_r = Num(j, "dacc_r");
+    col.dret_f1 = Num(j, "dret_f1");
+    col.dacc_f1 = Num(j, "dacc_f1");
+    size_t row_no = 0;
+    for (const Json& row : j["per_task"]) {
+      ++row_no;
+      if (!row.is_object() || !row.contains("task_id") || !row["task_id"].is_string() ||
+          !row.contains("em") || !row["em"].is_boolean()) {
+        return ParseError(fmt::format("{}: per_task[{}]: expected {{\"task_id\": string, \"em\": bool}}",
+                                      path, row_no - 1));
+      }
+      std::string id = row["task_id"].get<std::string>();
+      auto [it, added] = task_index.emplace(id, c.task_ids.size());
+      if (added) {
+        c.task_ids.push_back(id);
+        c.em.emplace_back(dirs.size(), -1);
+      }
+      c.em[it->second][r] = row["em"].get<bool>() ? 1 : 0;
+      ++col.tasks;
+    }
+    c.runs.push_back(std::move(col));
+  }
+  for (size_t r = 1; r < dirs.size(); ++r) {
+    PairedDiff d;
+    d.run = r;
+    std::vector<int> a, b;
+    for (const auto& row : c.em) {
+      if (row[0] < 0 || row[r] < 0) continue;
+      a.push_back(row[0]);
+      b.push_back(row[r]);
+      d.other_only += row[r] == 1 && row[0] == 0;
+      d.base_only += row[0] == 1 && row[r] == 0;
+    }
+    d.paired = a.size();
+    if (d.paired > 0) {
+      double n = static_cast<double>(d.paired);
+      for (size_t i = 0; i < a.size(); ++i) {
+        d.em_base += a[i] / n;
+        d.em_other += b[i] / n;
+      }
+      d.diff = d.em_other - d.em_base;
+      std::tie(d.ci_low, d.ci_high) = BootstrapDiffCi(a, b, o);
+    }
+    c.pairs.push_back(d);
+  }
+  return c;
+}
+
+Json Comparison::ToJson() const {
+  Json j = Json::object();
+  j["runs"] = Json::array();
+  for (const RunColumn& r : runs) {
+    j["runs"].push_back({{"dir", r.dir},
+                         {"label", r.label},
+                         {"tasks", r.tasks},
+                         {"em", r.em},
+                         {"lenient", r.lenient},
+                         {"token_f1", r.token_f1},
+                         {"runtime_s", r.runtime_s},
+                         {"cost_usd", r.cost_usd},
+                         {"dret_r", r.dret_r},
+                         {"dacc_r", r.dacc_r},
+                         {"dret_f1", r.dret_f1},
+                         {"dacc_f1", r.dacc_f1}});
+  }
+  j["bootstrap"] = {
+      {"resamples", options.resamples}, {"seed", options.seed}, {"confidence", options.confidence}};
+  j["pairs"] = Json::array();
+  for (const PairedDiff& d : pairs) {
+    j["pairs"].push_back({{"base", runs[0].dir},
+                          {"other", runs[d.run].dir},
+                          {"paired_tasks", d.paired},
+                          {"em_base", d.em_base},
+                          {"em_other", d.em_other},
+                          {"em_diff", d.diff},
+                          {"ci_low", d.ci_low},
+                          {"ci_high", d.ci_high},
+                          {"other_only_correct", d.other_only},
+                          {"base_only_correct", d.base_only}});
+  }
+  j["per_task"] = Json::array();
+  for (size_t t = 0; t < task_ids.size(); ++t) {
+    Json ems = Json::array();
+    for (int v : em[t])
+      ems.push_back(v < 0 ? Json(nullptr) : Json(v == 1));
+    j["per_task"].push_back({{"task_id", task_ids[t]}, {"em", ems}});
+  }
+  return j;
+}
+
+std::string Comparison::FormatTable() const {
+  std::string s;
+  s += fmt::format("{:<4} {:<40} {:>6} {:>7} {:>8} {:>8} {:>8} {:>10} {:>9}\n", "#", "run", "tasks", "EM%",
+                   "lenient%", "Dret R%", "Dacc R%", "runtime s", "cost $");
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const RunColumn& c = runs[r];
+    s += fmt::format("{:<4} {:<40} {:>6} {:>7.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>10.1f} {:>9.4f}\n", r,
+                     c.label.size() > 40 ? c.label.substr(0, 39) + "…" : c.label, c.tasks, c.em * 100,
+                     c.lenient * 100, c.dret_r * 100, c.dacc_r * 100, c.runtime_s, c.cost_usd);
+  }
+  s += fmt::format(
+      "\nEM difference against run 0 (paired tasks; {:.0f}% bootstrap CI, {} resamples, seed {}):\n",
+      options.confidence * 100, options.resamples, options.seed);
+  for (const PairedDiff& d : pairs) {
+    s += fmt::format(
+        "  run {} − run 0: {:+.2f} pts [{:+.2f}, {:+.2f}] over {} tasks ({} only run {} right, {} only run 0 "
+        "right)\n",
+        d.run, d.diff * 100, d.ci_low * 100, d.ci_high * 100, d.paired, d.other_only, d.run, d.base_only);
+  }
+  size_t differing = 0;
+  std::string rows;
+  for (size_t t = 0; t < task_ids.size(); ++t) {
+    bool same = std::all_of(em[t].begin(), em[t].end(), [&](int v) { return v == em[t][0]; });
+    if (same) continue;
+    ++differing;
+    rows += fmt::format("  {:<30}", task_ids[t]);
+    for (int v : em[t])
+      rows += v < 0 ? "    -" : v ? "    ✔" : "    ✘";
+    rows += "\n";
+  }
+  s += fmt::format("\nTasks where the runs differ: {} of {}\n", differing, task_ids.size());
+  if (differing > 0) {
+    s += fmt::format("  {:<30}", "task");
+    for (size_t r = 0; r < runs.size(); ++r)
+      s += fmt::format("{:>5}", r);
+    s += "\n" + rows;
+  }
+  return s;
+}
+
+}  // namespace lakeqa::eval

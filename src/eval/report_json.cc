@@ -1,0 +1,77 @@
+// report.json: the LakeQA leaderboard fields first (flat, as the site lists them), then every breakdown
+// and the per-task rows. Rates are fractions in [0, 1]; docs/scoring.md describes each field.
+#include <cmath>
+
+#include "lakeqa/eval/score.h"
+
+namespace lakeqa::eval {
+namespace {
+
+template <typename K>
+Json Buckets(const std::map<K, Bucket>& m) {
+  Json j = Json::object();
+  for (const auto& [k, b] : m) {
+    if constexpr (std::is_same_v<K, int>) {
+      j[std::to_string(k)] = b.ToJson();
+    } else {
+      j[k] = b.ToJson();
+    }
+  }
+  return j;
+}
+
+}  // namespace
+
+Json RunScore::ToJson() const {
+  Json j = Json::object();
+  j["format"] = "lakeqa-report/1";
+  j["run_dir"] = run_dir;
+  j["tasks"] = tasks.size();
+  j["em"] = em;
+  j["runtime_s"] = runtime_s;
+  j["cost_usd"] = cost_usd;
+  j["dacc_p"] = dacc.precision;
+  j["dacc_r"] = dacc.recall;
+  j["dacc_f1"] = dacc.f1;
+  j["dret_p"] = dret.precision;
+  j["dret_r"] = dret.recall;
+  j["dret_f1"] = dret.f1;
+  j["em_count"] = static_cast<size_t>(std::lround(em * static_cast<double>(tasks.size())));
+  j["lenient"] = lenient;
+  j["numeric_match"] = numeric_match;
+  j["date_match"] = date_match;
+  j["token_f1"] = token_f1;
+  j["discovery_tasks"] = discovery_tasks;
+  j["status"] = status_counts;
+  Json funnel_j = Json::object();
+  for (FunnelStage st : AllFunnelStages())
+    funnel_j[std::string(FunnelStageName(st))] = funnel.at(st);
+  j["funnel"] = funnel_j;
+  j["by_hops"] = Buckets(by_hops);
+  j["by_documents"] = Buckets(by_documents);
+  j["by_namespace_mix"] = Buckets(by_namespace_mix);
+  j["by_answer_type"] = Buckets(by_answer_type);
+  j["runtime"] = runtime.ToJson();
+  j["cost"] = cost.ToJson();
+  j["turns"] = turns.ToJson();
+  j["tool_calls"] = tool_calls.ToJson();
+  j["tool_call_totals"] = tool_call_totals;
+  j["tokens"] = {{"input", input_tokens}, {"output", output_tokens}, {"cache_read", cache_read_tokens}};
+  if (judged) {
+    j["judge"] = {{"model", judge_model},
+                  {"accuracy", judge_accuracy},
+                  {"agreement_with_em", judge_agreement},
+                  {"disagreements", judge_em_disagreements},
+                  {"cost_usd", judge_cost_usd}};
+  }
+  j["not_run"] = not_run;
+  j["unknown_predictions"] = unknown_predictions;
+  j["warnings"] = warnings;
+  Json rows = Json::array();
+  for (const TaskScore& t : tasks)
+    rows.push_back(t.ToJson());
+  j["per_task"] = std::move(rows);
+  return j;
+}
+
+}  // namespace lakeqa::eval

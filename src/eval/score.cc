@@ -1,0 +1,440 @@
+// Reading a run directory and scoring it task by task, then the aggregates. A malformed line in
+// predictions.jsonl or a trace is a warning naming file and line; the rest of the run is still scored.
+#include "lakeqa/eval/score.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+
+#include "lakeqa/common/fs.h"
+#include "lakeqa/common/strings.h"
+#include "lakeqa/eval/answer_type.h"
+#include "lakeqa/eval/hops.h"
+
+namespace lakeqa::eval {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Caps that bound memory on hostile input: a run's predictions and one task's trace.
+constexpr uint64_t kMaxPredictionsBytes = 1ull << 30;
+constexpr uint64_t kMaxTraceBytes = 256ull << 20;
+
+Status FieldError(std::string_view where, std::string_view field, std::string_view expected) {
+  return ParseError(std::string(where) + ": field \"" + std::string(field) + "\": expected " +
+                    std::string(expected));
+}
+
+// Optional typed members: absent or null → the default; present with the wrong type → an error.
+Status GetNumber(const Json& j, const char* key, std::string_view where, double& out) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return Status::Ok();
+  if (!it->is_number()) return FieldError(where, key, "a number");
+  out = it->get<double>();
+  return Status::Ok();
+}
+
+Status GetInt(const Json& j, const char* key, std::string_view where, int64_t& out) {
+  double d = static_cast<double>(out);
+  LAKEQA_RETURN_IF_ERROR(GetNumber(j, key, where, d));
+  out = static_cast<int64_t>(d);
+  return Status::Ok();
+}
+
+Status GetString(const Json& j, const char* key, std::string_view where, std::string& out) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return Status::Ok();
+  if (!it->is_string()) return FieldError(where, key, "a string");
+  out = it->get<std::string>();
+  return Status::Ok();
+}
+
+Status GetIds(const Json& j, const char* key, std::string_view where, std::vector<std::string>& out) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return Status::Ok();
+  if (!it->is_array()) return FieldError(where, key, "an array of dataset ids");
+  for (const Json& e : *it) {
+    if (!e.is_string()) return FieldError(where, key, "an array of dataset ids (strings)");
+    std::string id = e.get<std::string>();
+    while (!id.empty() && id.back() == '/')
+      id.pop_back();
+    if (!id.empty()) out.push_back(std::move(id));
+  }
+  return Status::Ok();
+}
+
+// Calls `fn(json, where)` for each non-blank line; malformed lines go to `warnings`.
+template <typename Fn>
+void ForEachJsonLine(const std::string& text, const std::string& file, std::vector<std::string>& warnings,
+                     Fn&& fn) {
+  size_t line_no = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string_view line(text.data() + pos, nl - pos);
+    pos = nl + 1;
+    ++line_no;
+    if (Trim(line).empty()) continue;
+    std::string where = file + ":" + std::to_string(line_no);
+    auto j = ParseJson(line, where);
+    if (!j.ok()) {
+      warnings.push_back(j.status().message());
+      continue;
+    }
+    if (!j->is_object()) {
+      warnings.push_back(where + ": expected a JSON object");
+      continue;
+    }
+    Status st = fn(*j, where, line_no);
+    if (!st.ok()) warnings.push_back(st.message());
+  }
+}
+
+std::string NamespaceMix(const std::vector<std::string>& gold) {
+  std::set<std::string> ns;
+  for (const auto& id : gold)
+    ns.insert(id.substr(0, id.find('/')));
+  std::string out;
+  for (const auto& n : ns)
+    out += (out.empty() ? "" : "+") + n;
+  return out.empty() ? "none" : out;
+}
+
+double Percentile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  double pos = q * static_cast<double>(sorted.size() - 1);
+  size_t lo = static_cast<size_t>(std::floor(pos));
+  size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+}
+
+Json PrfJson(const Prf& p) {
+  return {{"precision", p.precision}, {"recall", p.recall}, {"f1", p.f1}};
+}
+
+Json SetJson(const std::set<std::string>& s) {
+  return Json(std::vector<std::string>(s.begin(), s.end()));
+}
+
+}  // namespace
+
+Result<Prediction> PredictionFromJson(const Json& j, std::string_view where) {
+  Prediction p;
+  auto id = j.find("task_id");
+  if (id == j.end() || !(id->is_string() || id->is_number_integer() || id->is_number_unsigned())) {
+    return FieldError(where, "task_id", "a string");
+  }
+  p.task_id = id->is_string() ? id->get<std::string>() : DumpJson(*id);
+  if (p.task_id.empty()) return FieldError(where, "task_id", "a non-empty string");
+  if (auto a = j.find("answer"); a != j.end()) p.answer = *a;
+  p.status = "ok";
+  LAKEQA_RETURN_IF_ERROR(GetString(j, "status", where, p.status));
+  static const std::set<std::string> kStatuses = {"ok", "timeout", "crashed", "turn_limit"};
+  if (!kStatuses.count(p.status))
+    return FieldError(where, "status", "one of ok, timeout, crashed, turn_limit");
+  LAKEQA_RETURN_IF_ERROR(GetNumber(j, "runtime_s", where, p.runtime_s));
+  LAKEQA_RETURN_IF_ERROR(GetNumber(j, "cost_usd", where, p.cost_usd));
+  int64_t turns = 0;
+  LAKEQA_RETURN_IF_ERROR(GetInt(j, "turns", where, turns));
+  p.turns = static_cast<int>(turns);
+  if (auto t = j.find("tokens"); t != j.end() && !t->is_null()) {
+    if (!t->is_object()) return FieldError(where, "tokens", "an object {input, output, cache_read}");
+    LAKEQA_RETURN_IF_ERROR(GetInt(*t, "input", where, p.input_tokens));
+    LAKEQA_RETURN_IF_ERROR(GetInt(*t, "output", where, p.output_tokens));
+    LAKEQA_RETURN_IF_ERROR(GetInt(*t, "cache_read", where, p.cache_read_tokens));
+  }
+  return p;
+}
+
+Result<TraceEvent> TraceEventFromJson(const Json& j, std::string_view where) {
+  TraceEvent e;
+  int64_t turn = 0;
+  LAKEQA_RETURN_IF_ERROR(GetInt(j, "turn", where, turn));
+  e.turn = static_cast<int>(turn);
+  LAKEQA_RETURN_IF_ERROR(GetString(j, "tool", where, e.tool));
+  if (e.tool.empty()) return FieldError(where, "tool", "a tool name");
+  if (auto a = j.find("arguments"); a != j.end()) e.arguments = *a;
+  e.status = "ok";
+  LAKEQA_RETURN_IF_ERROR(GetString(j, "status", where, e.status));
+  LAKEQA_RETURN_IF_ERROR(GetNumber(j, "elapsed_ms", where, e.elapsed_ms));
+  LAKEQA_RETURN_IF_ERROR(GetString(j, "summary", where, e.summary));
+  LAKEQA_RETURN_IF_ERROR(GetIds(j, "returned", where, e.returned));
+  LAKEQA_RETURN_IF_ERROR(GetIds(j, "accessed", where, e.accessed));
+  return e;
+}
+
+Result<RunData> LoadRun(const std::string& dir) {
+  RunData run;
+  run.dir = dir;
+  std::string pred_path = (fs::path(dir) / "predictions.jsonl").string();
+  if (!PathExists(pred_path)) return NotFound(pred_path + ": no predictions.jsonl in the run directory");
+  LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(pred_path, kMaxPredictionsBytes));
+  std::set<std::string> seen;
+  ForEachJsonLine(text, pred_path, run.warnings, [&](const Json& j, const std::string& where, size_t line) {
+    LAKEQA_ASSIGN_OR_RETURN(Prediction p, PredictionFromJson(j, where));
+    p.line = line;
+    if (!seen.insert(p.task_id).second) {
+      return ParseError(where + ": duplicate task_id \"" + p.task_id + "\" (the first line is kept)");
+    }
+    run.predictions.push_back(std::move(p));
+    return Status::Ok();
+  });
+
+  run.run_json = Json::object();
+  std::string run_path = (fs::path(dir) / "run.json").string();
+  if (PathExists(run_path)) {
+    auto t = ReadFile(run_path, 64ull << 20);
+    auto j = t.ok() ? ParseJson(*t, run_path) : Result<Json>(t.status());
+    if (j.ok() && j->is_object()) {
+      run.run_json = std::move(*j);
+    } else {
+      run.warnings.push_back(j.ok() ? run_path + ": expected a JSON object" : j.status().message());
+    }
+  }
+
+  fs::path traces = fs::path(dir) / "traces";
+  std::error_code ec;
+  if (fs::is_directory(traces, ec)) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(traces, ec)) {
+      if (entry.path().extension() == ".jsonl") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      auto t = ReadFile(f.string(), kMaxTraceBytes);
+      if (!t.ok()) {
+        run.warnings.push_back(t.status().message());
+        continue;
+      }
+      std::vector<TraceEvent>& events = run.traces[f.stem().string()];
+      ForEachJsonLine(*t, f.string(), run.warnings, [&](const Json& j, const std::string& where, size_t) {
+        LAKEQA_ASSIGN_OR_RETURN(TraceEvent e, TraceEventFromJson(j, where));
+        events.push_back(std::move(e));
+        return Status::Ok();
+      });
+    }
+  }
+  return run;
+}
+
+std::string DocumentsBucket(size_t documents) {
+  if (documents <= 8) return "1-8";
+  if (documents <= 13) return "9-13";
+  if (documents <= 18) return "14-18";
+  return ">18";
+}
+
+Distribution Summarize(std::vector<double> values) {
+  Distribution d;
+  d.n = values.size();
+  if (values.empty()) return d;
+  std::sort(values.begin(), values.end());
+  d.sum = std::accumulate(values.begin(), values.end(), 0.0);
+  d.mean = d.sum / static_cast<double>(values.size());
+  d.median = Percentile(values, 0.5);
+  d.p90 = Percentile(values, 0.9);
+  d.min = values.front();
+  d.max = values.back();
+  return d;
+}
+
+Json Distribution::ToJson() const {
+  return {{"n", n},     {"mean", mean}, {"median", median}, {"p90", p90},
+          {"min", min}, {"max", max},   {"sum", sum}};
+}
+
+Json Bucket::ToJson() const {
+  return {{"tasks", tasks}, {"em_count", em}, {"em", em_rate()}, {"lenient_count", lenient}};
+}
+
+Json TaskScore::ToJson() const {
+  Json j = {
+      {"task_id", task_id},
+      {"question", question},
+      {"gold", gold},
+      {"answer", raw_answer},
+      {"status", status},
+      {"cleaned_answer", answer.cleaned},
+      {"normalized_answer", answer.norm_pred},
+      {"normalized_gold", answer.norm_gold},
+      {"em", answer.em},
+      {"scorable", answer.scorable},
+      {"token_f1", answer.f1},
+      {"numeric_match", answer.numeric},
+      {"date_match", answer.date},
+      {"lenient", answer.lenient()},
+      {"hops", hops},
+      {"documents", documents},
+      {"documents_bucket", documents_bucket},
+      {"namespace_mix", namespace_mix},
+      {"answer_type", answer_type},
+      {"gold_datasets", gold_datasets},
+      {"retrieved", SetJson(sets.retrieved)},
+      {"accessed", SetJson(sets.accessed)},
+      {"analyzed", SetJson(sets.analyzed)},
+      {"dret", PrfJson(dret)},
+      {"dacc", PrfJson(dacc)},
+      {"funnel", FunnelStageName(stage)},
+      {"has_trace", has_trace},
+      {"tool_calls", sets.calls},
+      {"failed_tool_calls", sets.failed_calls},
+      {"tool_call_counts", sets.tool_calls},
+      {"runtime_s", runtime_s},
+      {"cost_usd", cost_usd},
+      {"tokens", {{"input", input_tokens}, {"output", output_tokens}, {"cache_read", cache_read_tokens}}},
+      {"turns", turns}};
+  if (judge) {
+    j["judge"] = {{"correct", judge->correct},
+                  {"rationale", judge->rationale},
+                  {"cost_usd", judge->cost_usd},
+                  {"cached", judge->cached}};
+  }
+  return j;
+}
+
+RunScore ScoreRun(const RunData& run, const std::vector<Task>& tasks) {
+  RunScore score;
+  score.run_dir = run.dir;
+  score.warnings = run.warnings;
+  std::map<std::string, const Prediction*> preds;
+  for (const Prediction& p : run.predictions)
+    preds.emplace(p.task_id, &p);
+  std::set<std::string> task_ids;
+  for (const Task& t : tasks) {
+    task_ids.insert(t.id);
+    auto it = preds.find(t.id);
+    if (it == preds.end()) {
+      score.not_run.push_back(t.id);
+      continue;
+    }
+    const Prediction& p = *it->second;
+    TaskScore ts;
+    ts.task_id = t.id;
+    ts.question = t.question;
+    ts.gold = t.answer;
+    ts.raw_answer = p.answer;
+    ts.status = p.status;
+    // Only a submitted answer is scored: the harness records "" for timeouts, crashes and turn limits.
+    ts.answer = ScoreAnswer(p.status == "ok" ? p.answer : Json(nullptr), t.answer);
+    ts.hops = AnalyzeHops(t).k;
+    ts.documents = t.datasets_used.size();
+    ts.documents_bucket = DocumentsBucket(ts.documents);
+    ts.gold_datasets = GoldDatasets(t);
+    ts.namespace_mix = NamespaceMix(ts.gold_datasets);
+    ts.answer_type = std::string(AnswerTypeName(ClassifyAnswer(t.answer, t.question)));
+    if (auto tr = run.traces.find(t.id); tr != run.traces.end()) {
+      ts.has_trace = true;
+      ts.sets = CollectTraceSets(tr->second);
+    }
+    std::set<std::string> gold(ts.gold_datasets.begin(), ts.gold_datasets.end());
+    ts.dret = SetPrf(ts.sets.retrieved, gold);
+    ts.dacc = SetPrf(ts.sets.accessed, gold);
+    ts.stage = Classify(ts.answer.em, gold, ts.sets);
+    ts.runtime_s = p.runtime_s;
+    ts.cost_usd = p.cost_usd;
+    ts.input_tokens = p.input_tokens;
+    ts.output_tokens = p.output_tokens;
+    ts.cache_read_tokens = p.cache_read_tokens;
+    ts.turns = p.turns;
+    score.tasks.push_back(std::move(ts));
+  }
+  for (const Prediction& p : run.predictions) {
+    if (!task_ids.count(p.task_id)) score.unknown_predictions.push_back(p.task_id);
+  }
+  Aggregate(score);
+  return score;
+}
+
+void Aggregate(RunScore& s) {
+  const double n = static_cast<double>(s.tasks.size());
+  s.status_counts.clear();
+  s.funnel.clear();
+  s.by_hops.clear();
+  s.by_documents.clear();
+  s.by_namespace_mix.clear();
+  s.by_answer_type.clear();
+  s.tool_call_totals.clear();
+  for (FunnelStage st : AllFunnelStages())
+    s.funnel[st] = 0;
+  size_t em = 0, lenient = 0, numeric = 0, date = 0;
+  double f1 = 0;
+  Prf dret, dacc;
+  s.discovery_tasks = 0;
+  s.input_tokens = s.output_tokens = s.cache_read_tokens = 0;
+  std::vector<double> runtime, cost, turns, calls;
+  size_t judged = 0, judge_correct = 0, agree = 0;
+  double judge_cost = 0;
+  for (const TaskScore& t : s.tasks) {
+    em += t.answer.em;
+    lenient += t.answer.lenient();
+    numeric += t.answer.numeric;
+    date += t.answer.date;
+    f1 += t.answer.f1;
+    ++s.status_counts[t.status];
+    ++s.funnel[t.stage];
+    for (Bucket* b : {&s.by_hops[t.hops], &s.by_documents[t.documents_bucket],
+                      &s.by_namespace_mix[t.namespace_mix], &s.by_answer_type[t.answer_type]}) {
+      ++b->tasks;
+      b->em += t.answer.em;
+      b->lenient += t.answer.lenient();
+    }
+    if (!t.gold_datasets.empty()) {
+      ++s.discovery_tasks;
+      dret.precision += t.dret.precision;
+      dret.recall += t.dret.recall;
+      dret.f1 += t.dret.f1;
+      dacc.precision += t.dacc.precision;
+      dacc.recall += t.dacc.recall;
+      dacc.f1 += t.dacc.f1;
+    }
+    runtime.push_back(t.runtime_s);
+    cost.push_back(t.cost_usd);
+    turns.push_back(t.turns);
+    calls.push_back(static_cast<double>(t.sets.calls));
+    for (const auto& [tool, c] : t.sets.tool_calls)
+      s.tool_call_totals[tool] += c;
+    s.input_tokens += t.input_tokens;
+    s.output_tokens += t.output_tokens;
+    s.cache_read_tokens += t.cache_read_tokens;
+    if (t.judge) {
+      ++judged;
+      judge_correct += t.judge->correct;
+      agree += t.judge->correct == t.answer.em;
+      judge_cost += t.judge->cost_usd;
+    }
+  }
+  auto rate = [n](size_t c) { return n > 0 ? static_cast<double>(c) / n : 0.0; };
+  s.em = rate(em);
+  s.lenient = rate(lenient);
+  s.numeric_match = rate(numeric);
+  s.date_match = rate(date);
+  s.token_f1 = n > 0 ? f1 / n : 0;
+  double dn = static_cast<double>(s.discovery_tasks);
+  auto avg = [dn](Prf p) {
+    if (dn > 0) {
+      p.precision /= dn;
+      p.recall /= dn;
+      p.f1 /= dn;
+    }
+    return p;
+  };
+  s.dret = avg(dret);
+  s.dacc = avg(dacc);
+  s.runtime = Summarize(runtime);
+  s.cost = Summarize(cost);
+  s.turns = Summarize(turns);
+  s.tool_calls = Summarize(calls);
+  s.runtime_s = s.runtime.mean;
+  s.cost_usd = s.cost.mean;
+  s.judged = judged > 0 && judged == s.tasks.size();
+  if (s.judged) {
+    s.judge_accuracy = rate(judge_correct);
+    s.judge_agreement = rate(agree);
+    s.judge_em_disagreements = judged - agree;
+    s.judge_cost_usd = judge_cost;
+  }
+}
+
+}  // namespace lakeqa::eval

@@ -1,0 +1,55 @@
+// fork + setrlimit + execve with captured, capped output and a wall-clock deadline that kills the
+// child's whole process group. Only what a sandbox launcher needs; not a general subprocess API.
+#pragma once
+
+#include <sys/resource.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lakeqa/common/status.h"
+
+namespace lakeqa::exec {
+
+struct ChildSpec {
+  std::vector<std::string> argv;  // argv[0] is the absolute path executed
+  std::vector<std::string> env;   // "K=V"
+  std::vector<std::pair<int, rlim_t>> rlimits;
+  int uid = -1, gid = -1;         // switched to before exec when >= 0 (requires root)
+};
+
+struct CaptureOptions {
+  int wall_ms = 60000;
+  uint64_t keep_bytes = 64 << 10;    // per stream, in memory
+  uint64_t save_bytes = 16 << 20;    // per stream, to a file once keep_bytes overflows
+  // The files are created with openat(save_dir_fd, name, O_NOFOLLOW): the folder is one the child can
+  // write to, and a path could be redirected through a symlink it plants while running.
+  int save_dir_fd = -1;
+  std::string save_stdout_name, save_stderr_name;
+  // Called every check_every_ms while the child runs; returning true kills it.
+  std::function<bool()> check;
+  int check_every_ms = 250;
+};
+
+struct StreamCapture {
+  std::string kept;
+  uint64_t total = 0;     // bytes the child wrote
+  bool truncated = false;
+  bool saved = false;     // the save path holds the first save_bytes of the stream
+};
+
+struct ChildOutcome {
+  StreamCapture out, err;
+  int exit_code = -1;     // exit status, or 128 + signal
+  int term_signal = 0;
+  bool timed_out = false;
+  bool killed_by_check = false;
+  double elapsed_ms = 0;
+};
+
+Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& capture);
+
+}  // namespace lakeqa::exec

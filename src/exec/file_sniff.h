@@ -1,0 +1,28 @@
+// Which sandbox files DuckDB can read, decided from their first bytes rather than their names: lake
+// files are often called rows.txt (CSV) or data.txt (GeoJSON).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lakeqa::exec {
+
+enum class DataFormat { kNone, kCsv, kJson, kGeoJson, kParquet };
+
+struct Sniffed {
+  DataFormat format = DataFormat::kNone;
+  std::string reason;  // why kNone: "empty", "HTML", "PDF", "binary", "prose", "unreadable: ..."
+};
+
+std::string_view FormatName(DataFormat f);
+// Looks at up to the first 64 KiB of head (the caller reads it).
+Sniffed SniffContent(std::string_view head);
+Sniffed SniffFile(const std::string& path);
+
+// SQL view names for files given by sandbox-relative paths: the file stem, lower-cased and reduced to
+// [a-z0-9_], widened with parent folder names until unique, then numbered. Never returns `reserved`.
+std::vector<std::string> AssignViewNames(const std::vector<std::string>& rel_paths,
+                                         const std::vector<std::string>& reserved);
+
+}  // namespace lakeqa::exec

@@ -1,0 +1,69 @@
+"""Runs agent code inside the lakeqa sandbox with the globals the LakeQA harness gives it.
+
+SANDBOX_DIR is the sandbox path and FILES the absolute paths of the files in it; pandas (as pd), json,
+csv, os, glob, re and pathlib.Path are pre-imported, and the working directory is the sandbox.
+"""
+import importlib
+import os
+import sys
+import traceback
+import types
+
+
+def _files(root):
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        if dirpath == root:
+            dirnames[:] = [d for d in dirnames if d != ".lakeqa"]
+        dirnames.sort()
+        out.extend(os.path.join(dirpath, f) for f in sorted(filenames))
+    return out
+
+
+class _LazyPandas(types.ModuleType):
+    """`pd` before the code imports pandas itself: importing pandas costs about half a second, which
+    code that never touches it should not pay. The first attribute access imports it for real."""
+
+    def __init__(self, env):
+        super().__init__("pandas")
+        object.__setattr__(self, "_env", env)
+
+    def __getattr__(self, attr):
+        module = importlib.import_module("pandas")
+        env = object.__getattribute__(self, "_env")
+        if env.get("pd") is self:
+            env["pd"] = module
+        return getattr(module, attr)
+
+    def __dir__(self):
+        return dir(importlib.import_module("pandas"))
+
+
+def _main():
+    script = sys.argv[1]
+    sandbox = os.environ["SANDBOX_DIR"]
+    env = {
+        "__name__": "__main__",
+        "__builtins__": __builtins__,
+        "__file__": script,
+        "SANDBOX_DIR": sandbox,
+        "FILES": _files(sandbox),
+    }
+    exec("import json\nimport csv\nimport os\nimport glob\nimport re\nfrom pathlib import Path\n", env)
+    env["pd"] = _LazyPandas(env)
+    with open(script, "rb") as f:
+        source = f.read()
+    sys.argv = [script]
+    try:
+        code = compile(source, script, "exec")
+        exec(code, env)
+    except SystemExit:
+        raise
+    except BaseException as e:  # noqa: B902 - report like the interpreter, minus this file's frame
+        tb = e.__traceback__.tb_next if e.__traceback__ is not None else None
+        traceback.print_exception(type(e), e, tb)
+        sys.stderr.flush()
+        sys.exit(1)
+
+
+_main()

@@ -1,0 +1,85 @@
+#include "lakeqa/index/schema.h"
+
+#include <bit>
+#include <set>
+
+namespace lakeqa::index {
+
+Schema Schema::Datasets() {
+  auto text = [](const char* n, double w) { return FieldSpec{n, true, false, w, true}; };
+  auto both = [](const char* n, double w) { return FieldSpec{n, true, true, w, true}; };
+  auto kw = [](const char* n) { return FieldSpec{n, false, true, 1.0, true}; };
+  return Schema({text("title", 3.0), text("description", 1.0), both("tags", 2.0), both("theme", 1.5),
+                 both("category", 1.0), both("publisher", 1.0), kw("namespace"), kw("format"),
+                 text("file_names", 1.5), text("columns", 1.0), text("values", 1.0), text("content", 0.3)});
+}
+
+Status Schema::Validate() const {
+  if (fields_.empty()) return InvalidArgument("schema has no fields");
+  if (fields_.size() > kMaxFields) return InvalidArgument("schema has more than 63 fields");
+  std::set<std::string, std::less<>> seen;
+  for (const FieldSpec& f : fields_) {
+    if (f.name.empty() || f.name == "id") return InvalidArgument("schema field name '" + f.name + "' is reserved or empty");
+    for (char c : f.name) {
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+        return InvalidArgument("schema field name '" + f.name + "' must be [a-z0-9_]");
+    }
+    if (!seen.insert(f.name).second) return InvalidArgument("schema field '" + f.name + "' appears twice");
+    if (!f.text && !f.keyword) return InvalidArgument("schema field '" + f.name + "' is neither text nor keyword");
+    if (!(f.weight > 0) || f.weight > 1e6) return InvalidArgument("schema field '" + f.name + "' has a bad weight");
+  }
+  return Status::Ok();
+}
+
+Json Schema::ToJson() const {
+  Json arr = Json::array();
+  for (const FieldSpec& f : fields_) {
+    arr.push_back({{"name", f.name}, {"text", f.text}, {"keyword", f.keyword}, {"weight", f.weight},
+                   {"stored", f.stored}});
+  }
+  return arr;
+}
+
+Result<Schema> Schema::FromJson(const Json& j) {
+  if (!j.is_array()) return InvalidArgument("schema must be a JSON array of fields");
+  std::vector<FieldSpec> fields;
+  for (const Json& f : j) {
+    if (!f.is_object() || !f.contains("name") || !f["name"].is_string())
+      return InvalidArgument("schema field must be an object with a string name");
+    FieldSpec s;
+    s.name = f["name"].get<std::string>();
+    s.text = f.value("text", true);
+    s.keyword = f.value("keyword", false);
+    s.weight = f.value("weight", 1.0);
+    s.stored = f.value("stored", true);
+    fields.push_back(std::move(s));
+  }
+  Schema schema(std::move(fields));
+  LAKEQA_RETURN_IF_ERROR(schema.Validate());
+  return schema;
+}
+
+int Schema::Find(std::string_view name) const {
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    if (fields_[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+uint8_t EncodeLength(uint64_t n) {
+  if (n < 16) return static_cast<uint8_t>(n);
+  if (n > UINT32_MAX) n = UINT32_MAX;
+  int bits = std::bit_width(n);  // >= 5
+  int shift = bits - 4;
+  uint64_t m = n >> shift;  // 8..15
+  return static_cast<uint8_t>(16 + (shift - 1) * 8 + static_cast<int>(m - 8));
+}
+
+uint32_t DecodeLength(uint8_t b) {
+  if (b < 16) return b;
+  int shift = (b - 16) / 8 + 1;
+  uint32_t m = static_cast<uint32_t>((b - 16) % 8 + 8);
+  return m << shift;
+}
+
+}  // namespace lakeqa::index

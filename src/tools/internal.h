@@ -1,0 +1,62 @@
+// Private to src/tools: the per-tool functions behind ToolSet::Call and their argument helpers.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lakeqa/tools/tools.h"
+
+namespace lakeqa::tools {
+
+struct ToolOutput {
+  Json result;
+  std::string summary;
+  std::vector<std::string> returned;  // D_ret ids ("<namespace>/<dataset>")
+  std::vector<std::string> accessed;  // D_acc ids
+};
+
+struct DatasetRef {
+  std::string ns, id;
+  std::string Full() const { return ns + "/" + id; }
+};
+
+struct ToolSet::Impl {
+  static Result<ToolOutput> Search(ToolSet& t, Session& s, const Json& args);
+  static Result<ToolOutput> SearchKeyword(ToolSet& t, Session& s, const Json& args);
+  static Result<ToolOutput> ListFiles(ToolSet& t, Session& s, const Json& args);
+  static Result<ToolOutput> Download(ToolSet& t, Session& s, const Json& args);
+  static Result<ToolOutput> InspectFile(ToolSet& t, Session& s, const Json& args);
+  static Result<ToolOutput> Query(ToolSet& t, Session& s, const Json& args);
+  static Result<ToolOutput> ExecuteCode(ToolSet& t, Session& s, const Json& args);
+  static Result<ToolOutput> GetSandboxInfo(ToolSet& t, Session& s, const Json& args);
+  static Result<ToolOutput> SubmitAnswer(ToolSet& t, Session& s, const Json& args);
+
+  // "<id>" (looked up in every namespace; ambiguous is an error) or "<namespace>/<id>".
+  static Result<DatasetRef> ResolveDataset(ToolSet& t, const std::string& dataset_id);
+  static bool DatasetExists(ToolSet& t, const std::string& ns, const std::string& id);
+  static std::string TitleOf(ToolSet& t, const std::string& ns, const std::string& id);
+};
+
+// Argument helpers: errors name the argument and say what was expected.
+Result<std::string> ArgString(const Json& args, const char* name, bool required);
+// An array of strings, or one string (the LakeQA schema's singular form) under `alias`.
+Result<std::vector<std::string>> ArgStringList(const Json& args, const char* name, const char* alias,
+                                               bool required);
+Result<int64_t> ArgInt(const Json& args, const char* name, int64_t fallback, int64_t min, int64_t max);
+
+// "<namespace>/<dataset>" of a sandbox-relative path, or "" when it is not inside a dataset folder.
+std::string DatasetOfSandboxPath(const std::string& rel, const std::vector<std::string>& namespaces);
+// Files of the sandbox (regular files and symlinks, not following them; hidden entries skipped).
+struct SandboxFile {
+  std::string rel;
+  uint64_t size = 0;
+  bool symlink = false;
+};
+std::vector<SandboxFile> ListSandbox(const std::string& sandbox, size_t max_entries = 10000);
+
+// Shrinks a JSON value until its dump is at most max_chars: the longest strings are cut and the longest
+// arrays lose their tail, each marked. Returns whether anything was cut.
+bool ShrinkJson(Json& j, size_t max_chars);
+
+}  // namespace lakeqa::tools

@@ -1,0 +1,165 @@
+// The tools that work on the session's sandbox: query, execute_code, get_sandbox_info, submit_answer.
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "lakeqa/catalog/catalog.h"
+#include "lakeqa/exec/python.h"
+#include "lakeqa/exec/sql.h"
+
+#include "tools/internal.h"
+
+namespace lakeqa::tools {
+namespace {
+
+std::string Lower(std::string s) {
+  for (auto& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Whether `name` occurs in `text` as a whole SQL identifier (not inside a longer word or path).
+bool HasIdentifier(const std::string& text, const std::string& name) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    bool left = at == 0 || (!ident(text[at - 1]) && text[at - 1] != '/' && text[at - 1] != '.');
+    size_t end = at + name.size();
+    bool right = end >= text.size() || (!ident(text[end]) && text[end] != '/' && text[end] != '.');
+    if (left && right) return true;
+  }
+  return false;
+}
+
+void AddUnique(std::vector<std::string>& v, const std::string& x) {
+  if (!x.empty() && std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+}
+
+}  // namespace
+
+Result<ToolOutput> ToolSet::Impl::Query(ToolSet& t, Session& s, const Json& args) {
+  LAKEQA_ASSIGN_OR_RETURN(std::string sql, ArgString(args, "sql", true));
+  LAKEQA_ASSIGN_OR_RETURN(exec::SqlSandbox * db, s.Sql());
+  LAKEQA_RETURN_IF_ERROR(db->RegisterFileViews());
+  auto r = db->Query(sql);
+  if (!r.ok()) {
+    // The agent acts on the error: list what it can query.
+    std::string names;
+    for (const auto& v : db->views()) {
+      if (names.size() > 600) break;
+      names += (names.empty() ? "" : ", ") + v.name + " (" + v.path + ")";
+    }
+    return Status(r.status().code(),
+                  r.status().message() + (names.empty() ? " [no files downloaded yet: use download first]"
+                                                        : " [views: " + names + "]"));
+  }
+  ToolOutput out;
+  // D_acc: the datasets whose files the statement names, by view name or by path.
+  std::string lower = Lower(sql);
+  for (const auto& v : db->views()) {
+    if (HasIdentifier(lower, Lower(v.name)) || lower.find(Lower(v.path)) != std::string::npos)
+      AddUnique(out.accessed, DatasetOfSandboxPath(v.path, t.namespaces_));
+  }
+  out.result = r->ToJson();
+  Json views = Json::array();
+  for (const auto& v : db->views()) {
+    if (views.size() >= 100) break;
+    views.push_back({{"name", v.name}, {"path", v.path}, {"format", v.format}});
+  }
+  out.result["views"] = views;
+  out.summary = std::to_string(r->rows.size()) + " rows" + (r->truncated ? " (truncated)" : "");
+  return out;
+}
+
+Result<ToolOutput> ToolSet::Impl::ExecuteCode(ToolSet& t, Session& s, const Json& args) {
+  LAKEQA_ASSIGN_OR_RETURN(std::string code, ArgString(args, "code", true));
+  exec::PythonOptions po;
+  po.limits.wall_ms = s.limits().call_timeout_ms;
+  po.limits.cpu_s = std::max(1, s.limits().call_timeout_ms / 1000);
+  if (!t.options_.python_lake_root.empty())
+    po.lake = exec::LakeMount{t.options_.python_lake_root, t.options_.python_buckets};
+  LAKEQA_ASSIGN_OR_RETURN(exec::PythonResult r, exec::RunPython(s.sandbox_dir(), code, po));
+  ToolOutput out;
+  for (const auto& key : r.accessed_keys) {
+    std::string ns, id, path;
+    catalog::SplitKey(key, ns, id, path);
+    if (!id.empty()) AddUnique(out.accessed, ns + "/" + id);
+  }
+  bool success = r.exit_code == 0 && !r.timed_out && !r.disk_exceeded;
+  Json j = {{"output", r.stdout_text}, {"success", success}};
+  if (!r.stderr_text.empty()) j["stderr"] = r.stderr_text;
+  if (!success) {
+    std::string err;
+    if (r.timed_out) {
+      err = "TimeoutError: the code ran past the " + std::to_string(s.limits().call_timeout_ms) +
+            " ms limit and was stopped";
+    } else if (r.disk_exceeded) {
+      err = "DiskLimitError: the code wrote more than the sandbox's disk limit and was stopped";
+    } else {
+      // The last line of a traceback names the exception.
+      std::string e = r.stderr_text;
+      while (!e.empty() && (e.back() == '\n' || e.back() == ' '))
+        e.pop_back();
+      size_t nl = e.rfind('\n');
+      err = nl == std::string::npos ? e : e.substr(nl + 1);
+      if (err.empty()) err = "the code exited with status " + std::to_string(r.exit_code);
+    }
+    j["error"] = err;
+    j["exit_code"] = r.exit_code;
+  }
+  if (r.truncated) {
+    j["output_truncated"] = true;
+    if (!r.stdout_file.empty()) j["stdout_file"] = r.stdout_file;
+    if (!r.stderr_file.empty()) j["stderr_file"] = r.stderr_file;
+  }
+  std::vector<std::string> files;
+  std::set<std::string> datasets;
+  for (const auto& f : ListSandbox(s.sandbox_dir(), 1000)) {
+    files.push_back(f.rel);
+    std::string d = DatasetOfSandboxPath(f.rel, t.namespaces_);
+    if (!d.empty()) datasets.insert(d);
+  }
+  j["sandbox_dir"] = s.sandbox_dir();
+  j["sandbox_files"] = files;
+  j["datasets_in_sandbox"] = std::vector<std::string>(datasets.begin(), datasets.end());
+  j["elapsed_ms"] = r.elapsed_ms;
+  out.result = std::move(j);
+  out.summary = success ? std::to_string(r.stdout_text.size()) + " bytes of output"
+                        : "failed: " + out.result["error"].get<std::string>().substr(0, 120);
+  return out;
+}
+
+Result<ToolOutput> ToolSet::Impl::GetSandboxInfo(ToolSet& t, Session& s, const Json& args) {
+  ToolOutput out;
+  Json files = Json::array();
+  uint64_t total = 0;
+  for (const auto& f : ListSandbox(s.sandbox_dir())) {
+    Json e = {{"path", s.sandbox_dir() + "/" + f.rel}, {"relative_path", f.rel}, {"size", f.size}};
+    std::string d = DatasetOfSandboxPath(f.rel, t.namespaces_);
+    if (!d.empty()) e["dataset"] = d;
+    if (f.symlink) e["symlink"] = true;
+    files.push_back(e);
+    total += f.size;
+  }
+  out.summary = std::to_string(files.size()) + " files";
+  out.result = {{"sandbox_dir", s.sandbox_dir()},
+                {"files", files},
+                {"file_count", files.size()},
+                {"total_size", total},
+                {"downloaded_bytes", s.downloaded_bytes()},
+                {"download_budget_bytes", s.limits().max_download_bytes}};
+  return out;
+}
+
+Result<ToolOutput> ToolSet::Impl::SubmitAnswer(ToolSet& t, Session& s, const Json& args) {
+  LAKEQA_ASSIGN_OR_RETURN(std::string answer, ArgString(args, "answer", true));
+  LAKEQA_ASSIGN_OR_RETURN(std::string reasoning, ArgString(args, "reasoning", false));
+  LAKEQA_ASSIGN_OR_RETURN(auto sources, ArgStringList(args, "sources", nullptr, false));
+  if (s.answer) return Status(ErrorCode::kAlreadyExists, "an answer was already submitted in this session");
+  ToolOutput out;
+  out.result = {{"status", "submitted"}, {"answer", answer}, {"reasoning", reasoning}, {"sources", sources}};
+  s.answer = out.result;
+  out.summary = "answer: " + answer.substr(0, 200);
+  return out;
+}
+
+}  // namespace lakeqa::tools

@@ -1,0 +1,210 @@
+// `lakeqa run` end to end through the real CLI and the real tools: a lake and an index built with
+// `lakeqa index build`, the oracle at 100% EM on tasks written for that lake, and an llm run against a
+// loopback OpenAI-protocol server that is interrupted with SIGINT, resumed, then replayed offline.
+#include <chrono>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include "lakeqa/common/fs.h"
+
+#include "agent/fake_env.h"
+#include "llm/model_server.h"
+
+extern char** environ;
+
+namespace lakeqa::agent {
+namespace {
+
+using lakeqa::testing::ModelServer;
+using lakeqa::testing::OpenAiToolCallStream;
+using testing::WriteText;
+
+std::string Bin() {
+  const char* b = std::getenv("LAKEQA_BIN");
+  return b != nullptr ? b : LAKEQA_BINARY_DIR "/lakeqa";
+}
+
+pid_t Spawn(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<char*> argv;
+  for (const auto& a : args)
+    argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid = 0;
+  EXPECT_EQ(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&fa);
+  return pid;
+}
+
+int Wait(pid_t pid) {
+  int st = 0;
+  waitpid(pid, &st, 0);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int RunCli(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<std::string> full = {Bin()};
+  full.insert(full.end(), args.begin(), args.end());
+  return Wait(Spawn(full, log));
+}
+
+std::vector<Json> Lines(const std::string& path) {
+  std::vector<Json> out;
+  std::ifstream in(path);
+  for (std::string l; std::getline(in, l);)
+    if (!l.empty()) out.push_back(Json::parse(l));
+  return out;
+}
+
+Json Task(const std::string& id, const std::string& fact) {
+  return {
+      {"question_id", id},
+      {"question",
+       "Task " + id + ": the founding year of Springfield plus the acres of its largest city park? [Answer]"},
+      {"answer", "1853"},
+      {"nodes",
+       {{"1",
+         {{"source", "datagov/city-parks-inventory/files/rows.txt"},
+          {"subquestion", "largest city parks inventory acres"},
+          {"fact", fact},
+          {"answer", "32"}}},
+        {"2",
+         {{"source", "wikipedia/Springfield/content.txt"},
+          {"subquestion", "Springfield founded"},
+          {"fact", "Springfield was founded in 1821."},
+          {"answer", "1821"}}}}},
+      {"datasets_used", {"datagov/city-parks-inventory/files/rows.txt", "wikipedia/Springfield/content.txt"}},
+      {"reasoning_hops", {{{"hop", 1}, {"node_ids", {1, 2}}, {"reasoning", {"Add."}}, {"answer", "1853"}}}}};
+}
+
+class CliRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!PathExists(Bin())) GTEST_SKIP() << "lakeqa binary not built at " << Bin();
+    dir_ = *MakeTempDir("cli-run");
+    // The code sandbox runs as an unprivileged user that must be able to reach the run folder.
+    std::filesystem::permissions(dir_,
+                                 std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
+                                 std::filesystem::perm_options::add);
+    WriteText(dir_ + "/lake/datagov/city-parks-inventory/files/rows.txt", "name,acres\nA,10\nB,32\nC,5\n");
+    WriteText(dir_ + "/lake/datagov/city-parks-inventory/metadata.json",
+              "{\"title\": \"City Parks Inventory\"}");
+    WriteText(dir_ + "/lake/wikipedia/Springfield/content.txt", "Springfield was founded in 1821.");
+    const std::string local =
+        "import csv\nrows = list(csv.DictReader(open(local_path)))\nanswer = str(max(int(r['acres']) for r "
+        "in rows))\n";
+    const std::string s3 =
+        "import boto3, io\nimport pandas as pd\nobj = "
+        "boto3.client('s3').get_object(Bucket='lakeqa-yc4103-datalake', "
+        "Key='datagov/city-parks-inventory/files/rows.txt')\ndf = "
+        "pd.read_csv(io.BytesIO(obj['Body'].read()))\n"
+        "answer = str(int(df['acres'].max()))\n";
+    for (int i = 1; i <= 4; ++i) {
+      WriteText(dir_ + "/tasks/k-1-d-2/task_" + std::to_string(i) + ".json",
+                Task("C" + std::to_string(i), i % 2 ? local : s3).dump());
+    }
+    ASSERT_EQ(
+        RunCli({"index", "build", "--lake", dir_ + "/lake", "--index", dir_ + "/idx"}, dir_ + "/index.log"),
+        0)
+        << *ReadFile(dir_ + "/index.log");
+  }
+  void TearDown() override {
+    if (!dir_.empty()) (void)RemoveAll(dir_);
+  }
+  std::vector<std::string> Base(const std::string& out) {
+    return {"run",    "--tasks",      dir_ + "/tasks", "--index",       dir_ + "/idx",
+            "--lake", dir_ + "/lake", "--out",         dir_ + "/" + out};
+  }
+  std::string dir_;
+};
+
+TEST_F(CliRun, OracleReachesFullExactMatchOnItsLake) {
+  auto args = Base("oracle");
+  args.insert(args.end(), {"--agent", "oracle", "--parallel", "2", "--json"});
+  ASSERT_EQ(RunCli(args, dir_ + "/oracle.log"), 0) << *ReadFile(dir_ + "/oracle.log");
+  auto preds = Lines(dir_ + "/oracle/predictions.jsonl");
+  ASSERT_EQ(preds.size(), 4u);
+  for (const Json& p : preds) {
+    EXPECT_EQ(p["answer"], "1853") << p.dump();
+    EXPECT_EQ(p["extra"]["search_recall_at_20"], 1.0) << p.dump();
+  }
+  Json meta = Json::parse(*ReadFile(dir_ + "/oracle/run.json"));
+  EXPECT_EQ(meta["status"], "complete");
+  EXPECT_EQ(meta["agent"], "oracle");
+  EXPECT_EQ(meta["prompt_hash"].get<std::string>().size(), 64u);
+}
+
+TEST_F(CliRun, LlmRunSurvivesSigintResumesAndReplaysOffline) {
+  std::atomic<bool> slow{true}, c3_waiting{false};
+  ModelServer srv([&](const std::string&, const Json& body) {
+    int turn = 0;
+    for (const Json& m : body["messages"])
+      turn += m["role"] == "assistant";
+    std::string q = body["messages"][1]["content"].get<std::string>();
+    // Task C3 hangs on its first call until the test has interrupted the run.
+    if (q.find("Task C3") != std::string::npos) {
+      c3_waiting = true;
+      for (int i = 0; i < 500 && slow.load(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (turn == 0) return OpenAiToolCallStream("search_keyword", {{"keywords", {"parks"}}}, "c0");
+    return OpenAiToolCallStream("submit_answer", {{"answer", "[1853]"}}, "c1");
+  });
+  auto args = Base("llm");
+  args.insert(args.begin(), Bin());
+  args.insert(args.end(), {"--agent", "llm", "--model", "openai:gpt-5.2", "--base-url", srv.Url() + "/v1"});
+  pid_t pid = Spawn(args, dir_ + "/llm1.log");
+  // Interrupt while C3 waits for its first model answer (two tasks are recorded by then).
+  for (int i = 0; i < 1000 && !c3_waiting.load(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill(pid, SIGINT);
+  slow = false;
+  int rc = Wait(pid);
+  EXPECT_NE(rc, 0) << *ReadFile(dir_ + "/llm1.log");
+  EXPECT_EQ(Json::parse(*ReadFile(dir_ + "/llm/run.json"))["status"], "interrupted");
+  size_t first = Lines(dir_ + "/llm/predictions.jsonl").size();
+  EXPECT_EQ(first, 2u);
+  int calls_before = srv.calls();
+
+  std::vector<std::string> resume(args.begin() + 1, args.end());
+  ASSERT_EQ(RunCli(resume, dir_ + "/llm2.log"), 0) << *ReadFile(dir_ + "/llm2.log");
+  auto preds = Lines(dir_ + "/llm/predictions.jsonl");
+  ASSERT_EQ(preds.size(), 4u) << *ReadFile(dir_ + "/llm1.log") << *ReadFile(dir_ + "/llm2.log");
+  for (const Json& p : preds)
+    EXPECT_EQ(p["answer"], "1853");
+  // Only the unfinished tasks cost anything: C4's two turns and C3's second; C3's first turn, answered
+  // while the run was stopping, comes from the cassette.
+  EXPECT_EQ(srv.calls() - calls_before, 3);
+  EXPECT_NE(preds[0]["cost_usd"], nullptr);  // gpt-5.2 is in the shipped pricing table
+
+  // Offline replay from the cassette: no server calls, same answers.
+  int calls_after = srv.calls();
+  auto offline = Base("replay");
+  offline.insert(offline.end(), {"--agent", "llm", "--model", "openai:gpt-5.2", "--offline", "--cassette",
+                                 dir_ + "/llm/cassette.jsonl"});
+  ASSERT_EQ(RunCli(offline, dir_ + "/llm3.log"), 0) << *ReadFile(dir_ + "/llm3.log");
+  auto replayed = Lines(dir_ + "/replay/predictions.jsonl");
+  ASSERT_EQ(replayed.size(), 4u);
+  for (const Json& p : replayed)
+    EXPECT_EQ(p["answer"], "1853");
+  EXPECT_EQ(srv.calls(), calls_after);
+
+  // Bad input: a model without a provider, a missing key for a hosted API.
+  auto bad = Base("bad");
+  bad.insert(bad.end(), {"--model", "gpt-5.2"});
+  EXPECT_EQ(RunCli(bad, dir_ + "/bad.log"), 2);
+  EXPECT_NE(ReadFile(dir_ + "/bad.log")->find("provider:model"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace lakeqa::agent

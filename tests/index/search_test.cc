@@ -1,0 +1,351 @@
+// The searcher against a brute-force reference (tests/index/reference.h) on random documents and random
+// queries with a fixed seed: exact top-k under pruning, phrases, prefixes, filters, facets, deletes
+// and merges.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "index/corpus.h"
+#include "index/reference.h"
+#include "index/test_util.h"
+#include "lakeqa/index/index.h"
+#include "lakeqa/index/searcher.h"
+
+namespace lakeqa::index {
+namespace {
+
+using testing::CorpusGen;
+using testing::Reference;
+using testing::TempDir;
+
+constexpr size_t kDocs = 2000;
+
+std::vector<Document> MakeDocs(size_t n, uint32_t seed) {
+  CorpusGen g(seed);
+  std::vector<Document> docs;
+  for (size_t i = 0; i < n; ++i) docs.push_back(g.Doc(i));
+  return docs;
+}
+
+std::shared_ptr<IndexReader> Build(const std::string& dir, const std::vector<Document>& docs, size_t per_segment) {
+  WriterOptions wo;
+  wo.max_buffered_docs = per_segment;
+  auto w = IndexWriter::Open(dir, Schema::Datasets(), wo);
+  EXPECT_TRUE(w.ok()) << w.status().ToString();
+  for (const Document& d : docs) EXPECT_TRUE((*w)->Add(d).ok());
+  EXPECT_TRUE((*w)->Commit().ok());
+  auto r = IndexReader::Open(dir);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return *r;
+}
+
+bool Close(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
+
+// The engine's top-k is a correct top-k of the reference ranking: same scores rank by rank, every hit's
+// score is its true score, and every document strictly above the k-th score is present.
+void ExpectTopK(const SearchResult& got, const Reference::Output& ref, size_t k, const std::string& what) {
+  size_t want = std::min(k, ref.ranked.size());
+  ASSERT_EQ(got.hits.size(), want) << what;
+  std::map<std::string, double> truth;
+  for (const auto& h : ref.ranked) truth[h.id] = h.score;
+  std::set<std::string> ids;
+  for (size_t i = 0; i < want; ++i) {
+    EXPECT_TRUE(Close(got.hits[i].score, ref.ranked[i].score))
+        << what << " rank " << i << ": " << got.hits[i].score << " vs " << ref.ranked[i].score;
+    auto it = truth.find(got.hits[i].id);
+    ASSERT_NE(it, truth.end()) << what << ": " << got.hits[i].id << " does not match";
+    EXPECT_TRUE(Close(got.hits[i].score, it->second)) << what << " " << got.hits[i].id;
+    ids.insert(got.hits[i].id);
+  }
+  if (want == 0) return;
+  double kth = ref.ranked[want - 1].score;
+  for (const auto& h : ref.ranked) {
+    if (h.score <= kth * (1 + 1e-9) + 1e-12) break;
+    EXPECT_TRUE(ids.count(h.id)) << what << ": missing " << h.id << " score " << h.score;
+  }
+}
+
+class SearchTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    docs_ = new std::vector<Document>(MakeDocs(kDocs, 42));
+    dir_ = new TempDir();
+    reader_ = new std::shared_ptr<IndexReader>(Build(dir_->path, *docs_, 600));
+    ref_ = new Reference(Schema::Datasets(), *docs_);
+  }
+  static void TearDownTestSuite() {
+    delete ref_;
+    delete reader_;
+    delete dir_;
+    delete docs_;
+  }
+  static std::vector<Document>* docs_;
+  static TempDir* dir_;
+  static std::shared_ptr<IndexReader>* reader_;
+  static Reference* ref_;
+};
+std::vector<Document>* SearchTest::docs_;
+TempDir* SearchTest::dir_;
+std::shared_ptr<IndexReader>* SearchTest::reader_;
+Reference* SearchTest::ref_;
+
+TEST_F(SearchTest, IndexHasSeveralSegments) {
+  EXPECT_GE((*reader_)->num_segments(), 4u);
+  EXPECT_EQ((*reader_)->num_docs(), kDocs);
+}
+
+TEST_F(SearchTest, PrunedTopKMatchesBruteForce) {
+  Searcher searcher(*reader_);
+  text::Analyzer analyzer;
+  CorpusGen g(7);
+  const size_t ks[] = {1, 3, 10, 40};
+  const double k1s[] = {1.2, 0.5, 2.0};
+  const double bs[] = {0.75, 0.0, 1.0};
+  uint64_t pruned_scored = 0, exhaustive_scored = 0;
+  size_t nonempty = 0, phrases = 0, prefixes = 0, filters = 0;
+  for (int i = 0; i < 160; ++i) {
+    std::string text = g.QueryText(*docs_);
+    auto q = ParseQuery(text, (*reader_)->schema(), analyzer);
+    ASSERT_TRUE(q.ok());
+    SearchOptions o;
+    o.k = ks[i % 4];
+    o.k1 = k1s[i % 3];
+    o.b = bs[(i / 3) % 3];
+    o.snippets = false;
+    o.max_prefix_expansions = i % 2 ? 128 : 3;  // a tight limit checks the expansion order too
+    auto got = searcher.Search(*q, o);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    auto ref = ref_->Run(*q, o);
+    ExpectTopK(*got, ref, o.k, "query '" + text + "'");
+    o.exhaustive = true;
+    auto full = searcher.Search(*q, o);
+    ASSERT_TRUE(full.ok());
+    ASSERT_EQ(full->hits.size(), got->hits.size());
+    for (size_t h = 0; h < got->hits.size(); ++h) {  // bit-identical: canonical summation order
+      EXPECT_EQ(full->hits[h].id, got->hits[h].id) << text;
+      EXPECT_EQ(full->hits[h].score, got->hits[h].score) << text;
+    }
+    pruned_scored += got->stats.scored_docs;
+    exhaustive_scored += full->stats.scored_docs;
+    nonempty += !ref.ranked.empty();
+    phrases += !q->phrases.empty() && !ref.ranked.empty();
+    filters += !q->filters.empty() && !ref.ranked.empty();
+    for (const auto& t : q->terms) prefixes += t.prefix;
+  }
+  EXPECT_GT(nonempty, 120u);  // the test exercises real matches
+  EXPECT_GT(phrases, 8u);
+  EXPECT_GT(prefixes, 15u);
+  EXPECT_GT(filters, 15u);
+  EXPECT_LT(pruned_scored, exhaustive_scored);  // MaxScore skipped work
+}
+
+TEST_F(SearchTest, FacetsAndTotalsMatchBruteForce) {
+  Searcher searcher(*reader_);
+  text::Analyzer analyzer;
+  CorpusGen g(11);
+  for (int i = 0; i < 40; ++i) {
+    std::string text = i == 0 ? "category:education" : g.QueryText(*docs_);
+    auto q = ParseQuery(text, (*reader_)->schema(), analyzer);
+    ASSERT_TRUE(q.ok());
+    SearchOptions o;
+    o.k = 5;
+    o.facet_fields = {"category", "format", "namespace"};
+    o.facet_limit = 100;
+    auto got = searcher.Search(*q, o);
+    ASSERT_TRUE(got.ok());
+    auto ref = ref_->Run(*q, o, o.facet_fields);
+    EXPECT_EQ(got->total, static_cast<int64_t>(ref.ranked.size())) << text;
+    for (const std::string& f : o.facet_fields) {
+      std::map<std::string, uint64_t> counts;
+      for (const FacetValue& v : got->facets[f]) counts[v.value] = v.count;
+      EXPECT_EQ(counts, ref.facets[f]) << text << " facet " << f;
+      const auto& vals = got->facets[f];
+      for (size_t j = 1; j < vals.size(); ++j) EXPECT_GE(vals[j - 1].count, vals[j].count);
+    }
+  }
+}
+
+TEST_F(SearchTest, FilterOnlyQueryReturnsAllMatchesInIdOrder) {
+  Searcher searcher(*reader_);
+  SearchOptions o;
+  o.k = 1000000 / 100;
+  auto got = searcher.Search("namespace:wikipedia", o);
+  ASSERT_TRUE(got.ok());
+  size_t want = 0;
+  for (const Document& d : *docs_) {
+    for (const auto& [f, v] : d.fields) want += f == "namespace" && v == "wikipedia";
+  }
+  ASSERT_EQ(got->hits.size(), want);
+  for (size_t i = 1; i < got->hits.size(); ++i) EXPECT_LT(got->hits[i - 1].id, got->hits[i].id);
+}
+
+TEST(SearchDeletesTest, DeletesAndMergeMatchFreshBuild) {
+  auto docs = MakeDocs(1200, 99);
+  TempDir a, fresh;
+  std::mt19937 rng(5);
+  std::vector<Document> live;
+  std::set<std::string> deleted;
+  {
+    WriterOptions wo;
+    wo.max_buffered_docs = 400;
+    auto w = IndexWriter::Open(a.path, Schema::Datasets(), wo);
+    ASSERT_TRUE(w.ok());
+    for (size_t i = 0; i < docs.size(); ++i) {
+      ASSERT_TRUE((*w)->Add(docs[i]).ok());
+      if (i == 700) {
+        ASSERT_TRUE((*w)->Commit().ok());
+      }
+    }
+    // Deletes hit committed, flushed and still-buffered documents.
+    for (const Document& d : docs) {
+      if (rng() % 8 == 0) {
+        auto n = (*w)->Delete(d.id);
+        ASSERT_TRUE(n.ok());
+        EXPECT_EQ(*n, 1u);
+        deleted.insert(d.id);
+      }
+    }
+    auto again = (*w)->Delete(*deleted.begin());
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(*again, 0u);
+    ASSERT_TRUE((*w)->Commit().ok());
+  }
+  for (const Document& d : docs) {
+    if (!deleted.count(d.id)) live.push_back(d);
+  }
+  auto fresh_reader = Build(fresh.path, live, 100000);
+  ASSERT_EQ(fresh_reader->num_segments(), 1u);
+  Reference ref(Schema::Datasets(), live);
+
+  auto compare = [&](const std::shared_ptr<IndexReader>& r, const std::string& label) {
+    EXPECT_EQ(r->num_docs(), live.size());
+    Searcher s1(r), s2(fresh_reader);
+    CorpusGen g(3);
+    text::Analyzer analyzer;
+    for (int i = 0; i < 50; ++i) {
+      std::string text = g.QueryText(docs);
+      auto q = ParseQuery(text, r->schema(), analyzer);
+      ASSERT_TRUE(q.ok());
+      SearchOptions o;
+      o.k = 10;
+      o.max_prefix_expansions = 4;
+      o.facet_fields = {"format"};
+      auto x = s1.Search(*q, o);
+      auto y = s2.Search(*q, o);
+      ASSERT_TRUE(x.ok() && y.ok());
+      ASSERT_EQ(x->hits.size(), y->hits.size()) << label << " " << text;
+      for (size_t h = 0; h < x->hits.size(); ++h) {
+        EXPECT_EQ(x->hits[h].id, y->hits[h].id) << label << " " << text;
+        EXPECT_EQ(x->hits[h].score, y->hits[h].score) << label << " " << text;
+        EXPECT_FALSE(deleted.count(x->hits[h].id));
+      }
+      EXPECT_EQ(x->total, y->total);
+      ExpectTopK(*x, ref.Run(*q, o), o.k, label + " '" + text + "'");
+    }
+  };
+  auto r = IndexReader::Open(a.path);
+  ASSERT_TRUE(r.ok());
+  EXPECT_GE((*r)->num_segments(), 3u);
+  compare(*r, "with deletes");
+  {
+    auto w = IndexWriter::Open(a.path, Schema::Datasets());
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->Merge().ok());
+    EXPECT_EQ((*w)->segments().size(), 1u);
+    EXPECT_EQ((*w)->segments()[0].deleted, 0u);
+  }
+  auto merged = IndexReader::Open(a.path);
+  ASSERT_TRUE(merged.ok());
+  EXPECT_EQ((*merged)->num_segments(), 1u);
+  compare(*merged, "merged");
+  // The old reader still works on its mapped files after the merge removed them.
+  Searcher old(*r);
+  EXPECT_TRUE(old.Search("crime").ok());
+}
+
+TEST(QueryParserTest, Syntax) {
+  Schema schema = Schema::Datasets();
+  text::Analyzer a;
+  auto q = ParseQuery("namespace:datagov category:\"Public Safety\" crime austin", schema, a);
+  ASSERT_TRUE(q.ok());
+  ASSERT_EQ(q->filters.size(), 2u);
+  EXPECT_EQ(q->filters[0].field, schema.Find("namespace"));
+  EXPECT_EQ(q->filters[0].values, std::vector<std::string>{"datagov"});
+  EXPECT_EQ(q->filters[1].values, std::vector<std::string>{"public safety"});
+  ASSERT_EQ(q->terms.size(), 2u);
+  EXPECT_EQ(q->terms[0].term, "crime");
+  EXPECT_EQ(q->terms[1].term, "austin");
+
+  q = ParseQuery("vadir* \"K-8 schools\" title:Running format:CSV format:json http://x.org", schema, a);
+  ASSERT_TRUE(q.ok());
+  ASSERT_EQ(q->phrases.size(), 1u);
+  EXPECT_EQ(q->phrases[0].terms, (std::vector<std::pair<std::string, uint32_t>>{{"k-8", 0}, {"school", 1}}));
+  ASSERT_EQ(q->filters.size(), 1u);
+  EXPECT_EQ(q->filters[0].values, (std::vector<std::string>{"csv", "json"}));
+  std::vector<std::string> terms;
+  for (const auto& t : q->terms)
+    terms.push_back((t.field >= 0 ? schema.fields()[t.field].name + ":" : "") + t.term + (t.prefix ? "*" : ""));
+  EXPECT_EQ(terms, (std::vector<std::string>{"vadir*", "k-8", "school", "title:run", "http", "x.org", "x", "org"}));
+
+  q = ParseQuery("   ", schema, a);
+  ASSERT_TRUE(q.ok());
+  EXPECT_TRUE(q->terms.empty());
+  EXPECT_FALSE(ParseQuery(std::string(70000, 'a'), schema, a).ok());
+  q = ParseQuery("\"unterminated phrase here", schema, a);
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(q->phrases.size(), 1u);
+}
+
+TEST(SearchTest2, SnippetMatchedColumnsAndPrefix) {
+  TempDir dir;
+  std::vector<Document> docs(3);
+  docs[0].id = "apd-searches";
+  docs[0].Add("title", "APD Searches by Type").Add("description",
+      "Searches conducted by the Austin Police Department during traffic stops, 2017-18. The data lists each "
+      "search with its type, the reason, and whether contraband was found; updated weekly by APD staff.");
+  docs[0].Add("columns", "search_type").Add("columns", "incident_id").Add("columns", "District").Add("namespace", "datagov");
+  docs[1].id = "vadir-2017";
+  docs[1].Add("title", "VADIR school safety").Add("file_names", "vadir_2017-18.csv").Add("columns", "school_name");
+  docs[2].id = "other";
+  docs[2].Add("title", "Parks").Add("description", "Nothing to see");
+  auto r = Build(dir.path, docs, 100);
+  Searcher s(r);
+  auto res = s.Search("austin search type");
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  ASSERT_GE(res->hits.size(), 1u);
+  const Hit& h = res->hits[0];
+  EXPECT_EQ(h.id, "apd-searches");
+  EXPECT_EQ(h.snippet.field, "description");
+  EXPECT_NE(h.snippet.text.find("Austin"), std::string::npos);
+  ASSERT_FALSE(h.snippet.highlights.empty());
+  std::set<std::string> marked;
+  for (const Highlight& hl : h.snippet.highlights) marked.insert(h.snippet.text.substr(hl.start, hl.end - hl.start));
+  EXPECT_TRUE(marked.count("Austin"));
+  EXPECT_TRUE(marked.count("Searches") || marked.count("search"));
+  EXPECT_EQ(h.matched_columns, std::vector<std::string>{"search_type"});
+  EXPECT_EQ(h.fields[0], (std::pair<std::string, std::string>{"title", "APD Searches by Type"}));
+
+  res = s.Search("vadir*");
+  ASSERT_TRUE(res.ok());
+  ASSERT_EQ(res->hits.size(), 1u);
+  EXPECT_EQ(res->hits[0].id, "vadir-2017");
+  res = s.Search("2017-18");
+  ASSERT_TRUE(res.ok());
+  ASSERT_EQ(res->hits.size(), 2u);  // the description's "2017-18" and the file name's parts
+  res = s.Search("\"police department\" namespace:datagov");
+  ASSERT_TRUE(res.ok());
+  ASSERT_EQ(res->hits.size(), 1u);
+  res = s.Search("\"department police\"");
+  ASSERT_TRUE(res.ok());
+  EXPECT_TRUE(res->hits.empty());
+  SearchOptions bad;
+  bad.facet_fields = {"title"};
+  EXPECT_EQ(s.Search("x", bad).status().code(), ErrorCode::kInvalidArgument);
+  bad = SearchOptions();
+  bad.b = 2;
+  EXPECT_EQ(s.Search("x", bad).status().code(), ErrorCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace lakeqa::index

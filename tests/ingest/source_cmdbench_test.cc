@@ -1,0 +1,156 @@
+// cmdbench: pg_dump COPY parsing, a small synthetic CMDBench lake, and the real one when present.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "ingest/build_test_util.h"
+#include "lakeqa/ingest/build.h"
+#include "lakeqa/ingest/sources.h"
+
+namespace lakeqa::ingest {
+namespace {
+
+using namespace testing;
+
+TEST(PgUnescape, EscapesAndNull) {
+  EXPECT_TRUE(PgUnescape("\\N").null);
+  EXPECT_EQ(PgUnescape("a\\tb\\nc\\\\d\\r").value, "a\tb\nc\\d\r");
+  EXPECT_EQ(PgUnescape("\\101\\x42\\7").value, "AB\x07");
+  EXPECT_EQ(PgUnescape("\\N\\N").value, "NN");  // only a whole field "\N" is NULL
+  EXPECT_EQ(PgUnescape("trailing\\").value, "trailing\\");
+}
+
+const char* kSql =
+    "--\n-- PostgreSQL database dump\n--\n\nCREATE TABLE nba_wikisql.t_1_1_1 (\n    player text,\n    \"no.\" text\n);\n\n"
+    "COPY nba_wikisql.t_1_1_1 (player, \"no.\") FROM stdin;\n"
+    "Quincy Acy\t4\n"
+    "O'Neal, \"Shaq\"\t\\N\n"
+    "Tab\\tName\tline\\nbreak\n"
+    "only one field\n"
+    "\\.\n\n"
+    "COPY nba_wikisql.t_2_2_2 (\"Weird \"\"col\"\"\", b) FROM stdin;\n"
+    "x\ty\n"
+    "\\.\n";
+
+const char* kContext =
+    "CREATE TABLE metadata.nba_context (id text, page_title text, section_title text, caption text, doc jsonb);\n"
+    "COPY metadata.nba_context (id, page_title, section_title, caption, doc) FROM stdin;\n"
+    "1-1-1\tToronto Raptors all-time roster\tA\tA caption\t{\"header\": [\"Player\", \"No.\"]}\n"
+    "\\.\n";
+
+TEST(ReadPgDump, CopyBlocksRowsAndBadRows) {
+  TempDir t;
+  WriteBytes(t.path() + "/d.sql", kSql);
+  std::vector<std::string> tables, errors;
+  std::vector<std::vector<PgField>> rows;
+  PgDumpCallbacks cb;
+  cb.on_table = [&](const PgTable& tb) {
+    tables.push_back(tb.schema + "." + tb.name + ":" + std::to_string(tb.columns.size()) + ":" + tb.columns.back());
+    return Status::Ok();
+  };
+  cb.on_row = [&](const PgTable&, std::vector<PgField>&& f) { rows.push_back(std::move(f)); return Status::Ok(); };
+  cb.on_error = [&](const PgTable&, const Status& s) { errors.push_back(s.ToString()); };
+  ASSERT_TRUE(ReadPgDump(t.path() + "/d.sql", cb).ok());
+  EXPECT_EQ(tables, (std::vector<std::string>{"nba_wikisql.t_1_1_1:2:no.", "nba_wikisql.t_2_2_2:2:b"}));
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_TRUE(rows[1][1].null);
+  EXPECT_EQ(rows[2][0].value, "Tab\tName");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("d.sql:14: row has 1 fields"), std::string::npos) << errors[0];
+
+  WriteBytes(t.path() + "/cut.sql", "COPY s.t (a) FROM stdin;\nrow\n");
+  Status s = ReadPgDump(t.path() + "/cut.sql", {});
+  EXPECT_EQ(s.code(), ErrorCode::kParseError);
+  EXPECT_NE(s.message().find("input ended inside the COPY block of t"), std::string::npos);
+}
+
+TEST(CmdbenchBuild, SyntheticLake) {
+  TempDir t;
+  std::string src = t.path() + "/cmdbench";
+  ASSERT_TRUE(MakeDirs(src + "/tables").ok());
+  ASSERT_TRUE(MakeDirs(src + "/graph").ok());
+  WriteBytes(src + "/tables/nba_wikisql.sql", kSql);
+  WriteBytes(src + "/tables/metadata.sql", kContext);
+  WriteBytes(src + "/graph/Player.csv", "wikidata_id:ID(Player),name\nQ1,\"Smith, \"\"J\"\"\"\nQ2,Jones\n");
+  WriteBytes(src + "/graph/Team.csv", "wikidata_id:ID(Team),name\nQ9,Raptors\n");
+  WriteBytes(src + "/graph/relation_playsFor.csv", ":START_ID(Player),:END_ID(Team),start_time\nQ1,Q9,2001\n");
+  WriteBytes(src + "/graph/notes.csv", "a,b\n1,2\n");
+  auto store = lake::OpenStore(t.path() + "/lake");
+  ASSERT_TRUE(store.ok());
+  BuildOptions o;
+  o.jobs = 2;
+  auto r = BuildLake(**store, SourceSpec{SourceKind::kCmdbench, src}, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  std::string lake = t.path() + "/lake/cmdbench/";
+  EXPECT_EQ(Slurp(lake + "t_1_1_1/t_1_1_1.csv"),
+            "player,no.\nQuincy Acy,4\n\"O'Neal, \"\"Shaq\"\"\",\nTab\tName,\"line\nbreak\"\n");
+  Json m = SlurpJson(lake + "t_1_1_1/metadata.json");
+  EXPECT_EQ(m["kind"], "table");
+  EXPECT_EQ(m["wikisql_id"], "1-1-1");
+  EXPECT_EQ(m["page_title"], "Toronto Raptors all-time roster");
+  EXPECT_EQ(m["section_title"], "A");
+  EXPECT_EQ(m["caption"], "A caption");
+  EXPECT_EQ(m["header"], Json::array({"Player", "No."}));
+  EXPECT_EQ(m["rows"], 3);
+  EXPECT_EQ(Slurp(lake + "t_2_2_2/t_2_2_2.csv"), "\"Weird \"\"col\"\"\",b\nx,y\n");
+  EXPECT_FALSE(SlurpJson(lake + "t_2_2_2/metadata.json").contains("page_title"));
+
+  Json pm = SlurpJson(lake + "graph_nodes_Player/metadata.json");
+  EXPECT_EQ(pm["kind"], "graph_nodes");
+  EXPECT_EQ(pm["label"], "Player");
+  EXPECT_EQ(pm["rows"], 2);
+  EXPECT_EQ(pm["graph_schema"]["relations"][0]["start"], "Player");
+  EXPECT_EQ(pm["graph_schema"]["nodes"].size(), 2u);
+  Json rm = SlurpJson(lake + "graph_relation_playsFor/metadata.json");
+  EXPECT_EQ(rm["start_label"], "Player");
+  EXPECT_EQ(rm["end_label"], "Team");
+  EXPECT_EQ(rm["properties"], Json::array({"start_time"}));
+  EXPECT_EQ(Slurp(lake + "graph_relation_playsFor/relation_playsFor.csv"),
+            ":START_ID(Player),:END_ID(Team),start_time\nQ1,Q9,2001\n");
+
+  EXPECT_EQ(r->datasets.at("table"), 2u);
+  EXPECT_EQ(r->datasets.at("graph_nodes"), 2u);
+  EXPECT_EQ(r->datasets.at("graph_relations"), 1u);
+  EXPECT_EQ(r->skipped_by_reason.count("CSV without :ID or :START_ID/:END_ID columns (not Neo4j import format)"), 1u);
+  EXPECT_EQ(r->errors_total, 1u);  // the one-field row
+}
+
+std::string SharedData() {
+  if (const char* env = std::getenv("LAKEQA_SHARED_DATA")) return env;
+  return std::string(LAKEQA_SOURCE_DIR) + "/../shared/data";
+}
+
+TEST(CmdbenchBuild, RealNbaLake) {
+  std::string src = SharedData() + "/cmdbench-nba";
+  if (!PathExists(src + "/tables/nba_wikisql.sql")) {
+    GTEST_SKIP() << "CMDBench NBA lake not found at " << src << " (set LAKEQA_SHARED_DATA)";
+  }
+  TempDir t;
+  auto store = lake::OpenStore(t.path() + "/lake");
+  ASSERT_TRUE(store.ok());
+  BuildOptions o;
+  o.jobs = 2;
+  auto r = BuildLake(**store, SourceSpec{SourceKind::kCmdbench, src}, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->datasets.at("table"), 1124u);
+  EXPECT_EQ(r->datasets.at("graph_nodes"), 7u);
+  EXPECT_EQ(r->datasets.at("graph_relations"), 8u);
+  EXPECT_EQ(r->errors_total, 0u) << r->ToJson().dump(2);
+  std::string lake = t.path() + "/lake/cmdbench/";
+  std::string csv = Slurp(lake + "t_1_10015132_1/t_1_10015132_1.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n', csv.find('\n') + 1) + 1),
+            "player,no.,nationality,position,years in toronto,school/club team\n"
+            "Quincy Acy,4,United States,Forward,2012-present,Baylor\n");
+  EXPECT_NE(csv.find("Rafer Alston,\"11, 12\",United States,Guard,\"2002-03, 2004-05\",Fresno State\n"),
+            std::string::npos);
+  Json m = SlurpJson(lake + "t_1_10015132_1/metadata.json");
+  EXPECT_EQ(m["page_title"], "Toronto Raptors all-time roster");
+  EXPECT_EQ(m["rows"], 11);
+  Json g = SlurpJson(lake + "graph_relation_playsFor/metadata.json");
+  EXPECT_EQ(g["graph_schema"]["nodes"].size(), 7u);
+  EXPECT_EQ(g["graph_schema"]["relations"].size(), 8u);
+  EXPECT_EQ(g["properties"], Json::array({"start_time", "end_time", "sport_number", "position"}));
+}
+
+}  // namespace
+}  // namespace lakeqa::ingest

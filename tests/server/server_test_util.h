@@ -1,0 +1,137 @@
+// Running real clients from the server tests: the curl binary for HTTP and node with the MCP SDK.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+
+#include "lakeqa/common/fs.h"
+#include "lakeqa/common/json.h"
+#include "lakeqa/server/server.h"
+
+#include "tools/fixture.h"
+
+namespace lakeqa::server::testing {
+
+// Single-quotes for /bin/sh.
+inline std::string Sh(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+struct CmdResult {
+  int exit_code = -1;
+  std::string out;
+};
+
+inline CmdResult RunCommand(const std::string& cmd) {
+  CmdResult r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+    r.out.append(buf, n);
+  int st = ::pclose(p);
+  r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+struct HttpReply {
+  int status = 0;
+  std::string body;
+  std::string headers;
+  Json json;
+};
+
+// One request with the curl binary (a real HTTP client, not our code).
+inline HttpReply Curl(const std::string& method, const std::string& url, const std::string& body = "",
+                      const std::vector<std::string>& headers = {}) {
+  std::string dir = *MakeTempDir("lakeqa-curl-");
+  std::string cmd =
+      "curl -s -S -X " + method + " -D " + Sh(dir + "/h") + " -o " + Sh(dir + "/b") + " -w '%{http_code}'";
+  for (const auto& h : headers)
+    cmd += " -H " + Sh(h);
+  if (!body.empty()) {
+    (void)WriteFileAtomic(dir + "/req", body);
+    cmd += " -H 'Content-Type: application/json' --data-binary @" + Sh(dir + "/req");
+  } else if (method == "POST") {
+    cmd += " -H 'Content-Length: 0'";  // as HTTP clients send for an empty POST
+  }
+  cmd += " " + Sh(url) + " 2>&1";
+  CmdResult r = RunCommand(cmd);
+  HttpReply reply;
+  reply.status = std::atoi(r.out.c_str());
+  reply.body = ReadFile(dir + "/b").value_or("");
+  reply.headers = ReadFile(dir + "/h").value_or("");
+  auto j = ParseJson(reply.body, url);
+  if (j.ok()) reply.json = *j;
+  (void)RemoveAll(dir);
+  return reply;
+}
+
+// Header value (case-insensitive name) from curl's -D dump.
+inline std::string Header(const std::string& headers, const std::string& name) {
+  std::string lower_h, lower_n;
+  for (char c : headers)
+    lower_h += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : name)
+    lower_n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  size_t at = lower_h.find("\n" + lower_n + ":");
+  if (at == std::string::npos) return "";
+  size_t start = at + lower_n.size() + 2;
+  size_t end = headers.find('\r', start);
+  std::string v = headers.substr(start, end - start);
+  while (!v.empty() && v.front() == ' ')
+    v.erase(0, 1);
+  return v;
+}
+
+inline bool HaveCurl() {
+  return std::system("command -v curl >/dev/null 2>&1") == 0;
+}
+
+inline std::string LakeqaBin() {
+  if (const char* b = std::getenv("LAKEQA_BIN")) return b;
+  return std::string(LAKEQA_BINARY_DIR) + "/lakeqa";
+}
+
+class ServerFixture : public tools::testing::ToolsFixture {
+ protected:
+  void SetUp() override {
+    if (!HaveCurl()) GTEST_SKIP() << "curl is not installed";
+    ToolsFixture::SetUp();
+    sessions_ = std::make_unique<SessionManager>(*tools_, root_ + "/http-sessions", tools::SessionLimits{});
+  }
+  void TearDown() override {
+    if (http_) http_->Stop();
+    http_.reset();
+    sessions_.reset();
+    ToolsFixture::TearDown();
+  }
+  void StartHttp(const std::string& token = "") {
+    ServerOptions o;
+    o.listen = "127.0.0.1:0";
+    o.token = token;
+    o.threads = 16;
+    http_ = std::make_unique<HttpServer>(*sessions_, o);
+    Status st = http_->Start();
+    ASSERT_TRUE(st.ok()) << st.ToString();
+    base_ = "http://127.0.0.1:" + std::to_string(http_->port());
+  }
+  std::unique_ptr<SessionManager> sessions_;
+  std::unique_ptr<HttpServer> http_;
+  std::string base_;
+};
+
+}  // namespace lakeqa::server::testing
