@@ -53,8 +53,10 @@ class BaselineAgent : public Agent {
       auto t0 = std::chrono::steady_clock::now();
       Json r = internal::SafeCall(env, tool, args);
       ++out.tool_calls;
-      internal::TrackDatasets(tool, args, r, out);
-      out.trace.push_back(internal::ToolEvent(++turn, tool, args, r, internal::MsSince(t0)));
+      Json ids = internal::TrackDatasets(env, true, tool, args, r, out);
+      Json event = internal::ToolEvent(++turn, tool, args, r, internal::MsSince(t0));
+      event.update(ids);
+      out.trace.push_back(std::move(event));
       return r;
     };
     std::string evidence;

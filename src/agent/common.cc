@@ -25,30 +25,43 @@ std::string Qualified(const Json& item) {
 
 }  // namespace
 
-void TrackDatasets(const std::string& tool, const Json& args, const Json& result, AgentResult& out) {
-  if ((tool == "search" || tool == "search_keyword") && result.is_object() && result.contains("results") &&
-      result["results"].is_array()) {
-    for (const Json& r : result["results"])
-      AddUnique(out.returned, Qualified(r));
-  }
-  if (!args.is_object()) return;
-  if (tool == "list_files") {
-    if (args.contains("dataset_ids") && args["dataset_ids"].is_array()) {
-      for (const Json& id : args["dataset_ids"])
-        if (id.is_string()) AddUnique(out.accessed, id.get<std::string>());
+Json TrackDatasets(ToolEnv& env, bool called, const std::string& tool, const Json& args, const Json& result,
+                   AgentResult& out) {
+  std::vector<std::string> returned, accessed;
+  Json recorded = called ? env.LastCallDatasets() : Json();
+  if (recorded.is_object()) {
+    for (const char* k : {"returned", "accessed"}) {
+      if (!recorded.contains(k) || !recorded[k].is_array()) continue;
+      for (const Json& id : recorded[k])
+        if (id.is_string()) AddUnique(k[0] == 'r' ? returned : accessed, id.get<std::string>());
     }
-  } else if (tool == "download") {
-    if (result.is_object() && result.contains("downloaded") && result["downloaded"].is_array()) {
-      for (const Json& d : result["downloaded"])
-        AddUnique(out.accessed, Qualified(d));
-    } else if (args.contains("files") && args["files"].is_array()) {
-      for (const Json& f : args["files"])
-        if (f.is_object()) AddUnique(out.accessed, f.value("dataset_id", ""));
+  } else {
+    if ((tool == "search" || tool == "search_keyword") && result.is_object() && result.contains("results") &&
+        result["results"].is_array()) {
+      for (const Json& r : result["results"])
+        AddUnique(returned, Qualified(r));
     }
-  } else if (tool == "inspect_file") {
-    if (args.contains("dataset_id") && args["dataset_id"].is_string())
-      AddUnique(out.accessed, args["dataset_id"].get<std::string>());
+    if (args.is_object() && tool == "list_files") {
+      if (args.contains("dataset_ids") && args["dataset_ids"].is_array()) {
+        for (const Json& id : args["dataset_ids"])
+          if (id.is_string()) AddUnique(accessed, id.get<std::string>());
+      }
+    } else if (args.is_object() && tool == "download") {
+      if (result.is_object() && result.contains("downloaded") && result["downloaded"].is_array()) {
+        for (const Json& d : result["downloaded"])
+          AddUnique(accessed, Qualified(d));
+      } else if (args.contains("files") && args["files"].is_array()) {
+        for (const Json& f : args["files"])
+          if (f.is_object()) AddUnique(accessed, f.value("dataset_id", ""));
+      }
+    } else if (args.is_object() && tool == "inspect_file") {
+      if (args.contains("dataset_id") && args["dataset_id"].is_string())
+        AddUnique(accessed, args["dataset_id"].get<std::string>());
+    }
   }
+  for (const auto& id : returned) AddUnique(out.returned, id);
+  for (const auto& id : accessed) AddUnique(out.accessed, id);
+  return {{"returned", returned}, {"accessed", accessed}};
 }
 
 Json SafeCall(ToolEnv& env, const std::string& tool, const Json& args) {

@@ -11,7 +11,11 @@ namespace lakeqa::agent::internal {
 
 // Adds the dataset ids a tool call returned (search results) and accessed (listed, downloaded,
 // inspected) to the result, without duplicates, in first-seen order.
-void TrackDatasets(const std::string& tool, const Json& args, const Json& result, AgentResult& out);
+// The dataset ids one call returned (D_ret) and accessed (D_acc), {"returned": [...], "accessed": [...]},
+// also merged into out.returned/out.accessed. `called`: the call reached env (not submit_answer, not a
+// rejected call), so env's own record of it is asked for first.
+Json TrackDatasets(ToolEnv& env, bool called, const std::string& tool, const Json& args, const Json& result,
+                   AgentResult& out);
 
 // Calls a tool, turning a thrown exception (a bug in the tool code) into a JSON error.
 Json SafeCall(ToolEnv& env, const std::string& tool, const Json& args);

@@ -137,6 +137,7 @@ class LlmAgent : public Agent {
 
         Json result;
         auto t1 = Clock::now();
+        bool called = false;
         if (offered.count(call.name) == 0) {
           result = ErrorJson(NotFound("unknown tool \"" + call.name + "\"; available tools: " + tool_names));
         } else if (!call.ArgumentsValid()) {
@@ -147,8 +148,9 @@ class LlmAgent : public Agent {
         } else {
           result = internal::SafeCall(env, call.name, call.arguments);
           ++out.tool_calls;
+          called = true;
         }
-        internal::TrackDatasets(call.name, call.arguments, result, out);
+        Json ids = internal::TrackDatasets(env, called, call.name, call.arguments, result, out);
         std::string text = internal::Truncate(DumpJson(result), config_.result_chars);
         int turns_left = config_.max_turns - turn - 1;
         int secs_left = std::max(0, static_cast<int>(config_.timeout_s - MsSince(start) / 1000));
@@ -160,6 +162,7 @@ class LlmAgent : public Agent {
         event["status"] = is_error ? "error" : "ok";
         event["elapsed_ms"] = MsSince(t1);
         event["result"] = text;
+        event.update(ids);
         out.trace.push_back(std::move(event));
         if (out.outcome == Outcome::kAnswered) return finish(Outcome::kAnswered);
       }

@@ -1,7 +1,8 @@
 // Appendix G of the LakeQA paper, verbatim from the reference harness (evaluation/agent_runner.py).
 #include "lakeqa/agent/prompts.h"
 
-#include <regex>
+#include "lakeqa/eval/em.h"
+
 
 #include <openssl/sha.h>
 
@@ -172,35 +173,9 @@ llm::ToolSchema SchemaFromJson(const Json& j) {
   return s;
 }
 
+// One port of the harness's _clean_answer serves both the agents and the scorer.
 std::string CleanAnswer(const std::string& raw) {
-  auto trim = [](std::string s) {
-    size_t a = s.find_first_not_of(" \t\r\n");
-    size_t b = s.find_last_not_of(" \t\r\n");
-    return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
-  };
-  std::string text = trim(raw);
-  std::smatch m;
-  static const std::regex kBracket(R"(\[([^\[\]]+)\])");
-  if (std::regex_search(text, m, kBracket)) text = trim(m[1].str());
-  static const std::regex kPrefix(R"(^(final answer|answer)\s*[:\-]\s*)", std::regex::icase);
-  text = std::regex_replace(text, kPrefix, "", std::regex_constants::format_first_only);
-  if (text.size() >= 2 &&
-      ((text.front() == '"' && text.back() == '"') || (text.front() == '\'' && text.back() == '\''))) {
-    text = trim(text.substr(1, text.size() - 2));
-  }
-  static const std::regex kNumber(R"([-+]?\d[\d,]*\.?\d*)");
-  std::vector<std::string> numbers;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kNumber); it != std::sregex_iterator();
-       ++it) {
-    std::string n;
-    for (char c : it->str())
-      if (c != ',') n += c;
-    while (!n.empty() && n.back() == '.')
-      n.pop_back();
-    numbers.push_back(n);
-  }
-  if (numbers.size() == 1) return numbers[0];
-  return text;
+  return eval::CleanAnswerText(raw);
 }
 
 std::string PromptHash(const std::string& system_prompt, const std::vector<llm::ToolSchema>& tools) {

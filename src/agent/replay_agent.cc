@@ -54,8 +54,9 @@ class ReplayAgent : public Agent {
         r = internal::SafeCall(env, tool, args);
         ++out.tool_calls;
       }
-      internal::TrackDatasets(tool, args, r, out);
+      Json ids = internal::TrackDatasets(env, tool != "submit_answer", tool, args, r, out);
       Json event = internal::ToolEvent(++turn, tool, args, r, internal::MsSince(t0));
+      event.update(ids);
       event["recorded_status"] = ev.value("status", "");
       out.trace.push_back(std::move(event));
     }

@@ -25,6 +25,12 @@ class ToolSetEnv : public ToolEnv {
     return out;
   }
   Json Call(const std::string& tool, const Json& args) override { return set_->Call(*session_, tool, args); }
+  Json LastCallDatasets() override {
+    auto trace = session_->ReadTrace();
+    if (!trace.ok() || trace->empty()) return Json();
+    const Json& last = trace->back();
+    return {{"returned", last.value("returned", Json::array())}, {"accessed", last.value("accessed", Json::array())}};
+  }
 
  private:
   std::shared_ptr<tools::ToolSet> set_;

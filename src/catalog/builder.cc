@@ -118,7 +118,9 @@ Done ProfileOne(lake::Store& store, const Todo& t, const BuildOptions& o) {
                  : ingest::ParseMetadataFile(path, whole);
     if (m.ok()) {
       d.metadata = DumpJson(m->ToJson());
-    } else if (d.error.empty()) {
+    } else {
+      // The metadata parser's error wins over the profiler's: it names the file and the line:column
+      // ("signed-metadata.txt:3:2: ..."), where the streaming profiler only knows a byte offset.
       d.error = m.status().message();
       d.error_code = std::string(CodeName(m.status().code()));
     }

@@ -128,13 +128,22 @@ Result<Prediction> PredictionFromJson(const Json& j, std::string_view where) {
   }
   p.task_id = id->is_string() ? id->get<std::string>() : DumpJson(*id);
   if (p.task_id.empty()) return FieldError(where, "task_id", "a non-empty string");
-  if (auto a = j.find("answer"); a != j.end()) p.answer = *a;
+  // `lakeqa run` keeps the submitted text as raw_answer and its cleaned form as answer; the scorer cleans
+  // itself, so it reads the raw text when there is one.
+  if (auto a = j.find("raw_answer"); a != j.end() && a->is_string()) p.answer = *a;
+  else if (auto b = j.find("answer"); b != j.end()) p.answer = *b;
   p.status = "ok";
   LAKEQA_RETURN_IF_ERROR(GetString(j, "status", where, p.status));
-  static const std::set<std::string> kStatuses = {"ok", "timeout", "crashed", "turn_limit"};
+  // lakeqa run's outcome names map onto the scorer's: answered is ok, max_turns is turn_limit.
+  if (p.status == "answered") p.status = "ok";
+  if (p.status == "max_turns") p.status = "turn_limit";
+  static const std::set<std::string> kStatuses = {"ok",         "timeout",    "crashed", "turn_limit",
+                                                  "token_limit", "cost_limit", "error"};
   if (!kStatuses.count(p.status))
-    return FieldError(where, "status", "one of ok, timeout, crashed, turn_limit");
+    return FieldError(where, "status",
+                      "one of ok (answered), timeout, crashed, turn_limit (max_turns), token_limit, cost_limit, error");
   LAKEQA_RETURN_IF_ERROR(GetNumber(j, "runtime_s", where, p.runtime_s));
+  if (!j.contains("runtime_s")) LAKEQA_RETURN_IF_ERROR(GetNumber(j, "elapsed_s", where, p.runtime_s));
   LAKEQA_RETURN_IF_ERROR(GetNumber(j, "cost_usd", where, p.cost_usd));
   int64_t turns = 0;
   LAKEQA_RETURN_IF_ERROR(GetInt(j, "turns", where, turns));
@@ -144,6 +153,10 @@ Result<Prediction> PredictionFromJson(const Json& j, std::string_view where) {
     LAKEQA_RETURN_IF_ERROR(GetInt(*t, "input", where, p.input_tokens));
     LAKEQA_RETURN_IF_ERROR(GetInt(*t, "output", where, p.output_tokens));
     LAKEQA_RETURN_IF_ERROR(GetInt(*t, "cache_read", where, p.cache_read_tokens));
+  } else if (auto u = j.find("usage"); u != j.end() && u->is_object()) {  // lakeqa run's llm::Usage
+    LAKEQA_RETURN_IF_ERROR(GetInt(*u, "input_tokens", where, p.input_tokens));
+    LAKEQA_RETURN_IF_ERROR(GetInt(*u, "output_tokens", where, p.output_tokens));
+    LAKEQA_RETURN_IF_ERROR(GetInt(*u, "cache_read_tokens", where, p.cache_read_tokens));
   }
   return p;
 }

@@ -57,6 +57,24 @@ std::string_view SkipSpace(std::string_view s) {
   return s.substr(i);
 }
 
+// Whether the opening brackets are followed by what JSON allows there. Wikitext such as "{{Infobox" or
+// "[[Category:X]]" also starts with a bracket; it is text, not malformed JSON.
+bool OpensLikeJson(std::string_view text) {
+  for (size_t i = 0, depth = 0; i < text.size() && depth < 16; ++depth) {
+    char open = text[i];
+    std::string_view rest = SkipSpace(text.substr(i + 1));
+    if (rest.empty()) return true;  // a head cut right after the bracket
+    char c = rest.front();
+    if (open == '{') return c == '"' || c == '}';
+    if (c == '{' || c == '[') {
+      i = text.size() - rest.size();
+      continue;
+    }
+    return c == '"' || c == ']' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n';
+  }
+  return true;
+}
+
 bool IsJsonLines(std::string_view text) {
   // Two non-empty lines, each starting with '{' (or '['), the first one closing on its own line.
   size_t nl = text.find('\n');
@@ -95,7 +113,7 @@ Format SniffFormatAndDialect(std::string_view head, std::string_view name_hint, 
   if (LooksBinary(head)) return Format::kBinary;
   std::string_view text = SkipSpace(head);
   if (text.empty()) return Format::kText;
-  if (text.front() == '{' || text.front() == '[') {
+  if ((text.front() == '{' || text.front() == '[') && OpensLikeJson(text)) {
     // GeoJSON announces itself near the top.
     std::string_view top = text.substr(0, 4096);
     if (top.find("\"FeatureCollection\"") != std::string_view::npos) return Format::kGeoJson;

@@ -115,7 +115,14 @@ Status BuildTables(BuildContext& ctx, const std::string& ns, const std::string& 
     std::string id = WikisqlId(t.name);
     meta["wikisql_id"] = id;
     auto it = context.find(id);
+    // title/description are what the catalog (and so search) reads from every dataset record.
+    meta["title"] = t.name;
     if (it != context.end()) {
+      const auto& c = it->second;
+      std::string title = c.page_title;
+      if (!c.section_title.empty() && c.section_title != c.page_title) title += " — " + c.section_title;
+      if (!title.empty()) meta["title"] = title;
+      if (!c.caption.empty()) meta["description"] = c.caption;
       meta["page_title"] = it->second.page_title;
       meta["section_title"] = it->second.section_title;
       meta["caption"] = it->second.caption;
@@ -234,14 +241,19 @@ Status BuildGraph(BuildContext& ctx, const std::string& ns, const std::string& d
       g.kind = "graph_nodes";
       g.label = id_label;
       g.dataset = "graph_nodes_" + id_label;
-      g.meta = {{"label", id_label}, {"id_column", header.empty() ? "" : header[0]}, {"properties", props}};
+      g.meta = {{"title", "Knowledge graph nodes: " + id_label},
+                {"description", "Wikidata-derived " + id_label + " nodes of the NBA property graph"},
+                {"label", id_label}, {"id_column", header.empty() ? "" : header[0]}, {"properties", props}};
       schema["nodes"].push_back({{"label", id_label}, {"file", f.relative}, {"properties", props}});
     } else if (!start.empty() && !end.empty()) {
       std::string type = StartsWith(stem, "relation_") ? stem.substr(9) : stem;
       g.kind = "graph_relations";
       g.label = type;
       g.dataset = "graph_relation_" + type;
-      g.meta = {{"relation", type}, {"start_label", start}, {"end_label", end}, {"properties", props}};
+      g.meta = {{"title", "Knowledge graph relation: " + start + " " + type + " " + end},
+                {"description", "Wikidata-derived " + type + " edges from " + start + " to " + end +
+                                    " nodes of the NBA property graph"},
+                {"relation", type}, {"start_label", start}, {"end_label", end}, {"properties", props}};
       schema["relations"].push_back(
           {{"type", type}, {"file", f.relative}, {"start", start}, {"end", end}, {"properties", props}});
     } else {

@@ -145,12 +145,24 @@ std::string StripTemplates(std::string_view s) {
 }
 
 bool IsLanguageCode(std::string_view prefix) {
-  // Interlanguage links: "de", "fr", "zh-yue", "simple", "be-tarask"... (lowercase letters and '-').
-  if (prefix.size() < 2 || prefix.size() > 12) return false;
+  // Interlanguage links: "de", "fr", "zh-yue", "simple", "be-tarask"...: a 2-3 letter code, optionally
+  // followed by '-' subtags. Any lowercase word is not enough: "wikipedia", "help", "portal", "template" are
+  // namespaces whose links keep their text ([[Wikipedia:Manual|manual]] shows "manual").
+  if (prefix == "simple") return true;
+  if (prefix == "wp" || prefix == "wt") return false;  // shortcut aliases of the Wikipedia namespace
+  size_t segment = 0, index = 0;
   for (char c : prefix) {
-    if (!((c >= 'a' && c <= 'z') || c == '-')) return false;
+    if (c == '-') {
+      if ((index == 0 && (segment < 2 || segment > 3)) || (index > 0 && segment < 2)) return false;
+      segment = 0;
+      ++index;
+      continue;
+    }
+    if (c < 'a' || c > 'z') return false;
+    if (++segment > 8) return false;
   }
-  return true;
+  if (index == 0) return segment >= 2 && segment <= 3;
+  return segment >= 2;
 }
 
 class LinkRenderer {

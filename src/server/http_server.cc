@@ -70,6 +70,9 @@ struct HttpServer::Impl {
   }
 
   void Routes() {
+    // Headers and body go out as two writes; without TCP_NODELAY the body waits for the client's
+    // delayed ACK (~40 ms on Linux), which dominated every tool call's latency in bench/tools_latency.sh.
+    server.set_tcp_nodelay(true);
     server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (!options.token.empty()) {
         std::string want = "Bearer " + options.token;

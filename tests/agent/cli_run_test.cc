@@ -127,6 +127,28 @@ class CliRun : public ::testing::Test {
   std::string dir_;
 };
 
+// `lakeqa tasks verify`: the annotation guideline's grounding check through the same oracle and tools.
+TEST_F(CliRun, TasksVerifyGroundsEveryNodeAndReportsAWrongOne) {
+  ASSERT_EQ(RunCli({"tasks", "verify", dir_ + "/tasks", "--lake", dir_ + "/lake", "--index", dir_ + "/idx", "--json"},
+                   dir_ + "/verify.log"),
+            0)
+      << *ReadFile(dir_ + "/verify.log");
+  // A task whose fact code yields 32 while its node claims 33 is not grounded: exit 6, the node named.
+  Json bad = Task("BAD", "import csv\nrows = list(csv.DictReader(open(local_path)))\n"
+                         "answer = str(max(int(r['acres']) for r in rows))\n");
+  bad["nodes"]["1"]["answer"] = "33";
+  WriteText(dir_ + "/bad/k-1-d-2/task_1.json", bad.dump());
+  ASSERT_EQ(RunCli({"tasks", "verify", dir_ + "/bad", "--lake", dir_ + "/lake", "--index", dir_ + "/idx", "--json"},
+                   dir_ + "/verify-bad.log"),
+            6);
+  std::string log = *ReadFile(dir_ + "/verify-bad.log");
+  Json j = Json::parse(log.substr(log.find('{')));
+  EXPECT_EQ(j["tasks_grounded"], 0);
+  EXPECT_EQ(j["nodes"], 2);
+  EXPECT_EQ(j["nodes_grounded"], 1);
+  EXPECT_NE(j["results"][0]["error"].get<std::string>().find("node 1"), std::string::npos) << log;
+}
+
 TEST_F(CliRun, OracleReachesFullExactMatchOnItsLake) {
   auto args = Base("oracle");
   args.insert(args.end(), {"--agent", "oracle", "--parallel", "2", "--json"});
@@ -141,6 +163,25 @@ TEST_F(CliRun, OracleReachesFullExactMatchOnItsLake) {
   EXPECT_EQ(meta["status"], "complete");
   EXPECT_EQ(meta["agent"], "oracle");
   EXPECT_EQ(meta["prompt_hash"].get<std::string>().size(), 64u);
+
+  // `lakeqa eval` reads what `lakeqa run` wrote, as it is: EM 100%, every gold dataset accessed, and the
+  // code's boto3 reads counted in D_acc through the session's own record.
+  ASSERT_EQ(RunCli({"eval", "--run", dir_ + "/oracle", "--tasks", dir_ + "/tasks", "--json"}, dir_ + "/eval.log"), 0)
+      << *ReadFile(dir_ + "/eval.log");
+  Json report = Json::parse(*ReadFile(dir_ + "/oracle/report.json"));
+  EXPECT_EQ(report["em"], 1.0) << report.dump();
+  EXPECT_EQ(report["dacc_r"], 1.0) << report.dump();
+  EXPECT_EQ(report["dret_r"], 1.0) << report.dump();
+  EXPECT_EQ(report["funnel"]["correct"], 4) << report.dump();
+  EXPECT_TRUE(PathExists(dir_ + "/oracle/report.html"));
+  auto trace = Lines(dir_ + "/oracle/traces/C2.jsonl");
+  bool boto3_read = false;
+  for (const Json& e : trace) {
+    if (e.value("tool", "") == "execute_code" && e.contains("accessed")) {
+      for (const Json& id : e["accessed"]) boto3_read = boto3_read || id == "datagov/city-parks-inventory";
+    }
+  }
+  EXPECT_TRUE(boto3_read) << "the s3-style fact of task C2 read the parks table through boto3";
 }
 
 TEST_F(CliRun, LlmRunSurvivesSigintResumesAndReplaysOffline) {

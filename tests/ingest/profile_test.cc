@@ -37,6 +37,11 @@ TEST(Sniff, ByContentNotExtension) {
   EXPECT_EQ(SniffFormat("a,b,c\n1,2,3\n4,5,6\n", "rows.txt"), Format::kCsv);
   EXPECT_EQ(SniffFormat("{\"type\": \"FeatureCollection\", \"features\": []}", "data.txt"), Format::kGeoJson);
   EXPECT_EQ(SniffFormat("[{\"a\": 1}, {\"a\": 2}]", "x.csv"), Format::kJson);
+  // Wikitext opens with brackets too; it is text, not malformed JSON.
+  EXPECT_NE(SniffFormat("{{Infobox band|name=AC/DC}} AC/DC are a band.", "content.wikitext"), Format::kJson);
+  EXPECT_NE(SniffFormat("[[Category:Stars]]\nAlpha", "x"), Format::kJson);
+  EXPECT_EQ(SniffFormat("[[1, 2], [3]]", "x"), Format::kJson);
+  EXPECT_EQ(SniffFormat("{ }", "x"), Format::kJson);
   EXPECT_EQ(SniffFormat("{\"a\": 1}\n{\"a\": 2}\n", "x"), Format::kJsonLines);
   EXPECT_EQ(SniffFormat("<!DOCTYPE html><html><body>x</body></html>", "a.txt"), Format::kHtml);
   EXPECT_EQ(SniffFormat("<?xml version=\"1.0\"?><root/>", "a.txt"), Format::kXml);

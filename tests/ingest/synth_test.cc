@@ -37,8 +37,11 @@ std::map<std::string, std::string> ReadTree(const std::string& root) {
 }
 
 std::vector<std::string> HeaderOf(const std::string& csv) {
+  // Split returns views into its argument: a view of `csv` itself, not of a temporary substr(), which the
+  // range-for would destroy before the loop body reads the views (C++20 lifetime rules).
+  std::string_view line = std::string_view(csv).substr(0, csv.find('\n'));
   std::vector<std::string> out;
-  for (auto f : Split(csv.substr(0, csv.find('\n')), ',')) out.emplace_back(f);
+  for (auto f : Split(line, ',')) out.emplace_back(f);
   return out;
 }
 

@@ -21,6 +21,10 @@ class ToolEnv {
   // Each {"name", "description", "parameters" (or "inputSchema")}.
   virtual std::vector<Json> Schemas() = 0;
   virtual Json Call(const std::string& tool, const Json& args) = 0;
+  // {"returned": [...], "accessed": [...]}: the dataset ids the last Call returned and touched, when the
+  // environment records them itself (tools::Session knows which datasets SQL and code read); null when it
+  // does not, and agents then derive them from the call's arguments and result.
+  virtual Json LastCallDatasets() { return Json(); }
 };
 
 // Opens one episode's ToolEnv for a task.

@@ -35,7 +35,7 @@ struct TraceEvent {
 struct Prediction {
   std::string task_id;
   Json answer;         // raw model text as submitted (null when nothing was submitted)
-  std::string status;  // ok | timeout | crashed | turn_limit
+  std::string status;  // ok | timeout | crashed | turn_limit | token_limit | cost_limit | error
   double runtime_s = 0;
   double cost_usd = 0;
   int64_t input_tokens = 0;

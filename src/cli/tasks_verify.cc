@@ -1,0 +1,117 @@
+// `lakeqa tasks verify <paths> --lake <uri> --index <dir>`: the grounding check of the LakeQA annotation
+// guideline. For every task, the oracle agent walks the gold nodes through the real tools (download of
+// each node's source, its `fact` code run in the Python sandbox against the lake) and checks that each
+// node yields its annotated answer. Exit 0 when every node of every task is grounded, 6 otherwise.
+#include <fmt/format.h>
+
+#include <sys/stat.h>
+
+#include <atomic>
+
+#include "lakeqa/agent/agent.h"
+#include "lakeqa/agent/tool_env.h"
+#include "lakeqa/common/fs.h"
+#include "lakeqa/common/progress.h"
+#include "lakeqa/eval/task.h"
+
+#include "cli/command.h"
+#include "cli/store_options.h"
+
+namespace lakeqa::cli {
+namespace {
+
+struct Opts {
+  std::vector<std::string> paths;
+  std::string lake, index, work;
+  StoreFlags store;
+  OutputOptions out;
+};
+
+int Run(const Opts& o) {
+  eval::LoadResult loaded = eval::LoadTasks(o.paths);
+  for (const auto& e : loaded.errors) fmt::print(stderr, "skipped: {}\n", e.status.message());
+  if (loaded.tasks.empty()) return Fail(NotFound("no task could be loaded from the given paths"), o.out);
+
+  std::string work = o.work;
+  if (work.empty()) {
+    auto t = MakeTempDir("lakeqa-verify-");
+    if (!t.ok()) return Fail(t.status(), o.out);
+    work = *t;
+    // The Python sandbox runs as an unprivileged user, which must be able to reach the sandboxes inside.
+    ::chmod(work.c_str(), 0755);
+  }
+  agent::ToolEnvOptions eo;
+  eo.index_dir = o.index;
+  eo.lake = o.lake;
+  eo.work_dir = work;
+  eo.store_options = {{"endpoint", o.store.endpoint},
+                      {"region", o.store.region},
+                      {"anonymous", o.store.anonymous},
+                      {"retries", o.store.retries}};
+  auto envs = agent::MakeToolEnvFactory(eo);
+  if (!envs.ok()) return Fail(envs.status(), o.out);
+
+  auto oracle = agent::MakeOracleAgent();
+  std::atomic<bool> cancel{false};
+  ProgressBar bar("verifying", loaded.tasks.size(), "tasks", !o.out.quiet && !o.out.json);
+  Json rows = Json::array();
+  size_t tasks_ok = 0, nodes = 0, nodes_ok = 0;
+  for (const eval::Task& task : loaded.tasks) {
+    Json row = {{"task_id", task.id}, {"file", task.Where()}};
+    auto env = (*envs)(task);
+    if (!env.ok()) {
+      row["error"] = env.status().ToString();
+      row["grounded"] = false;
+    } else {
+      agent::AgentResult r = oracle->Run(task, **env, cancel);
+      Json per_node = r.extra.value("nodes", Json::array());
+      size_t g = r.extra.value("grounded", size_t{0});
+      nodes += task.nodes.size();
+      nodes_ok += g;
+      row["nodes"] = per_node;
+      row["grounded"] = !task.nodes.empty() && g == task.nodes.size();
+      if (!r.error.empty()) row["error"] = r.error;
+    }
+    if (row["grounded"].get<bool>()) ++tasks_ok;
+    rows.push_back(std::move(row));
+    bar.Add(1);
+  }
+  bar.Finish();
+  if (o.work.empty()) (void)RemoveAll(work);
+
+  bool all = tasks_ok == loaded.tasks.size() && loaded.errors.empty();
+  if (o.out.json) {
+    PrintJson({{"tasks", loaded.tasks.size()},
+               {"tasks_grounded", tasks_ok},
+               {"nodes", nodes},
+               {"nodes_grounded", nodes_ok},
+               {"load_errors", loaded.errors.size()},
+               {"results", rows}});
+  } else {
+    for (const Json& row : rows) {
+      if (row["grounded"].get<bool>()) continue;
+      fmt::print("NOT GROUNDED {} ({}): {}\n", row["task_id"].get<std::string>(), row["file"].get<std::string>(),
+                 row.value("error", std::string("a node did not yield its answer")));
+    }
+    fmt::print("{}/{} tasks grounded, {}/{} nodes{}\n", tasks_ok, loaded.tasks.size(), nodes_ok, nodes,
+               loaded.errors.empty() ? "" : fmt::format(", {} file(s) could not be loaded", loaded.errors.size()));
+  }
+  return all ? 0 : ExitCodeFor(ErrorCode::kParseError);
+}
+
+Registration reg([](CLI::App& root, Commands& commands) {
+  auto o = std::make_shared<Opts>();
+  CLI::App* group = Commands::Group(root, "tasks", "Benchmark task files: validation and statistics");
+  CLI::App* cmd = group->add_subcommand(
+      "verify", "Run every node's fact code against the lake through the tools and check its answer");
+  cmd->add_option("paths", o->paths, "Task files or folders")->required();
+  cmd->add_option("--lake", o->lake, "Lake root URI (folder, file://, s3://bucket[/prefix])")->required();
+  cmd->add_option("--index", o->index, "Index directory of that lake (for the search diagnostic)")->required();
+  cmd->add_option("--work", o->work, "Scratch folder for sandboxes (default: a temporary folder, removed)");
+  AddStoreFlags(cmd, o->store);
+  AddOutputOptions(cmd, o->out);
+  commands.Bind(cmd, [o] { return Run(*o); });
+});
+
+}  // namespace
+}  // namespace lakeqa::cli
