@@ -20,7 +20,5 @@ fi
 for agent in oracle baseline; do
   rm -rf "$WORK/run-$agent"
   "$LAKEQA" run --tasks demo/tasks --index "$WORK/index" --lake "$WORK/lake" --agent $agent --out "$WORK/run-$agent" --parallel 2
-  # Stopgap: eval does not yet read run's prediction/trace fields (see demo/eval_compat.py).
-  /usr/bin/python3 demo/eval_compat.py "$WORK/run-$agent" "$WORK/run-$agent-eval"
-  "$LAKEQA" eval --run "$WORK/run-$agent-eval" --tasks demo/tasks
+  "$LAKEQA" eval --run "$WORK/run-$agent" --tasks demo/tasks
 done
