@@ -40,7 +40,7 @@ read -r WN_S WN_RSS < <(t "$LAKEQA" lake build --source "enwiki:$DUMP" --out "$W
 LAKE_BYTES=$(du -sb "$WORK/lakeN" | cut -f1)
 
 # HTML pages: the real HTML documentation on this machine, repeated.
-mapfile -t HTML < <(find /usr/share/doc -name '*.html' -size +2k | sort | head -200)
+mapfile -t HTML < <(find /usr/share/doc -type f -name '*.html' -size +2k | sort | head -200)
 HTML_BYTES=$(cat "${HTML[@]}" | wc -c)
 REPEAT=$(( 40000000 / (HTML_BYTES + 1) + 1 ))
 "$HTMLB" "$REPEAT" "${HTML[@]}" > "$WORK/html-lakeqa.json"
