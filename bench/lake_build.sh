@@ -28,14 +28,14 @@ fi
 DUMP_BYTES=$(stat -c %s "$DUMP")
 cat "$DUMP" > /dev/null  # page cache warm for every contender
 
-t() { /usr/bin/time -f '%e %M' -o "$WORK/time" "$@"; cat "$WORK/time"; }
+t() { /usr/bin/time -f '%e %M' -o "$WORK/time" "$@" > /dev/null; cat "$WORK/time"; }
 read -r BZ_S _ < <(t sh -c "bzcat '$DUMP' > /dev/null")
 PAGES_XML=$(bzcat "$DUMP" | grep -c '<page>')
 J=$(nproc)
 rm -rf "$WORK/lake1" "$WORK/lakeN"
-read -r W1_S W1_RSS < <(t "$LAKEQA" lake build --source "enwiki:$DUMP" --out "$WORK/lake1" --jobs 1 --json -q \
+read -r W1_S W1_RSS < <(t "$LAKEQA" lake build --source "enwiki:$DUMP" --out "$WORK/lake1" --jobs 1 -q \
   --report "$WORK/report1.json")
-read -r WN_S WN_RSS < <(t "$LAKEQA" lake build --source "enwiki:$DUMP" --out "$WORK/lakeN" --jobs "$J" --json -q \
+read -r WN_S WN_RSS < <(t "$LAKEQA" lake build --source "enwiki:$DUMP" --out "$WORK/lakeN" --jobs "$J" -q \
   --report "$WORK/reportN.json")
 LAKE_BYTES=$(du -sb "$WORK/lakeN" | cut -f1)
 
