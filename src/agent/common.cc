@@ -64,6 +64,17 @@ Json TrackDatasets(ToolEnv& env, bool called, const std::string& tool, const Jso
   return {{"returned", returned}, {"accessed", accessed}};
 }
 
+Json CallAndRecord(ToolEnv& env, int& turn, const std::string& tool, const Json& args, AgentResult& out) {
+  auto t0 = std::chrono::steady_clock::now();
+  Json r = SafeCall(env, tool, args);
+  ++out.tool_calls;
+  Json ids = TrackDatasets(env, true, tool, args, r, out);
+  Json event = ToolEvent(++turn, tool, args, r, MsSince(t0));
+  event.update(ids);
+  out.trace.push_back(std::move(event));
+  return r;
+}
+
 Json SafeCall(ToolEnv& env, const std::string& tool, const Json& args) {
   try {
     return env.Call(tool, args);

@@ -24,6 +24,9 @@ bool IsError(const Json& result);
 
 // One trace line for a tool call made without a model (oracle, baseline, replay).
 Json ToolEvent(int turn, const std::string& tool, const Json& args, const Json& result, double elapsed_ms);
+// One scripted tool call as the non-LLM agents make it: calls env, counts it, tracks its datasets and
+// appends its trace event (turn numbered ++turn). Returns the tool's result.
+Json CallAndRecord(ToolEnv& env, int& turn, const std::string& tool, const Json& args, AgentResult& out);
 
 inline double MsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();

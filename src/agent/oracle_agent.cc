@@ -70,14 +70,7 @@ class OracleAgent : public Agent {
     auto start = std::chrono::steady_clock::now();
     int turn = 0;
     auto call = [&](const std::string& tool, const Json& args) {
-      auto t0 = std::chrono::steady_clock::now();
-      Json r = internal::SafeCall(env, tool, args);
-      ++out.tool_calls;
-      Json ids = internal::TrackDatasets(env, true, tool, args, r, out);
-      Json event = internal::ToolEvent(++turn, tool, args, r, internal::MsSince(t0));
-      event.update(ids);
-      out.trace.push_back(std::move(event));
-      return r;
+      return internal::CallAndRecord(env, turn, tool, args, out);
     };
     Json nodes = Json::array();
     std::map<std::string, std::string> node_answers;

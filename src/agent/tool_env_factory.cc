@@ -26,10 +26,9 @@ class ToolSetEnv : public ToolEnv {
   }
   Json Call(const std::string& tool, const Json& args) override { return set_->Call(*session_, tool, args); }
   Json LastCallDatasets() override {
-    auto trace = session_->ReadTrace();
-    if (!trace.ok() || trace->empty()) return Json();
-    const Json& last = trace->back();
-    return {{"returned", last.value("returned", Json::array())}, {"accessed", last.value("accessed", Json::array())}};
+    const tools::TraceEvent& last = session_->last_event();
+    if (last.tool.empty()) return Json();
+    return {{"returned", last.returned}, {"accessed", last.accessed}};
   }
 
  private:

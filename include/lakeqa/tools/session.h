@@ -80,7 +80,12 @@ class Session {
 
   int NextTurn() { return ++turn_; }
   int turn() const { return turn_; }
-  Status AppendTrace(const TraceEvent& event) { return trace_->Append(event); }
+  Status AppendTrace(const TraceEvent& event) {
+    last_event_ = event;
+    return trace_->Append(event);
+  }
+  // The event appended last (turn 0 and no tool before the first call): what the last call touched.
+  const TraceEvent& last_event() const { return last_event_; }
   // The trace so far, one JSON object per event.
   Result<std::vector<Json>> ReadTrace() const;
 
@@ -111,6 +116,7 @@ class Session {
   std::string id_, dir_, sandbox_;
   SessionLimits limits_;
   std::unique_ptr<TraceWriter> trace_;
+  TraceEvent last_event_;
   std::mutex mu_;
   int turn_ = 0;
   uint64_t downloaded_bytes_ = 0, downloaded_files_ = 0;
