@@ -221,12 +221,8 @@ class AnthropicClient : public ChatClient {
                                url_, headers, body, o_.http, [&](std::string_view bytes) { sse.Feed(bytes); },
                                [&] { state.Reset(), sse.Reset(); }));
     if (resp.status / 100 != 2) return HttpError(resp.status, resp.body, url_);
-    auto ct = resp.headers.find("content-type");
-    if (ct != resp.headers.end() && ct->second.starts_with("application/json")) {
-      Json j = Json::parse(resp.body, nullptr, false);
-      if (j.is_discarded()) return ParseError(url_ + ": response is not JSON: " + resp.body.substr(0, 200));
-      return ParseFull(j, url_);
-    }
+    LAKEQA_ASSIGN_OR_RETURN(std::optional<Json> whole, WholeJsonBody(resp, url_));
+    if (whole) return ParseFull(*whole, url_);
     sse.Finish();
     return state.Finish(url_);
   }

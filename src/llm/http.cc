@@ -122,6 +122,14 @@ double RetryAfterSeconds(const std::map<std::string, std::string>& headers) {
   return -1;
 }
 
+Result<std::optional<Json>> WholeJsonBody(const HttpResponse& resp, std::string_view url) {
+  auto ct = resp.headers.find("content-type");
+  if (ct == resp.headers.end() || !ct->second.starts_with("application/json")) return std::optional<Json>();
+  Json j = Json::parse(resp.body, nullptr, false);
+  if (j.is_discarded()) return ParseError(std::string(url) + ": response is not JSON: " + resp.body.substr(0, 200));
+  return std::optional<Json>(std::move(j));
+}
+
 Status HttpError(long status, const std::string& body, std::string_view url) {
   // Both providers wrap errors as {"error": {"message": ..., "type"/"code": ...}}.
   std::string message;

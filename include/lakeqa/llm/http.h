@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/status.h"
 
 namespace lakeqa::llm {
@@ -64,5 +66,8 @@ class SseParser {
 
 // Maps a non-2xx status and body to a Status naming the provider's own error message.
 Status HttpError(long status, const std::string& body, std::string_view url);
+// A streamed request's answer when the server ignored "stream" and sent one JSON document
+// (content-type application/json): that document, or a parse error. nullopt for an event stream.
+Result<std::optional<Json>> WholeJsonBody(const HttpResponse& resp, std::string_view url);
 
 }  // namespace lakeqa::llm
