@@ -8,9 +8,10 @@ JOBS ?= $(shell nproc)
 setup:
 	@bash scripts/setup
 
+# `make demo` needs only the lakeqa binary; `make bench` builds everything (benchmark helpers too).
 build: setup
 	@cmake --preset $(PRESET_DEMO) >/dev/null
-	@cmake --build build/$(PRESET_DEMO) -j $(JOBS)
+	@cmake --build build/$(PRESET_DEMO) -j $(JOBS) --target lakeqa
 
 test: setup
 	@cmake --preset $(PRESET_TEST) >/dev/null
@@ -21,6 +22,7 @@ demo: build
 	@bash scripts/demo build/$(PRESET_DEMO)/lakeqa
 
 bench: build
+	@cmake --build build/$(PRESET_DEMO) -j $(JOBS)
 	@bash bench/run_all.sh build/$(PRESET_DEMO)
 
 format:
