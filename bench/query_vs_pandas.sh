@@ -6,7 +6,10 @@
 # a hard link into the sandbox), so both tools read the same sandbox file from a warm page cache.
 # Times are tool calls through the HTTP API as the client sees them (sandbox start and `import pandas`
 # included for execute_code: that is what an agent pays); the pandas code also reports its own compute time.
-# Answers of both are compared. Writes (replaces) one subsection of docs/benchmarks.md.
+# `query` is measured three ways: direct (read_csv with an explicit option, which the columnar cache leaves
+# alone, so the CSV is parsed every time), the first query naming the file (includes the one-time import into
+# the columnar cache) and later queries (served from the cache). Answers are compared.
+# Writes (replaces) one subsection of docs/benchmarks.md.
 # Usage: bench/query_vs_pandas.sh [build-dir=build/release] [csv_mb=1000] [query_reps=3] [pandas_reps=1]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -100,6 +103,7 @@ rel = dl["downloaded"][0]["relative_path"]
 out = {"download_s": dl_s, "relative_path": rel, "questions": {}}
 
 SRC = f"read_csv('{rel}')"
+DIRECT = f"read_csv('{rel}', sample_size = 20480)"  # same reader, but not rewritten to the cache
 QUESTIONS = {
   "Q1 group-by": (
     f'SELECT Sector, "Occurred Year" AS year, count(*) AS n, round(avg(Latitude), 6) AS lat FROM {SRC} '
@@ -124,13 +128,26 @@ QUESTIONS = {
     "ans = [[str(r[0]), int(r[1])] for r in c.itertuples(index=False)]\n"),
 }
 for name, (sql, pycode) in QUESTIONS.items():
-    q = {"sql": sql, "query_s": [], "pandas_s": [], "pandas_compute_s": [], "errors": []}
-    for _ in range(qreps):
+    q = {"sql": sql, "query_s": [], "direct_s": [], "pandas_s": [], "pandas_compute_s": [], "errors": [],
+         "cache_states": []}
+    for _ in range(qreps + 1):
         res, dt = call("query", {"sql": sql})
         if "error" in res:
             q["errors"].append(("query", res["error"])); continue
-        q["query_s"].append(dt)
+        states = [c["state"] for c in res.get("columnar_cache", [])]
+        q["cache_states"].append(states)
+        if "imported" in states:
+            q["first_s"] = dt  # the import happens in the first query naming the file
+        else:
+            q["query_s"].append(dt)
         q["query_answer"] = res["rows"]
+    # After the cached calls: naming the file triggers the import, which belongs to the first cached call.
+    for _ in range(qreps):
+        res, dt = call("query", {"sql": sql.replace(SRC, DIRECT)})
+        if "error" in res:
+            q["errors"].append(("direct query", res["error"])); continue
+        q["direct_s"].append(dt)
+        q["direct_answer"] = res["rows"]
     code = ("import json, time\nt0 = time.perf_counter()\nimport pandas as pd\nt1 = time.perf_counter()\n"
             f"P = {rel!r}\n" + pycode +
             "print(json.dumps({'ans': ans, 'import_s': t1 - t0, 'compute_s': time.perf_counter() - t1}))\n")
@@ -145,16 +162,18 @@ for name, (sql, pycode) in QUESTIONS.items():
         q["pandas_compute_s"].append(o["compute_s"])
         q["pandas_import_s"] = o["import_s"]
         q["pandas_answer"] = o["ans"]
-    qa, pa = q.get("query_answer"), q.get("pandas_answer")
-    q["answers_equal"] = None if qa is None or pa is None else (
-        json.dumps(qa, sort_keys=True) == json.dumps(pa, sort_keys=True))
+    qa, pa, da = q.get("query_answer"), q.get("pandas_answer"), q.get("direct_answer")
+    q["answers_equal"] = None if qa is None or pa is None or da is None else (
+        json.dumps(qa, sort_keys=True) == json.dumps(pa, sort_keys=True) == json.dumps(da, sort_keys=True))
     if q["answers_equal"] is False:
         q["answer_diff"] = {"query": qa[:5], "pandas": pa[:5]}
     q["query_median_s"] = statistics.median(q["query_s"]) if q["query_s"] else None
+    q["direct_median_s"] = statistics.median(q["direct_s"]) if q["direct_s"] else None
     q["pandas_median_s"] = statistics.median(q["pandas_s"]) if q["pandas_s"] else None
-    q.pop("query_answer", None); q.pop("pandas_answer", None)
+    q.pop("query_answer", None); q.pop("pandas_answer", None); q.pop("direct_answer", None)
     out["questions"][name] = q
-    print(f"bench: {name}: query {q['query_median_s']} s, pandas {q['pandas_median_s']} s, "
+    print(f"bench: {name}: direct {q['direct_median_s']} s, first {q.get('first_s')} s, "
+          f"cached {q['query_median_s']} s, pandas {q['pandas_median_s']} s, "
           f"equal {q['answers_equal']}", file=sys.stderr)
 req = urllib.request.Request(f"{base}/v1/sessions/{sid}", method="DELETE")
 urllib.request.urlopen(req, timeout=60).read()
@@ -168,17 +187,21 @@ load_after = open("/proc/loadavg").read().split()[0]
 r = json.load(open(res_path))
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 rows = []
-verdict = ""
+verdicts = []
 for name, q in r["questions"].items():
-    qs, ps = q["query_median_s"], q["pandas_median_s"]
-    ratio = (ps / qs) if qs and ps else None
+    qs, ps, ds, fs = q["query_median_s"], q["pandas_median_s"], q["direct_median_s"], q.get("first_s")
     pc = q["pandas_compute_s"]
-    rows.append(f"| {name} | {qs:.2f} s | " if qs else f"| {name} | failed | ")
-    rows[-1] += (f"{ps:.2f} s (pandas compute {pc[0]:.2f} s) | " if ps else "failed | ")
-    rows[-1] += (f"{ratio:.1f}x | " if ratio else "— | ") + f"{q['answers_equal']} |"
-    if name.startswith("Q1"):
-        verdict = ("— (a side failed)" if ratio is None else
-                   f"{ratio:.1f}x on the group-by: **{'met' if ratio >= 10 else 'not met'}**")
+    f = lambda x: f"{x:.2f} s" if x else "—"
+    x = lambda a, b: f"{a / b:.1f}x" if a and b else "—"
+    rows.append(f"| {name} | {f(ps)} (compute {pc[0]:.2f} s) | {f(ds)} ({x(ps, ds)}) | "
+                f"{f(fs)} ({x(ps, fs)}) | {f(qs)} ({x(ps, qs)}) | {q['answers_equal']} |" if ps else
+                f"| {name} | failed | {f(ds)} | {f(fs)} | {f(qs)} | {q['answers_equal']} |")
+    if name.startswith("Q1") and qs and ps:
+        verdicts.append(f"later queries (from the cache) {ps / qs:.1f}x: **{'met' if ps / qs >= 10 else 'not met'}**")
+    if name.startswith("Q1") and fs and ps:
+        verdicts.append(f"the first query (includes the import) {ps / fs:.1f}x: "
+                        f"**{'met' if ps / fs >= 10 else 'not met'}**")
+verdict = "; ".join(verdicts) or "— (a side failed)"
 errors = {n: q["errors"] for n, q in r["questions"].items() if q["errors"]}
 imp = next((q.get("pandas_import_s") for q in r["questions"].values() if q.get("pandas_import_s")), None)
 body = f"""
@@ -186,7 +209,10 @@ Measured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC. Mach
 Command: `bench/query_vs_pandas.sh {build} {mb} {qreps} {preps}`: one generated CSV of {int(csv_bytes)/1e6:,.0f} MB
 (8 columns, incident-call shape as in the catalog benchmark){'' if int(mb) >= 1000 else f" — **{mb} MB, not the issue's 1 GB** (time)"},
 the only dataset of a lake; one HTTP session downloads it ({r['download_s']:.1f} s: streamed into the cache,
-hashed, hard-linked into the sandbox), then asks each question through `query` (median of {qreps}) and through
+hashed, hard-linked into the sandbox), then asks each question through `query` — *direct*: `read_csv` with
+an explicit option, which the columnar cache leaves alone, so every call parses the CSV (median of {qreps});
+*first*: the first call naming the file, which imports it into the columnar cache (ZSTD Parquet, once per file
+content; only Q1 pays it); *cached*: later calls (median of {qreps}) — and through
 `execute_code` with pandas (`pd.read_csv` of only the needed columns, categories for strings, as an agent
 working under the sandbox's 2 GiB address-space cap would; median of {preps}). Times are whole tool
 calls seen by the client, so `execute_code` includes the sandbox start and `import pandas` ({imp or 0:.2f} s);
@@ -194,14 +220,26 @@ calls seen by the client, so `execute_code` includes the sandbox start and `impo
 memory, {os.cpu_count()} threads); pandas is single-threaded. 1-minute load average {load_before} before the run,
 {load_after} after it (the machine is shared: other work ran at the same time).
 
-| question | `query` (DuckDB) | `execute_code` (pandas) | pandas / query | same answer |
-|---|---|---|---|---|
+In brackets: pandas time / `query` time.
+
+| question | `execute_code` (pandas) | `query` direct | `query` first (with the import) | `query` cached | same answer |
+|---|---|---|---|---|---|
 """ + "\n".join(rows) + f"""
 
 Target "`query` at least 10x faster than pandas on the 1 GB group-by": {verdict}{'' if int(mb) >= 1000 else f' (on {mb} MB)'}.
+Cache states seen by the `query` calls: {json.dumps({n: q["cache_states"] for n, q in r["questions"].items()})}.
+The first query is slower than pandas because the import parses the CSV *and* encodes ~200 MB of
+Parquet with the same 2 threads (the import alone measured 21–42 s for this file with various Parquet
+settings, see docs/sandbox.md, "Columnar cache"); every later query of the file, in any session, is
+served from the entry.
 """ + (f"\nErrors: {json.dumps(errors)[:1500]}\n" if errors else "")
-sys.path.insert(0, "bench")
-from tools_bench_doc import write_subsection
-write_subsection("### query (DuckDB) vs execute_code (pandas)", body)
+# Replace only this subsection in place (docs/benchmarks.md is shared).
+import re
+HEAD = "### query (DuckDB) vs execute_code (pandas)"
+doc = open("docs/benchmarks.md").read()
+m = re.search(re.escape(HEAD) + r".*?(?=\n##|\Z)", doc, flags=re.S)
+new = HEAD + "\n" + body.strip("\n") + "\n"
+doc = doc[:m.start()] + new + doc[m.end():] if m else doc.rstrip("\n") + "\n\n" + new
+open("docs/benchmarks.md", "w").write(doc)
 print(body)
 PY

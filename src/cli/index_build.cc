@@ -1,6 +1,8 @@
 // `lakeqa index build --lake <uri> --index <dir> [--profile none|head|full] [--jobs N] [--no-text]
-//  [--chunks [--chunk-window N --chunk-overlap N --chunk-max-words N]]`: the catalog, then the text
-// index of its datasets (and, with --chunks, the chunk index for RAG baselines).
+//  [--chunks [--chunk-window N --chunk-overlap N --chunk-max-words N]]
+//  [--vectors glove|http:<base url> [--glove <bin>] [--embed-model M] [--embed-key-env VAR]]`: the catalog,
+// then the text index of its datasets (and, with --chunks, the chunk index for RAG baselines; with
+// --vectors, the vector index of the text index's documents).
 #include <fmt/format.h>
 
 #include <optional>
@@ -8,7 +10,10 @@
 #include "cli/store_options.h"
 #include "lakeqa/catalog/builder.h"
 #include "lakeqa/common/progress.h"
+#include "lakeqa/common/fs.h"
 #include "lakeqa/index/catalog_docs.h"
+#include "lakeqa/index/embedder.h"
+#include "lakeqa/index/vector_index.h"
 
 namespace lakeqa::cli {
 namespace {
@@ -19,11 +24,54 @@ struct Opts {
   uint64_t debug_kill_after = 0;
   bool no_text = false, chunks = false, rebuild_text = false;
   index::ChunkOptions chunk;
+  std::string vectors, glove, embed_model = "text-embedding-3-small", embed_key_env = "OPENAI_API_KEY";
   StoreFlags store;
   OutputOptions out;
 };
 
+// The document embedder named by --vectors: "glove" (the GloVe binary) or "http:<base url>".
+Result<std::unique_ptr<index::Embedder>> MakeEmbedder(const Opts& o) {
+  if (o.vectors == "glove") {
+    std::string path = o.glove.empty() ? index::DefaultGlovePath(".") : o.glove;
+    LAKEQA_ASSIGN_OR_RETURN(auto g, index::GloveEmbedder::Open(path));
+    return std::unique_ptr<index::Embedder>(std::move(g));
+  }
+  if (o.vectors.rfind("http:", 0) == 0 && o.vectors.size() > 5) {
+    index::HttpEmbedderOptions ho;
+    ho.base_url = o.vectors.substr(5);
+    ho.model = o.embed_model;
+    ho.api_key_env = o.embed_key_env;
+    LAKEQA_ASSIGN_OR_RETURN(auto h, index::HttpEmbedder::Create(ho));
+    return std::unique_ptr<index::Embedder>(std::move(h));
+  }
+  return InvalidArgument("--vectors must be 'glove' or 'http:<base url>' (e.g. http:http://127.0.0.1:8080), got '" +
+                         o.vectors + "'");
+}
+
+// Whether <index>/vectors/ already embeds exactly the current text index with this embedder: its
+// manifest names the embedder and the text build changed nothing. The vector index has no incremental
+// update (an HNSW graph does not delete well), so any change re-embeds everything.
+bool VectorsUpToDate(const std::string& index_dir, const std::string& embedder,
+                     const std::optional<index::TextBuildReport>& text) {
+  if (!text || text->added || text->updated || text->deleted) return false;
+  auto raw = ReadFile(index_dir + "/vectors/manifest.json", 1 << 20);
+  if (!raw.ok()) return false;
+  auto m = ParseJson(*raw, "vectors/manifest.json");
+  if (!m.ok() || !m->is_object()) return false;
+  auto e = m->find("embedder");
+  auto c = m->find("count");
+  return e != m->end() && e->is_string() && *e == embedder && c != m->end() && c->is_number_unsigned() &&
+         c->get<uint64_t>() == text->datasets;
+}
+
 int Run(const Opts& o) {
+  std::unique_ptr<index::Embedder> embedder;
+  if (!o.vectors.empty()) {
+    // Before the crawl: a bad --vectors or a missing GloVe file fails fast, not after the whole build.
+    auto e = MakeEmbedder(o);
+    if (!e.ok()) return Fail(e.status().WithContext("--vectors"), o.out);
+    embedder = std::move(*e);
+  }
   auto mode = catalog::ParseProfileMode(o.profile);
   if (!mode.ok()) return Fail(mode.status(), o.out);
   auto store = OpenFromFlags(o.lake, o.store);
@@ -58,11 +106,23 @@ int Run(const Opts& o) {
     if (!tr.ok()) return Fail(tr.status().WithContext("text index of " + o.index), o.out);
     text = *tr;
   }
+  std::optional<Json> vectors;
+  if (embedder) {
+    if (VectorsUpToDate(o.index, embedder->name(), text)) {
+      vectors = Json{{"embedder", embedder->name()}, {"rebuilt", false}, {"documents", text->datasets}};
+    } else {
+      if (!o.out.quiet) fmt::print(stderr, "lakeqa: embedding every dataset with {} (the vector index is rebuilt whole)\n", embedder->name());
+      auto vr = index::BuildDatasetVectors(o.index, *embedder);
+      if (!vr.ok()) return Fail(vr.status().WithContext("vector index of " + o.index), o.out);
+      vectors = Json{{"embedder", embedder->name()}, {"rebuilt", true}, {"documents", vr->documents}, {"empty", vr->empty}};
+    }
+  }
   if (o.out.json) {
     Json j = report->ToJson();
     j["index"] = o.index;
     j["lake"] = (*store)->Uri();
     if (text) j["text"] = text->ToJson();
+    if (vectors) j["vectors"] = *vectors;
     PrintJson(j);
   } else {
     fmt::print("catalogued {} datasets, {} files ({} listed, {} profiled, {} unchanged, {} removed) in {}\n",
@@ -75,6 +135,13 @@ int Run(const Opts& o) {
                  text->added, text->updated, text->unchanged, text->deleted, HumanDuration(text->seconds));
     }
     if (text && o.chunks) fmt::print("chunk index: {} chunks written\n", text->chunks);
+    if (vectors) {
+      if ((*vectors)["rebuilt"].get<bool>())
+        fmt::print("vector index: {} datasets embedded with {} ({} with no embeddable text), rebuilt whole\n",
+                   (*vectors)["documents"].get<uint64_t>(), embedder->name(), (*vectors)["empty"].get<uint64_t>());
+      else
+        fmt::print("vector index: unchanged ({} datasets, {})\n", (*vectors)["documents"].get<uint64_t>(), embedder->name());
+    }
   }
   return 0;
 }
@@ -96,6 +163,14 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--chunk-overlap", o->chunk.overlap, "Words shared by consecutive chunks")->capture_default_str();
   cmd->add_option("--chunk-max-words", o->chunk.max_words, "Words chunked per dataset")->capture_default_str();
   cmd->add_flag("--rebuild-text", o->rebuild_text, "Drop and rebuild the text (and chunk) indexes");
+  cmd->add_option("--vectors", o->vectors,
+                  "Also build the vector index (<index>/vectors/): glove, or http:<base url> of an "
+                  "OpenAI-compatible /v1/embeddings server; re-embeds everything when the text index changed");
+  cmd->add_option("--glove", o->glove, "--vectors glove: the GloVe binary (default $LAKEQA_GLOVE, else ./.deps/glove/glove100.bin)");
+  cmd->add_option("--embed-model", o->embed_model, "--vectors http: the model name sent to the server")
+      ->capture_default_str();
+  cmd->add_option("--embed-key-env", o->embed_key_env, "--vectors http: environment variable holding the API key")
+      ->capture_default_str();
   AddStoreFlags(cmd, o->store);
   AddOutputOptions(cmd, o->out);
   commands.Bind(cmd, [o] { return Run(*o); });

@@ -123,7 +123,7 @@ Result<std::unique_ptr<index::Embedder>> QueryEmbedder(const index::VectorIndex&
 // --mode vector|hybrid: nearest datasets by embedding, alone or fused (weighted RRF) with BM25 hits.
 int RunVector(const Opts& o) {
   auto vi = index::VectorIndex::Load(o.index + "/vectors");
-  if (!vi.ok()) return Fail(vi.status().WithContext("vector index (build it with the vectors verb first)"), o.out);
+  if (!vi.ok()) return Fail(vi.status().WithContext("vector index (build it with `lakeqa index build --vectors glove|http:<url>`)"), o.out);
   auto emb = QueryEmbedder(**vi, o);
   if (!emb.ok()) return Fail(emb.status(), o.out);
   auto qv = (*emb)->Embed({o.query});

@@ -63,7 +63,10 @@ bool PathExists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-Status WriteFileAtomic(const std::string& path, std::string_view data) {
+namespace {
+
+// Writes data to a fresh temp file beside path; fsyncs it before closing when `sync`.
+Result<std::string> WriteTemp(const std::string& path, std::string_view data, bool sync) {
   std::filesystem::path p(path);
   if (p.has_parent_path()) LAKEQA_RETURN_IF_ERROR(MakeDirs(p.parent_path().string()));
   static thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -82,16 +85,42 @@ Status WriteFileAtomic(const std::string& path, std::string_view data) {
     }
     off += static_cast<size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    int e = errno;
+  int e = sync && ::fsync(fd) != 0 ? errno : 0;
+  if (::close(fd) != 0 && e == 0) e = errno;
+  if (e != 0) {
     ::unlink(tmp.c_str());
     return ErrnoStatus(e, tmp);
   }
+  return tmp;
+}
+
+}  // namespace
+
+Status WriteFileAtomic(const std::string& path, std::string_view data) {
+  LAKEQA_ASSIGN_OR_RETURN(std::string tmp, WriteTemp(path, data, /*sync=*/true));
+  return RenameInto(tmp, path);
+}
+
+Result<std::string> WriteTempFileBeside(const std::string& path, std::string_view data) {
+  return WriteTemp(path, data, /*sync=*/false);
+}
+
+Status RenameInto(const std::string& tmp, const std::string& path) {
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     int e = errno;
     ::unlink(tmp.c_str());
     return ErrnoStatus(e, "renaming " + tmp + " to " + path);
   }
+  return Status::Ok();
+}
+
+Status SyncFileSystem(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus(errno, "syncfs " + path);
+  int rc = ::syncfs(fd);
+  int e = errno;
+  ::close(fd);
+  if (rc != 0) return ErrnoStatus(e, "syncfs " + path);
   return Status::Ok();
 }
 

@@ -3,18 +3,28 @@
 #include <duckdb.h>
 
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <condition_variable>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "columnar_cache.h"
 #include "duck_values.h"
 #include "file_sniff.h"
+#include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "sandbox_tree.h"
+#include "watchdog.h"
 
 namespace lakeqa::exec {
 namespace {
@@ -178,9 +188,51 @@ bool ReplaceLiteral(std::string& sql, const std::string& rel, const std::string&
 
 // Resolves FROM 'relative/path' (and FROM 'any.txt') to the reader for the file's sniffed format.
 // DuckDB checks allowed_directories on the literal path, so relative names would otherwise be refused.
+// Real paths of cached CSV files -> their Parquet entries (in the session's link folder).
+struct Redirects {
+  std::mutex mu;
+  std::map<std::string, std::string> csv;
+  std::string Find(const std::string& real) {
+    std::lock_guard lock(mu);
+    auto it = csv.find(real);
+    return it == csv.end() ? "" : it->second;
+  }
+};
+
 struct ScanContext {
   std::string root;
+  std::shared_ptr<Redirects> redirects;
 };
+
+std::string LowerAscii(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool IdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// Whether `name` occurs in `text` as a whole identifier (not inside a longer word or a path).
+bool HasIdentifier(const std::string& text, const std::string& name) {
+  for (size_t at = text.find(name); !name.empty() && at != std::string::npos; at = text.find(name, at + 1)) {
+    bool left = at == 0 || (!IdentChar(text[at - 1]) && text[at - 1] != '/' && text[at - 1] != '.');
+    size_t end = at + name.size();
+    bool right = end >= text.size() || (!IdentChar(text[end]) && text[end] != '/' && text[end] != '.');
+    if (left && right) return true;
+  }
+  return false;
+}
+
+// Whether the sandbox file `abs` is still the very inode of `source` (not replaced by the agent's code).
+bool SameInode(const std::string& abs, const std::string& source) {
+  struct stat a {}, b {};
+  if (::lstat(abs.c_str(), &a) != 0 || !S_ISREG(a.st_mode) || ::stat(source.c_str(), &b) != 0) return false;
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+std::string RealPathOf(const std::string& p) {
+  char buf[PATH_MAX];
+  return ::realpath(p.c_str(), buf) != nullptr ? std::string(buf) : std::string();
+}
 
 void ReplacementScan(duckdb_replacement_scan_info info, const char* table_name, void* data) {
   const auto* ctx = static_cast<const ScanContext*>(data);
@@ -191,6 +243,13 @@ void ReplacementScan(duckdb_replacement_scan_info info, const char* table_name, 
   if (::realpath(abs.c_str(), buf) == nullptr) return;
   std::string resolved = buf;
   if (resolved.compare(0, ctx->root.size() + 1, ctx->root + "/") != 0) return;  // DuckDB reports it
+  if (std::string parquet = ctx->redirects->Find(resolved); !parquet.empty()) {
+    duckdb_replacement_scan_set_function_name(info, "read_parquet");
+    duckdb_value v = duckdb_create_varchar(parquet.c_str());
+    duckdb_replacement_scan_add_parameter(info, v);
+    duckdb_destroy_value(&v);
+    return;
+  }
   Sniffed s = SniffFile(resolved);
   const char* fn = nullptr;
   switch (s.format) {
@@ -208,39 +267,6 @@ void ReplacementScan(duckdb_replacement_scan_info info, const char* table_name, 
 
 void DeleteScanContext(void* data) { delete static_cast<ScanContext*>(data); }
 
-// Interrupts the connection if the query outlives the deadline.
-class Watchdog {
- public:
-  Watchdog(duckdb_connection conn, int timeout_ms) : conn_(conn) {
-    thread_ = std::thread([this, timeout_ms] {
-      std::unique_lock lock(mu_);
-      if (!cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [this] { return done_; })) {
-        fired_ = true;
-        duckdb_interrupt(conn_);
-      }
-    });
-  }
-  ~Watchdog() { Stop(); }
-  // Returns whether the deadline passed.
-  bool Stop() {
-    {
-      std::lock_guard lock(mu_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-    return fired_;
-  }
-
- private:
-  duckdb_connection conn_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  bool fired_ = false;
-  std::thread thread_;
-};
-
 std::string TimeoutMessage(int timeout_ms) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "query exceeded the time limit of %g s and was interrupted", timeout_ms / 1000.0);
@@ -252,6 +278,32 @@ std::string TimeoutMessage(int timeout_ms) {
 struct SqlSandbox::Impl {
   duckdb_database db = nullptr;
   duckdb_connection conn = nullptr;
+  // A downloaded file and its columnar-cache state in this session.
+  struct Known {
+    KnownFile file;
+    std::string abs;            // <sandbox>/<rel>
+    std::string link;           // the active Parquet link, "" when none
+    uint64_t bytes = 0;         // the entry's size
+    std::string format;         // csv | json, when linked
+    std::string direct_reason;  // set: this session keeps the file on the direct path
+  };
+  std::vector<Known> known;
+  std::shared_ptr<Redirects> redirects = std::make_shared<Redirects>();
+
+  // Whether k's entry is linked and still intact and k's sandbox file is still the downloaded one.
+  bool Active(Known& k) {
+    if (k.link.empty()) return false;
+    if (SameInode(k.abs, k.file.source) && ColumnarEntryIntact(k.link, k.bytes)) return true;
+    ::unlink(k.link.c_str());
+    k.link.clear();
+    return false;
+  }
+  void UpdateRedirects() {
+    std::lock_guard lock(redirects->mu);
+    redirects->csv.clear();
+    for (auto& k : known)
+      if (Active(k) && k.format == "csv") redirects->csv[RealPathOf(k.abs)] = k.link;
+  }
   ~Impl() {
     if (conn != nullptr) duckdb_disconnect(&conn);
     if (db != nullptr) duckdb_close(&db);
@@ -282,16 +334,36 @@ Json SqlResult::ToJson() const {
   j["truncated"] = truncated;
   j["total_rows_seen"] = total_rows_seen;
   j["elapsed_ms"] = elapsed_ms;
+  if (!cache.empty()) {
+    Json c = Json::array();
+    for (const auto& u : cache) {
+      Json e = {{"path", u.path}, {"state", u.state}};
+      if (!u.reason.empty()) e["reason"] = u.reason;
+      if (u.state == "imported") e["import_ms"] = u.import_ms;
+      c.push_back(std::move(e));
+    }
+    j["columnar_cache"] = std::move(c);
+  }
   return j;
 }
 
-Result<std::unique_ptr<SqlSandbox>> SqlSandbox::Open(const std::string& sandbox_dir, const SqlLimits& limits) {
+Result<std::unique_ptr<SqlSandbox>> SqlSandbox::Open(const std::string& sandbox_dir, const SqlLimits& limits,
+                                                     const SqlCacheOptions& cache) {
   LAKEQA_ASSIGN_OR_RETURN(std::string dir, RealDir(sandbox_dir));
   if (dir == "/") return InvalidArgument("the sandbox directory cannot be /");
   std::unique_ptr<SqlSandbox> sb(new SqlSandbox());
   sb->dir_ = dir;
   sb->limits_ = limits;
   sb->impl_ = std::make_unique<Impl>();
+  if (!cache.dir.empty()) {
+    if (cache.link_dir.empty()) return InvalidArgument("the columnar cache needs a link folder");
+    LAKEQA_RETURN_IF_ERROR(MakeDirs(cache.link_dir));
+    LAKEQA_ASSIGN_OR_RETURN(std::string link_dir, RealDir(cache.link_dir));
+    if (link_dir == dir || StartsWith(link_dir, dir + "/"))
+      return InvalidArgument("the columnar cache's link folder must be outside the sandbox");
+    sb->cache_ = cache;
+    sb->cache_.link_dir = link_dir;
+  }
 
   duckdb_config cfg;
   if (duckdb_create_config(&cfg) == DuckDBError) return Internal("duckdb_create_config failed");
@@ -317,7 +389,7 @@ Result<std::unique_ptr<SqlSandbox>> SqlSandbox::Open(const std::string& sandbox_
     duckdb_free(err);
     return Internal("opening DuckDB: " + msg);
   }
-  duckdb_add_replacement_scan(sb->impl_->db, ReplacementScan, new ScanContext{dir}, DeleteScanContext);
+  duckdb_add_replacement_scan(sb->impl_->db, ReplacementScan, new ScanContext{dir, sb->impl_->redirects}, DeleteScanContext);
   if (duckdb_connect(sb->impl_->db, &sb->impl_->conn) == DuckDBError) return Internal("connecting to DuckDB failed");
   LAKEQA_RETURN_IF_ERROR(sb->LockDown());
   LAKEQA_RETURN_IF_ERROR(sb->RegisterFileViews());
@@ -328,7 +400,8 @@ Status SqlSandbox::LockDown() {
   // Order matters: allowed_directories must be set before external access goes off, and the lock last.
   const std::string setup[] = {
       "SET file_search_path = " + SqlString(dir_),
-      "SET allowed_directories = [" + SqlString(dir_ + "/") + "]",
+      "SET allowed_directories = [" + SqlString(dir_ + "/") +
+          (cache_.link_dir.empty() ? "" : ", " + SqlString(cache_.link_dir + "/")) + "]",
       "SET enable_external_access = false",
       "SET lock_configuration = true",
   };
@@ -366,7 +439,11 @@ Status SqlSandbox::RegisterFileViews() {
   for (size_t i = 0; i < rels.size(); ++i) {
     std::string abs = dir_ + "/" + rels[i];
     DataFormat f = formats[i];
-    Status st = impl_->Exec("CREATE VIEW " + Ident(names[i]) + " AS SELECT * FROM " + ReaderSql(f, abs));
+    std::string cached;
+    for (auto& k : impl_->known)
+      if (k.file.rel == rels[i] && impl_->Active(k) && k.format == FormatName(f)) cached = k.link;
+    Status st = impl_->Exec("CREATE VIEW " + Ident(names[i]) + " AS SELECT * FROM " +
+                            (cached.empty() ? ReaderSql(f, abs) : "read_parquet(" + SqlString(cached) + ")"));
     if (!st.ok() && f == DataFormat::kGeoJson) {
       // Features whose properties do not unify into one struct: fall back to the raw document.
       f = DataFormat::kJson;
@@ -381,6 +458,7 @@ Status SqlSandbox::RegisterFileViews() {
                ", " + SqlString(FormatName(f)) + ")";
   }
   if (scan.truncated) skipped_.push_back({"", "sandbox has too many files; listing stopped"});
+  impl_->UpdateRedirects();
   std::string body = listing.empty()
                          ? "SELECT NULL::VARCHAR AS name, NULL::VARCHAR AS path, NULL::VARCHAR AS format WHERE false"
                          : "SELECT * FROM (VALUES " + listing + ") AS t(name, path, format)";
@@ -399,7 +477,17 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in) {
     return Status(ErrorCode::kPermissionDenied,
                   "the sandbox contains a symbolic link leading outside it (" + links[0] + "); remove it first");
 
-  Watchdog dog(impl_->conn, limits_.timeout_ms);
+  // The columnar import (first query of a big file) may take up to half of the call's time; the statement
+  // then runs with what is left.
+  // (Not for statements that will be refused anyway.)
+  std::vector<CacheUse> cache_uses;
+  if (ReadOnlyKeyword(LeadingKeyword(sql))) {
+    cache_uses = PrepareCache(sql, std::max(1, limits_.timeout_ms / 2));
+    sql = RewriteCsvCalls(sql);
+  }
+  int used_ms = static_cast<int>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
+  Watchdog dog(impl_->conn, std::max(1, limits_.timeout_ms - used_ms));
   auto timed_out = [&](Status st) {
     if (dog.Stop()) return Status(ErrorCode::kTimeout, TimeoutMessage(limits_.timeout_ms));
     return st;
@@ -539,7 +627,145 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in) {
   if (fired && !stop) return Status(ErrorCode::kTimeout, TimeoutMessage(limits_.timeout_ms));
   if (!stream_error.empty() && !stop) return Status(CodeForDuckError(stream_error), stream_error);
   out.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  out.cache = std::move(cache_uses);
   return out;
+}
+
+void SqlSandbox::AddKnownFile(const KnownFile& file) {
+  Impl::Known fresh;
+  fresh.file = file;
+  fresh.abs = dir_ + "/" + file.rel;
+  for (auto& k : impl_->known) {
+    if (k.file.rel == file.rel) {
+      if (!k.link.empty()) ::unlink(k.link.c_str());
+      k = fresh;
+      return;
+    }
+  }
+  impl_->known.push_back(fresh);
+}
+
+std::vector<CacheUse> SqlSandbox::PrepareCache(const std::string& sql, int budget_ms) {
+  std::vector<CacheUse> uses;
+  if (cache_.dir.empty() || impl_->known.empty()) return uses;
+  auto start = std::chrono::steady_clock::now();
+  std::string lower = LowerAscii(sql);
+  bool changed = false;
+  for (auto& k : impl_->known) {
+    const FileView* view = nullptr;
+    for (const auto& v : views_)
+      if (v.path == k.file.rel) view = &v;
+    bool named = lower.find(LowerAscii(k.file.rel)) != std::string::npos ||
+                 (view != nullptr && HasIdentifier(lower, LowerAscii(view->name)));
+    if (!named) continue;
+    CacheUse use{k.file.rel, "direct", "", 0};
+    if (impl_->Active(k)) {
+      use.state = "cached";
+      ++cache_stats_.hits;
+      uses.push_back(use);
+      continue;
+    }
+    auto direct = [&](std::string reason, bool for_good) {
+      use.reason = std::move(reason);
+      if (for_good) k.direct_reason = use.reason;
+      ++cache_stats_.direct;
+      uses.push_back(use);
+    };
+    if (!k.direct_reason.empty()) {
+      direct(k.direct_reason, true);
+      continue;
+    }
+    if (!SameInode(k.abs, k.file.source)) {
+      direct("the sandbox file is no longer the downloaded one", false);
+      continue;
+    }
+    struct stat st {};
+    if (::stat(k.abs.c_str(), &st) != 0) continue;
+    uint64_t size = static_cast<uint64_t>(st.st_size);
+    if (size < cache_.min_bytes) {
+      direct("smaller than " + std::to_string(cache_.min_bytes) + " bytes: read directly", true);
+      continue;
+    }
+    Sniffed sn = SniffFile(k.abs);
+    if (sn.format != DataFormat::kCsv && sn.format != DataFormat::kJson) {
+      direct(std::string(FormatName(sn.format)) + " files are read directly", true);
+      continue;
+    }
+    int left = budget_ms - static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 std::chrono::steady_clock::now() - start)
+                                                 .count());
+    ColumnarRequest req{cache_.dir, dir_, ReaderSql(sn.format, k.abs), k.file.sha256,
+                        std::string(FormatName(sn.format)), size};
+    auto entry = AcquireColumnar(req, limits_, std::max(1, left));
+    if (!entry.ok()) {
+      // A failed or interrupted import is not retried in this session: the file is read directly.
+      direct(std::string(TruncateUtf8(entry.status().message(), 300)), true);
+      continue;
+    }
+    std::string base = entry->path.substr(entry->path.rfind('/') + 1);
+    std::string link = cache_.link_dir + "/" + base;
+    ::unlink(link.c_str());
+    if (::link(entry->path.c_str(), link.c_str()) != 0) {
+      direct("linking the cache entry into the session failed: " + std::string(std::strerror(errno)), true);
+      continue;
+    }
+    k.link = link;
+    k.bytes = entry->bytes;
+    k.format = req.format;
+    use.state = entry->imported ? "imported" : "cached";
+    use.import_ms = entry->import_ms;
+    ++(entry->imported ? cache_stats_.imports : cache_stats_.hits);
+    uses.push_back(use);
+    if (view != nullptr) {
+      Status vs = impl_->Exec("CREATE OR REPLACE VIEW " + Ident(view->name) + " AS SELECT * FROM read_parquet(" +
+                              SqlString(link) + ")");
+      if (!vs.ok()) {
+        uses.back() = {k.file.rel, "direct", std::string(TruncateUtf8(vs.message(), 300)), 0};
+        k.direct_reason = uses.back().reason;
+        ::unlink(link.c_str());
+        k.link.clear();
+      }
+    }
+    changed = true;
+  }
+  if (changed) impl_->UpdateRedirects();
+  return uses;
+}
+
+std::string SqlSandbox::RewriteCsvCalls(const std::string& sql) const {
+  if (impl_->redirects->csv.empty()) return sql;
+  std::string lower = LowerAscii(sql), out;
+  size_t i = 0;
+  auto skip_space = [&](size_t p) {
+    while (p < sql.size() && std::isspace(static_cast<unsigned char>(sql[p])) != 0) ++p;
+    return p;
+  };
+  for (size_t p = lower.find("read_csv", i); p != std::string::npos; p = lower.find("read_csv", i)) {
+    size_t q = p + 8;
+    if (lower.compare(q, 5, "_auto") == 0) q += 5;
+    size_t lit = skip_space(q);
+    bool ok = (p == 0 || !IdentChar(sql[p - 1])) && lit < sql.size() && sql[lit] == '(';
+    size_t open = ok ? skip_space(lit + 1) : 0;
+    ok = ok && open < sql.size() && sql[open] == '\'';
+    size_t close = ok ? sql.find('\'', open + 1) : std::string::npos;
+    ok = ok && close != std::string::npos && (close + 1 >= sql.size() || sql[close + 1] != '\'');
+    size_t end = ok ? skip_space(close + 1) : 0;
+    ok = ok && end < sql.size() && sql[end] == ')';
+    std::string parquet;
+    if (ok) {
+      std::string path = sql.substr(open + 1, close - open - 1);
+      std::string real = RealPathOf(!path.empty() && path[0] == '/' ? path : dir_ + "/" + path);
+      if (!real.empty()) parquet = impl_->redirects->Find(real);
+    }
+    if (parquet.empty()) {
+      out += sql.substr(i, q - i);
+      i = q;
+      continue;
+    }
+    out += sql.substr(i, p - i) + "read_parquet(" + SqlString(parquet) + ")";
+    i = end + 1;
+  }
+  return out + sql.substr(i);
 }
 
 }  // namespace lakeqa::exec

@@ -277,7 +277,7 @@ std::vector<Document> ChunkDocuments(const catalog::DatasetRecord& d, const std:
 
 Json TextBuildReport::ToJson() const {
   return {{"datasets", datasets}, {"added", added}, {"updated", updated}, {"unchanged", unchanged},
-          {"deleted", deleted}, {"chunks", chunks}, {"seconds", seconds}};
+          {"deleted", deleted}, {"chunks", chunks}, {"merged", merged}, {"seconds", seconds}};
 }
 
 namespace {
@@ -385,7 +385,7 @@ class Target {
     return Status::Ok();
   }
 
-  Status Finish(TextBuildReport& r) {
+  Status Finish(TextBuildReport& r, size_t max_segments) {
     std::vector<std::string> gone;
     for (const auto& [id, e] : state_) {
       if (!seen_.count(id)) gone.push_back(id);
@@ -396,6 +396,11 @@ class Target {
       if (!chunks_) ++r.deleted;
     }
     LAKEQA_RETURN_IF_ERROR(writer_->Commit().WithContext(dir_));
+    if (max_segments > 0 && writer_->segments().size() > max_segments) {
+      LAKEQA_LOG_INFO("{}: merging {} segments into one", dir_, writer_->segments().size());
+      LAKEQA_RETURN_IF_ERROR(writer_->Merge().WithContext(dir_));
+      ++r.merged;
+    }
     writer_.reset();  // releases write.lock
     return WriteState(dir_ + "/" + std::string(kStateName), state_);
   }
@@ -443,8 +448,8 @@ Result<TextBuildReport> BuildTextIndex(catalog::Catalog& catalog, const std::str
   });
   bar.Finish();
   LAKEQA_RETURN_IF_ERROR(s.WithContext("reading the catalog"));
-  if (text) LAKEQA_RETURN_IF_ERROR(text->Finish(r));
-  if (chunks) LAKEQA_RETURN_IF_ERROR(chunks->Finish(r));
+  if (text) LAKEQA_RETURN_IF_ERROR(text->Finish(r, o.max_segments));
+  if (chunks) LAKEQA_RETURN_IF_ERROR(chunks->Finish(r, o.max_segments));
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -41,6 +41,10 @@ class BuildContext {
   // build fatal (the caller stops): a store that refuses every write is not an item-level problem.
   Status Put(const std::string& key, std::string_view data);
 
+  // Makes every object written so far durable and readable through store() (a local lake in batch
+  // durability holds back up to a batch); sources call it before reading back what they wrote.
+  Status Commit();
+
   // Claims a dataset folder; false when an earlier item already claimed it (duplicate).
   bool Claim(std::string_view ns_and_folder);
 

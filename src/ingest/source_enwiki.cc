@@ -176,6 +176,8 @@ class EnwikiBuilder {
       pool.Wait();
     }
     if (ctx_.fatal()) return ctx_.fatal_status();
+    // The alias pass reads back the pages' metadata.json: they must be visible first.
+    LAKEQA_RETURN_IF_ERROR(ctx_.Commit());
     WriteAliases();
     ctx_.Detail("enwiki", {{"mode", mode_},
                            {"streams", streams_.load()},

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <unordered_map>
-#include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "lakeqa/common/strings.h"
 #include "lakeqa/ingest/convert.h"
@@ -97,13 +97,46 @@ std::string StripElements(std::string_view s) {
   return out;
 }
 
-// Matches two-character openers with closers ("{{"/"}}", "[["/"]]") with a stack. Returns opener → closer
-// offsets; unmatched openers and closers are absent from the map (callers drop them).
-std::unordered_map<size_t, size_t> MatchPairs(std::string_view s, char open, char close,
-                                              std::vector<size_t>* stray_closers) {
-  std::unordered_map<size_t, size_t> match;
+// Opener → closer offsets of matched pairs, sorted by opener (a binary search per lookup: no hash map,
+// no per-character lookups).
+class PairMap {
+ public:
+  void Add(size_t opener, size_t closer) { pairs_.emplace_back(opener, closer); }
+  void Sort() { std::sort(pairs_.begin(), pairs_.end()); }
+  // The closer matching the opener at `opener`, or npos.
+  size_t Find(size_t opener) const {
+    auto it = std::lower_bound(pairs_.begin(), pairs_.end(), std::make_pair(opener, size_t{0}));
+    return it != pairs_.end() && it->first == opener ? it->second : std::string_view::npos;
+  }
+
+ private:
+  std::vector<std::pair<size_t, size_t>> pairs_;
+};
+
+// Sorted offsets (stray closers), looked up by binary search.
+bool Contains(const std::vector<size_t>& sorted, size_t at) {
+  return std::binary_search(sorted.begin(), sorted.end(), at);
+}
+
+// Matches two-character openers with closers ("{{"/"}}", "[["/"]]") with a stack. Unmatched openers
+// and closers are absent from the map (callers drop them); stray closers are appended in offset order.
+PairMap MatchPairs(std::string_view s, char open, char close, std::vector<size_t>* stray_closers) {
+  PairMap match;
   std::vector<size_t> stack;
+  const char* d = s.data();
+  // Next occurrence of each character at or after i, found by memchr and cached so that each is
+  // searched for once per occurrence (linear even when one of the two never appears).
+  auto find = [&](char ch, size_t from) {
+    const void* p = from < s.size() ? std::memchr(d + from, ch, s.size() - from) : nullptr;
+    return p ? static_cast<size_t>(static_cast<const char*>(p) - d) : s.size();
+  };
+  size_t next_open = find(open, 0), next_close = find(close, 0);
   for (size_t i = 0; i + 1 < s.size();) {
+    if (next_open < i) next_open = find(open, i);
+    if (next_close < i) next_close = find(close, i);
+    size_t next = std::min(next_open, next_close);
+    if (next + 1 >= s.size()) break;
+    i = next;
     if (s[i] == open && s[i + 1] == open) {
       stack.push_back(i);
       i += 2;
@@ -111,7 +144,7 @@ std::unordered_map<size_t, size_t> MatchPairs(std::string_view s, char open, cha
       if (stack.empty()) {
         if (stray_closers) stray_closers->push_back(i);
       } else {
-        match[stack.back()] = i;
+        match.Add(stack.back(), i);
         stack.pop_back();
       }
       i += 2;
@@ -119,23 +152,29 @@ std::unordered_map<size_t, size_t> MatchPairs(std::string_view s, char open, cha
       ++i;
     }
   }
+  match.Sort();
   return match;
 }
 
 // Removes {{templates}} (nested, parser functions, {{{parameters}}}); unmatched braces are dropped.
 std::string StripTemplates(std::string_view s) {
   std::vector<size_t> stray;
-  auto match = MatchPairs(s, '{', '}', &stray);
-  std::unordered_set<size_t> stray_set(stray.begin(), stray.end());
+  PairMap match = MatchPairs(s, '{', '}', &stray);
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
+    // Copy up to the next brace in one piece.
+    size_t brace = s.find_first_of("{}", i);
+    if (brace == std::string_view::npos) brace = s.size();
+    out.append(s.substr(i, brace - i));
+    i = brace;
+    if (i >= s.size()) break;
     if (i + 1 < s.size() && s[i] == '{' && s[i + 1] == '{') {
-      auto it = match.find(i);
-      i = it == match.end() ? i + 2 : it->second + 2;
+      size_t closer = match.Find(i);
+      i = closer == std::string_view::npos ? i + 2 : closer + 2;
       continue;
     }
-    if (stray_set.count(i)) {
+    if (s[i] == '}' && i + 1 < s.size() && s[i + 1] == '}' && Contains(stray, i)) {
       i += 2;
       continue;
     }
@@ -169,7 +208,6 @@ class LinkRenderer {
  public:
   LinkRenderer(std::string_view s, std::vector<std::string>& categories) : s_(s), categories_(categories) {
     match_ = MatchPairs(s, '[', ']', &stray_);
-    stray_set_.insert(stray_.begin(), stray_.end());
   }
 
   std::string Render() {
@@ -182,17 +220,23 @@ class LinkRenderer {
  private:
   void RenderRange(size_t begin, size_t end, std::string& out) {
     for (size_t i = begin; i < end;) {
+      // Copy up to the next bracket in one piece.
+      size_t bracket = s_.find_first_of("[]", i);
+      if (bracket == std::string_view::npos || bracket > end) bracket = end;
+      out.append(s_.substr(i, bracket - i));
+      i = bracket;
+      if (i >= end) break;
       if (i + 1 < end && s_[i] == '[' && s_[i + 1] == '[') {
-        auto it = match_.find(i);
-        if (it == match_.end() || it->second + 2 > end) {
+        size_t closer = match_.Find(i);
+        if (closer == std::string_view::npos || closer + 2 > end) {
           i += 2;  // broken link: drop the opener, keep the text
           continue;
         }
-        RenderLink(i + 2, it->second, out);
-        i = it->second + 2;
+        RenderLink(i + 2, closer, out);
+        i = closer + 2;
         continue;
       }
-      if (i + 1 < end && stray_set_.count(i)) {
+      if (i + 1 < end && s_[i] == ']' && s_[i + 1] == ']' && Contains(stray_, i)) {
         i += 2;
         continue;
       }
@@ -220,9 +264,9 @@ class LinkRenderer {
     size_t found = std::string_view::npos;
     for (size_t i = begin; i < end; ++i) {
       if (i + 1 < end && s_[i] == '[' && s_[i + 1] == '[') {
-        auto it = match_.find(i);
-        if (it != match_.end() && it->second < end) {
-          i = it->second + 1;
+        size_t closer = match_.Find(i);
+        if (closer != std::string_view::npos && closer < end) {
+          i = closer + 1;
           continue;
         }
       }
@@ -271,9 +315,8 @@ class LinkRenderer {
 
   std::string_view s_;
   std::vector<std::string>& categories_;
-  std::unordered_map<size_t, size_t> match_;
+  PairMap match_;
   std::vector<size_t> stray_;
-  std::unordered_set<size_t> stray_set_;
 };
 
 // Strips HTML tags from a line: "<br>" becomes a space, other tags vanish; a '<' that does not start a
@@ -561,10 +604,16 @@ std::string DecodeHtmlEntities(std::string_view s) {
   out.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] != '&') {
-      out += s[i];
+      // Copy up to the next '&' in one piece.
+      size_t amp = s.find('&', i);
+      if (amp == std::string_view::npos) amp = s.size();
+      out.append(s.substr(i, amp - i));
+      i = amp - 1;
       continue;
     }
-    size_t semi = s.find(';', i + 1);
+    // Names are at most 11 characters: look no further (a line of '&' without ';' stays linear).
+    size_t semi = s.substr(i + 1, 12).find(';');
+    if (semi != std::string_view::npos) semi += i + 1;
     if (semi == std::string_view::npos || semi - i > 12 || semi == i + 1) {
       out += '&';
       continue;

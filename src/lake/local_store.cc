@@ -368,7 +368,72 @@ Status LocalStore::ReadStream(std::string_view key, const ChunkSink& sink, uint6
 
 Status LocalStore::Write(std::string_view key, std::string_view data) {
   LAKEQA_RETURN_IF_ERROR(ValidateKey(key));
-  return WriteFileAtomic(Path(key), data);
+  std::string path = Path(key);
+  {
+    std::lock_guard lock(batch_mu_);
+    if (durability_ == Durability::kPerObject) return WriteFileAtomic(path, data);
+  }
+  LAKEQA_ASSIGN_OR_RETURN(std::string tmp, WriteTempFileBeside(path, data));
+  bool full = false;
+  {
+    std::lock_guard lock(batch_mu_);
+    pending_.emplace_back(std::move(tmp), std::move(path));
+    full = pending_.size() >= batch_objects_;
+  }
+  // A failed batch commit is reported to the writer that triggered it; the objects of that batch are
+  // not in the lake (their temp files are removed), which the caller records as a failed write.
+  if (full) return Commit().WithContext("committing a batch of writes");
+  return Status::Ok();
+}
+
+LocalStore::~LocalStore() {
+  Status s = Commit();
+  if (!s.ok()) LAKEQA_LOG_ERROR("lake {}: {}", Uri(), s.ToString());
+}
+
+Status LocalStore::SetDurability(Durability durability, size_t batch_objects) {
+  {
+    std::lock_guard lock(batch_mu_);
+    durability_ = durability;
+    batch_objects_ = std::max<size_t>(batch_objects, 1);
+  }
+  return durability == Durability::kPerObject ? Commit() : Status::Ok();
+}
+
+Durability LocalStore::durability() const {
+  std::lock_guard lock(batch_mu_);
+  return durability_;
+}
+
+size_t LocalStore::PendingObjects() const {
+  std::lock_guard lock(batch_mu_);
+  return pending_.size();
+}
+
+Status LocalStore::Commit() {
+  std::lock_guard commit(commit_mu_);
+  std::vector<std::pair<std::string, std::string>> batch;
+  {
+    std::lock_guard lock(batch_mu_);
+    batch.swap(pending_);
+  }
+  if (batch.empty()) return Status::Ok();
+  // 1. the temp files' bytes reach the disk; 2. they take their final names; 3. the renames do too.
+  Status s = SyncFileSystem(root_);
+  if (!s.ok()) {
+    for (const auto& [tmp, path] : batch) ::unlink(tmp.c_str());
+    return s.WithContext(std::to_string(batch.size()) + " objects not written");
+  }
+  Status first;
+  size_t failed = 0;
+  for (const auto& [tmp, path] : batch) {
+    Status r = RenameInto(tmp, path);
+    if (!r.ok() && failed++ == 0) first = r;
+  }
+  s = SyncFileSystem(root_);
+  if (!first.ok()) return first.WithContext(std::to_string(failed) + " of " + std::to_string(batch.size()) +
+                                            " objects of a batch not written");
+  return s;
 }
 
 }  // namespace lakeqa::lake

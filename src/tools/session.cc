@@ -286,13 +286,34 @@ Status Session::LinkFile(std::string_view rel, const std::string& source) {
   return Status::Ok();
 }
 
-Result<exec::SqlSandbox*> Session::Sql() {
+Result<exec::SqlSandbox*> Session::Sql(const std::string& cache_dir) {
   if (!sql_) {
     exec::SqlLimits lim;
     lim.timeout_ms = limits_.call_timeout_ms;
-    LAKEQA_ASSIGN_OR_RETURN(sql_, exec::SqlSandbox::Open(sandbox_, lim));
+    exec::SqlCacheOptions cache;
+    if (!cache_dir.empty()) {
+      cache.dir = cache_dir;
+      cache.link_dir = dir_ + "/columnar";
+      cache.min_bytes = limits_.columnar_min_bytes;
+    }
+    LAKEQA_ASSIGN_OR_RETURN(sql_, exec::SqlSandbox::Open(sandbox_, lim, cache));
+    for (const auto& f : downloads_)
+      sql_->AddKnownFile(f);
   }
   return sql_.get();
+}
+
+void Session::NoteDownload(const std::string& rel, const std::string& sha256, const std::string& source) {
+  exec::KnownFile f{rel, sha256, source};
+  bool replaced = false;
+  for (auto& d : downloads_) {
+    if (d.rel == rel) {
+      d = f;
+      replaced = true;
+    }
+  }
+  if (!replaced) downloads_.push_back(f);
+  if (sql_) sql_->AddKnownFile(f);
 }
 
 }  // namespace lakeqa::tools

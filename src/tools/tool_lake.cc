@@ -343,6 +343,7 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
       continue;
     }
     s.RecordDownload(entry->size);
+    s.NoteDownload(rel, entry->sha256, entry->path);
     downloaded.push_back({{"local_path", s.sandbox_dir() + "/" + rel},
                           {"relative_path", rel},
                           {"file_path", sp->file_path},

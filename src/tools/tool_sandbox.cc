@@ -38,7 +38,7 @@ void AddUnique(std::vector<std::string>& v, const std::string& x) {
 
 Result<ToolOutput> ToolSet::Impl::Query(ToolSet& t, Session& s, const Json& args) {
   LAKEQA_ASSIGN_OR_RETURN(std::string sql, ArgString(args, "sql", true));
-  LAKEQA_ASSIGN_OR_RETURN(exec::SqlSandbox * db, s.Sql());
+  LAKEQA_ASSIGN_OR_RETURN(exec::SqlSandbox * db, s.Sql(t.cache_->dir()));
   LAKEQA_RETURN_IF_ERROR(db->RegisterFileViews());
   auto r = db->Query(sql);
   if (!r.ok()) {
@@ -67,6 +67,9 @@ Result<ToolOutput> ToolSet::Impl::Query(ToolSet& t, Session& s, const Json& args
   }
   out.result["views"] = views;
   out.summary = std::to_string(r->rows.size()) + " rows" + (r->truncated ? " (truncated)" : "");
+  // The trace shows what the columnar cache did ("cached", "imported", "direct") per file named.
+  for (const auto& u : r->cache)
+    out.summary += "; " + u.path + ": " + u.state;
   return out;
 }
 

@@ -188,6 +188,32 @@ TEST_F(CatalogDocsTest, RebuildIsIncremental) {
   EXPECT_EQ((*reader)->num_docs(), 5u);
 }
 
+// The merge policy: incremental builds each add a segment; past max_segments the index becomes one segment,
+// without the deleted (replaced) documents, and searches give the same answers.
+TEST_F(CatalogDocsTest, MergePolicyKeepsFewSegments) {
+  TextBuildOptions o = QuietText();
+  o.max_segments = 2;
+  TextBuildReport r;
+  Build(&r, o);
+  EXPECT_EQ(r.merged, 0u);
+  Put("datagov/parks/files/rows.txt", "Park Name,Facility\nZilker,Skatepark\n");
+  Build(&r, o);
+  EXPECT_EQ(r.merged, 0u);
+  auto reader = IndexReader::Open(index_.path + "/text");
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ((*reader)->num_segments(), 2u);
+  Put("datagov/parks/files/rows.txt", "Park Name,Facility\nZilker,Boathouse\n");
+  Build(&r, o);
+  EXPECT_EQ(r.merged, 1u);
+  reader = IndexReader::Open(index_.path + "/text");
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ((*reader)->num_segments(), 1u);
+  EXPECT_EQ((*reader)->num_docs(), 5u);
+  EXPECT_EQ(Top("boathouse"), "datagov/parks");
+  EXPECT_TRUE(Search("skatepark").hits.empty());
+  EXPECT_EQ(Top("apd searches"), "datagov/apd-searches");
+}
+
 TEST_F(CatalogDocsTest, FacetCountsEqualAFullScan) {
   Build();
   auto cat = catalog::Catalog::Open(index_.path + "/catalog.sqlite");

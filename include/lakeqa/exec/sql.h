@@ -22,6 +22,35 @@ struct SqlLimits {
   int threads = 2;
 };
 
+// The columnar cache (docs/sandbox.md): downloaded CSV/JSON files at least min_bytes large are imported
+// once into ZSTD Parquet in the shared cache (keyed by content hash) the first time a query names them, and
+// their views (and, for CSV, FROM 'path' and read_csv('path')) then read the Parquet copy.
+struct SqlCacheOptions {
+  std::string dir;       // the shared download cache ("" = no columnar cache)
+  std::string link_dir;  // per-session folder outside the sandbox: entries are hard-linked here for DuckDB
+  uint64_t min_bytes = 8ULL << 20;  // smaller files stay on the direct path (the import does not pay off)
+};
+
+// A sandbox file whose bytes are known: a hard link of `source` (a download cache file) with this hash.
+// The cache is used only while the sandbox file is still that inode (code may replace the sandbox file).
+struct KnownFile {
+  std::string rel;
+  std::string sha256;
+  std::string source;
+};
+
+// What one query did with the columnar cache for one file it named.
+struct CacheUse {
+  std::string path;   // relative to the sandbox
+  std::string state;  // "cached" (existing entry), "imported" (built now), "direct" (not cached: see reason)
+  std::string reason;
+  double import_ms = 0;
+};
+
+struct SqlCacheStats {
+  uint64_t imports = 0, hits = 0, direct = 0;
+};
+
 struct SqlResult {
   std::vector<std::string> columns;
   std::vector<std::string> types;  // DuckDB type names: BIGINT, VARCHAR, DATE, ...
@@ -29,6 +58,7 @@ struct SqlResult {
   bool truncated = false;          // a row or byte cap stopped the result early
   uint64_t total_rows_seen = 0;    // rows read before stopping (== rows.size() unless truncated)
   double elapsed_ms = 0;
+  std::vector<CacheUse> cache;     // one per cacheable file the statement named
   Json ToJson() const;
 };
 
@@ -53,7 +83,13 @@ class SqlSandbox {
 
   // sandbox_dir must exist. Creates views for the files present now, then locks the database down
   // (external access limited to sandbox_dir, configuration locked, no extension loading).
-  static Result<std::unique_ptr<SqlSandbox>> Open(const std::string& sandbox_dir, const SqlLimits& limits = {});
+  // With cache.dir set, the columnar cache is on: cache.link_dir (created) is readable besides the sandbox.
+  static Result<std::unique_ptr<SqlSandbox>> Open(const std::string& sandbox_dir, const SqlLimits& limits = {},
+                                                  const SqlCacheOptions& cache = {});
+
+  // Records a downloaded file (see KnownFile); only known files use the columnar cache.
+  void AddKnownFile(const KnownFile& file);
+  const SqlCacheStats& cache_stats() const { return cache_stats_; }
 
   // (Re)creates one view per data file under the sandbox (hidden folders such as .lakeqa skipped) and
   // the view `sandbox_files(name, path, format)` listing them. Call again after new downloads; files
@@ -71,6 +107,11 @@ class SqlSandbox {
  private:
   SqlSandbox() = default;
   Status LockDown();
+  // Imports (or reuses) the cache entries of the known files `sql` names and points their views at them.
+  std::vector<CacheUse> PrepareCache(const std::string& sql, int budget_ms);
+  // Replaces read_csv('path') / read_csv_auto('path') of cached CSV files by read_parquet of the entry.
+  std::string RewriteCsvCalls(const std::string& sql) const;
+  std::string ViewSql(const std::string& name, const std::string& rel, const std::string& format) const;
 
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -78,6 +119,8 @@ class SqlSandbox {
   SqlLimits limits_;
   std::vector<FileView> views_;
   std::vector<SkippedFile> skipped_;
+  SqlCacheOptions cache_;
+  SqlCacheStats cache_stats_;
 };
 
 }  // namespace lakeqa::exec

@@ -63,6 +63,10 @@ struct TextBuildOptions {
   ChunkOptions chunk;
   bool progress = true;
   bool rebuild = false;  // drop the existing text indexes first
+  // Merge policy: after the commit, an index of more segments than this is merged into one. A full build
+  // over 1M datasets leaves ~28 segments, which makes 2-term queries ~10x slower (docs/benchmarks.md);
+  // an incremental build adds one segment, so merges stay rare. 0 = never merge.
+  size_t max_segments = 8;
 };
 
 struct TextBuildReport {
@@ -72,6 +76,7 @@ struct TextBuildReport {
   uint64_t unchanged = 0;
   uint64_t deleted = 0;    // gone from the catalog
   uint64_t chunks = 0;     // chunk documents written in this run (--chunks)
+  uint64_t merged = 0;     // indexes merged into one segment by the merge policy
   double seconds = 0;
   Json ToJson() const;
 };

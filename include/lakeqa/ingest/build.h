@@ -1,7 +1,8 @@
 // The lake build pipeline: raw sources (an enwiki XML dump, data.gov records with their resources, the
 // CMDBench NBA lake, any folder tree) → datasets in the LakeQA layout in a Store, plus a build report.
 // Every object goes through Store::Write (atomic); a dataset's metadata.json is written last, so a
-// dataset folder without it is one whose build failed. Bad items are reported and skipped; the build
+// dataset folder without it is one whose build failed. On a local lake the build syncs in batches
+// (lake::Durability::kBatch) and everything it wrote is durable before BuildLake returns. Bad items are reported and skipped; the build
 // goes on. docs/lake-build.md documents the output of each source kind.
 #pragma once
 
@@ -51,6 +52,10 @@ struct BuildOptions {
   // Report lists keep this many items each; counts are always complete.
   size_t max_report_items = 1000;
   std::string temp_dir;            // for spill files (redirect aliases); "" = $TMPDIR
+  // Local lakes: false = one file-system sync per batch of objects (lake::Durability::kBatch, all
+  // durable before BuildLake returns); true = fsync every object as it is written (much slower).
+  bool sync_each_object = false;
+  size_t sync_batch_objects = 4096;
 };
 
 struct ReportItem {

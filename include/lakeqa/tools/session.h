@@ -15,10 +15,7 @@
 
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/status.h"
-
-namespace lakeqa::exec {
-class SqlSandbox;
-}
+#include "lakeqa/exec/sql.h"
 
 namespace lakeqa::tools {
 
@@ -30,6 +27,9 @@ struct SessionLimits {
   int call_timeout_ms = 60000;      // wall time of one query / execute_code / download call
   size_t max_list_files = 1000;     // files returned per dataset by list_files
   size_t max_search_results = 200;  // ids returned by search / search_keyword
+  // Downloaded CSV/JSON files at least this large are imported once into the columnar cache (Parquet in
+  // the download cache) when `query` first names them; smaller ones are read directly (docs/sandbox.md).
+  uint64_t columnar_min_bytes = 8ULL << 20;
 };
 
 // One trace event (one tool call).
@@ -105,8 +105,12 @@ class Session {
   Status LinkFile(std::string_view rel, const std::string& source);
   Status WriteFile(std::string_view rel, std::string_view data);
 
-  // The session's DuckDB, opened on first use.
-  Result<exec::SqlSandbox*> Sql();
+  // The session's DuckDB, opened on first use. With cache_dir (the shared download cache) the columnar
+  // cache is on; its per-session links live in <dir>/columnar, outside the sandbox.
+  Result<exec::SqlSandbox*> Sql(const std::string& cache_dir = "");
+  // Records that sandbox file `rel` is a hard link of download-cache file `source` with this content
+  // hash, so `query` may serve it from the columnar cache.
+  void NoteDownload(const std::string& rel, const std::string& sha256, const std::string& source);
 
   // submit_answer's record; set once.
   std::optional<Json> answer;
@@ -121,6 +125,7 @@ class Session {
   int turn_ = 0;
   uint64_t downloaded_bytes_ = 0, downloaded_files_ = 0;
   std::unique_ptr<exec::SqlSandbox> sql_;
+  std::vector<exec::KnownFile> downloads_;
 };
 
 // Checks a relative path an agent passed (a dataset file path or a sandbox path): not empty, not
