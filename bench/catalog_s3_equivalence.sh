@@ -14,7 +14,7 @@ PKG=$PWD/.deps/s3rver/node_modules/@20minutes/s3rver
 mkdir -p "$WORK/s3data"
 coproc S3RVER { exec node --openssl-legacy-provider tests/support/s3rver.js "$PKG" "$WORK/s3data" lake; }
 read -r _ PORT <&"${S3RVER[0]}"
-cleanup() { kill "$S3RVER_PID" 2>/dev/null || true; rm -rf "$WORK"; }
+cleanup() { kill "$S3RVER_PID" 2>/dev/null || true; if [ "${KEEP_WORK:-0}" = 1 ]; then echo "kept $WORK" >&2; else rm -rf "$WORK"; fi; }
 trap cleanup EXIT
 export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
 S3=(--s3-endpoint "http://127.0.0.1:$PORT")

@@ -365,12 +365,22 @@ TEST(BuilderS3, FolderAndS3ServerGiveIdenticalCatalogs) {
   syn.with_bad_files = true;
   ASSERT_TRUE(ingest::SynthesizeLake(local, syn).ok());
   ASSERT_TRUE(ingest::SynthesizeLake(s3, syn).ok());
+  // An empty file in a data folder: a ranged GET of it is where S3 servers disagree (s3rver answered a
+  // malformed 206 that became a per-file network error, so the catalogs differed at 10k datasets).
+  for (lake::Store* st : std::initializer_list<lake::Store*>{&local, &s3})
+    ASSERT_TRUE(st->Write("datagov/aaa-empty/files/empty.txt", "").ok());
+  uint64_t empty_files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(folder.path()))
+    if (e.is_regular_file() && e.file_size() == 0) ++empty_files;
+  ASSERT_GE(empty_files, 1u);
   auto ra = BuildCatalog(local, ia.path(), Quiet());
   auto rb = BuildCatalog(s3, ib.path(), Quiet());
   ASSERT_TRUE(ra.ok()) << ra.status().ToString();
   ASSERT_TRUE(rb.ok()) << rb.status().ToString();
   EXPECT_EQ(ra->listed, rb->listed);
-  EXPECT_GT(rb->requests, rb->listed);  // list pages plus one ranged GET per file
+  EXPECT_EQ(ra->errors, rb->errors);
+  // List pages plus one ranged GET per non-empty file (empty ones need no request).
+  EXPECT_GT(rb->requests, rb->listed - empty_files);
   auto ca = Catalog::Open(ia.path() + "/catalog.sqlite");
   auto cb = Catalog::Open(ib.path() + "/catalog.sqlite");
   // ETags and mtimes are the store's own (inode-based locally, MD5 on S3); everything else must match.
