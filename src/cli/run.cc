@@ -150,10 +150,7 @@ int Run(const Opts& o) {
   eo.index_dir = o.index;
   eo.lake = o.lake;
   eo.work_dir = o.out + "/work";
-  eo.store_options = {{"endpoint", o.store.endpoint},
-                      {"region", o.store.region},
-                      {"anonymous", o.store.anonymous},
-                      {"retries", o.store.retries}};
+  eo.store_options = StoreFlagsJson(o.store);
   auto envs = agent::MakeToolEnvFactory(eo);
   if (!envs.ok()) return Fail(envs.status(), out);
 

@@ -8,15 +8,14 @@
 #include "lakeqa/server/server.h"
 
 #include "cli/command.h"
-#include "cli/store_options.h"
+#include "cli/tool_env_flags.h"
 
 namespace lakeqa::cli {
 namespace {
 
 struct Opts {
-  std::string index, lake, listen = "127.0.0.1:8080", token, sessions_dir, cache_dir;
-  StoreFlags store;
-  tools::SessionLimits limits;
+  ToolEnvFlags env;
+  std::string listen = "127.0.0.1:8080", token;
   int threads = 32;
   OutputOptions out;
 };
@@ -29,14 +28,7 @@ int Serve(const Opts& o) {
   // Refuse a public bind before opening anything.
   Status st = server::CheckListen(o.listen, token, nullptr, nullptr);
   if (!st.ok()) return Fail(st, o.out);
-  auto store = OpenFromFlags(o.lake, o.store);
-  if (!store.ok()) return Fail(store.status(), o.out);
-  server::EnvOptions eo;
-  eo.index_dir = o.index;
-  eo.sessions_dir = o.sessions_dir;
-  eo.cache_dir = o.cache_dir;
-  eo.limits = o.limits;
-  auto env = server::OpenEnv(std::move(*store), eo);
+  auto env = OpenToolEnv(o.env);
   if (!env.ok()) return Fail(env.status(), o.out);
   server::ServerOptions so;
   so.listen = o.listen;
@@ -66,24 +58,11 @@ int Serve(const Opts& o) {
 Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = root.add_subcommand("serve", "Serve the agent tools over HTTP (JSON API and MCP at /mcp)");
-  cmd->add_option("--index", o->index, "Index directory (catalog.sqlite, text/)")->required();
-  cmd->add_option("--lake", o->lake, "Lake root: a folder, file:///path or s3://bucket[/prefix]")->required();
+  AddToolEnvFlags(cmd, o->env, "Where session sandboxes and traces go (default: a temporary folder)");
   cmd->add_option("--listen", o->listen, "host:port (port 0 picks one); non-loopback hosts need --token")
       ->capture_default_str();
   cmd->add_option("--token", o->token, "Bearer token required on every request (or LAKEQA_TOKEN)");
-  cmd->add_option("--sessions-dir", o->sessions_dir,
-                  "Where session sandboxes and traces go (default: a temporary folder)");
-  cmd->add_option("--cache-dir", o->cache_dir,
-                  "Shared download cache (same filesystem as the sessions, for hard links)");
   cmd->add_option("--threads", o->threads, "Concurrent requests")->capture_default_str();
-  cmd->add_option("--max-output-chars", o->limits.max_output_chars, "Cap on one tool result")
-      ->capture_default_str();
-  cmd->add_option("--call-timeout-ms", o->limits.call_timeout_ms,
-                  "Wall time of one query/execute_code/download")
-      ->capture_default_str();
-  cmd->add_option("--max-download-bytes", o->limits.max_download_bytes, "Bytes one session may download")
-      ->capture_default_str();
-  AddStoreFlags(cmd, o->store);
   AddOutputOptions(cmd, o->out);
   commands.Bind(cmd, [o] { return Serve(*o); });
 });

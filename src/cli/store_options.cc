@@ -19,4 +19,9 @@ Result<std::unique_ptr<lake::Store>> OpenFromFlags(const std::string& uri, const
   return lake::OpenStore(uri, opts);
 }
 
+Json StoreFlagsJson(const StoreFlags& flags) {
+  return {{"endpoint", flags.endpoint}, {"region", flags.region}, {"anonymous", flags.anonymous},
+          {"retries", flags.retries}};
+}
+
 }  // namespace lakeqa::cli

@@ -1,0 +1,28 @@
+#include "cli/tool_env_flags.h"
+
+namespace lakeqa::cli {
+
+void AddToolEnvFlags(CLI::App* cmd, ToolEnvFlags& f, const std::string& sessions_help) {
+  cmd->add_option("--index", f.index, "Index directory (catalog.sqlite, text/)")->required();
+  cmd->add_option("--lake", f.lake, "Lake root: a folder, file:///path or s3://bucket[/prefix]")->required();
+  cmd->add_option("--sessions-dir", f.sessions_dir, sessions_help);
+  cmd->add_option("--cache-dir", f.cache_dir, "Shared download cache (same filesystem as the sessions, for hard links)");
+  cmd->add_option("--max-output-chars", f.limits.max_output_chars, "Cap on one tool result")->capture_default_str();
+  cmd->add_option("--call-timeout-ms", f.limits.call_timeout_ms, "Wall time of one query/execute_code/download")
+      ->capture_default_str();
+  cmd->add_option("--max-download-bytes", f.limits.max_download_bytes, "Bytes one session may download")
+      ->capture_default_str();
+  AddStoreFlags(cmd, f.store);
+}
+
+Result<std::unique_ptr<server::Env>> OpenToolEnv(const ToolEnvFlags& f) {
+  LAKEQA_ASSIGN_OR_RETURN(auto store, OpenFromFlags(f.lake, f.store));
+  server::EnvOptions eo;
+  eo.index_dir = f.index;
+  eo.sessions_dir = f.sessions_dir;
+  eo.cache_dir = f.cache_dir;
+  eo.limits = f.limits;
+  return server::OpenEnv(std::move(store), eo);
+}
+
+}  // namespace lakeqa::cli
