@@ -8,6 +8,7 @@
 
 #include "lakeqa/common/fs.h"
 #include "lakeqa/lake/local_store.h"
+#include "ingest/build_test_util.h"
 
 namespace lakeqa::ingest {
 namespace {
@@ -284,26 +285,7 @@ TEST(DocumentProfile, PdfTextAndCorruptPdf) {
   EXPECT_FALSE(bad.corrupt.empty());
 }
 
-std::string MakeZip(const std::vector<std::pair<std::string, std::string>>& entries) {
-  std::vector<char> buf(1 << 20);
-  size_t used = 0;
-  archive* a = archive_write_new();
-  archive_write_set_format_zip(a);
-  archive_write_open_memory(a, buf.data(), buf.size(), &used);
-  for (const auto& [name, data] : entries) {
-    archive_entry* e = archive_entry_new();
-    archive_entry_set_pathname(e, name.c_str());
-    archive_entry_set_size(e, static_cast<la_int64_t>(data.size()));
-    archive_entry_set_filetype(e, AE_IFREG);
-    archive_entry_set_perm(e, 0644);
-    archive_write_header(a, e);
-    archive_write_data(a, data.data(), data.size());
-    archive_entry_free(e);
-  }
-  archive_write_close(a);
-  archive_write_free(a);
-  return std::string(buf.data(), used);
-}
+using lakeqa::ingest::testing::MakeZip;  // tests/ingest/build_test_util.h
 
 TEST(DocumentProfile, XlsxAndDocx) {
   std::string xlsx = MakeZip({
