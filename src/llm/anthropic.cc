@@ -207,23 +207,11 @@ class AnthropicClient : public ChatClient {
     std::vector<std::string> headers = {"Content-Type: application/json",
                                         std::string("anthropic-version: ") + kVersion};
     if (!o_.api_key.empty()) headers.push_back("x-api-key: " + o_.api_key);
-    if (!o_.stream) {
-      LAKEQA_ASSIGN_OR_RETURN(HttpResponse resp, PostWithRetries(url_, headers, body, o_.http));
-      if (resp.status / 100 != 2) return HttpError(resp.status, resp.body, url_);
-      Json j = Json::parse(resp.body, nullptr, false);
-      if (j.is_discarded()) return ParseError(url_ + ": response is not JSON: " + resp.body.substr(0, 200));
-      return ParseFull(j, url_);
-    }
     StreamState state;
     SseParser sse([&](const std::string& ev, const std::string& data) { state.Event(ev, data, url_); });
-    LAKEQA_ASSIGN_OR_RETURN(
-        HttpResponse resp, PostWithRetries(
-                               url_, headers, body, o_.http, [&](std::string_view bytes) { sse.Feed(bytes); },
-                               [&] { state.Reset(), sse.Reset(); }));
-    if (resp.status / 100 != 2) return HttpError(resp.status, resp.body, url_);
-    LAKEQA_ASSIGN_OR_RETURN(std::optional<Json> whole, WholeJsonBody(resp, url_));
+    LAKEQA_ASSIGN_OR_RETURN(std::optional<Json> whole,
+                            PostChat(url_, headers, body, o_.http, o_.stream ? &sse : nullptr, [&] { state.Reset(); }));
     if (whole) return ParseFull(*whole, url_);
-    sse.Finish();
     return state.Finish(url_);
   }
 

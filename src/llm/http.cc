@@ -130,6 +130,29 @@ Result<std::optional<Json>> WholeJsonBody(const HttpResponse& resp, std::string_
   return std::optional<Json>(std::move(j));
 }
 
+Result<std::optional<Json>> PostChat(const std::string& url, const std::vector<std::string>& headers,
+                                     const std::string& body, const HttpOptions& options, SseParser* sse,
+                                     const std::function<void()>& on_attempt) {
+  if (sse == nullptr) {
+    LAKEQA_ASSIGN_OR_RETURN(HttpResponse resp, PostWithRetries(url, headers, body, options));
+    if (resp.status / 100 != 2) return HttpError(resp.status, resp.body, url);
+    Json j = Json::parse(resp.body, nullptr, false);
+    if (j.is_discarded()) return ParseError(url + ": response is not JSON: " + resp.body.substr(0, 200));
+    return std::optional<Json>(std::move(j));
+  }
+  LAKEQA_ASSIGN_OR_RETURN(HttpResponse resp,
+                          PostWithRetries(
+                              url, headers, body, options, [&](std::string_view bytes) { sse->Feed(bytes); },
+                              [&] {
+                                sse->Reset();
+                                if (on_attempt) on_attempt();
+                              }));
+  if (resp.status / 100 != 2) return HttpError(resp.status, resp.body, url);
+  LAKEQA_ASSIGN_OR_RETURN(std::optional<Json> whole, WholeJsonBody(resp, url));
+  if (!whole) sse->Finish();
+  return whole;
+}
+
 Status HttpError(long status, const std::string& body, std::string_view url) {
   // Both providers wrap errors as {"error": {"message": ..., "type"/"code": ...}}.
   std::string message;

@@ -201,26 +201,12 @@ class OpenAiClient : public ChatClient {
     std::string body = BuildBody(req, o_.stream, official_).dump();
     std::vector<std::string> headers = {"Content-Type: application/json"};
     if (!o_.api_key.empty()) headers.push_back("Authorization: Bearer " + o_.api_key);
-    if (!o_.stream) {
-      LAKEQA_ASSIGN_OR_RETURN(HttpResponse resp, PostWithRetries(url_, headers, body, o_.http));
-      if (resp.status / 100 != 2) return HttpError(resp.status, resp.body, url_);
-      Json j = Json::parse(resp.body, nullptr, false);
-      if (j.is_discarded()) return ParseError(url_ + ": response is not JSON: " + resp.body.substr(0, 200));
-      return ParseFull(j, url_);
-    }
     StreamState state;
-    bool is_2xx = false;
     SseParser sse([&](const std::string&, const std::string& data) { state.Event(data, url_); });
-    LAKEQA_ASSIGN_OR_RETURN(
-        HttpResponse resp, PostWithRetries(
-                               url_, headers, body, o_.http, [&](std::string_view bytes) { sse.Feed(bytes); },
-                               [&] { state.Reset(), sse.Reset(); }));
-    is_2xx = resp.status / 100 == 2;
-    if (!is_2xx) return HttpError(resp.status, resp.body, url_);
-    // A server may ignore "stream" and answer with one JSON document.
-    LAKEQA_ASSIGN_OR_RETURN(std::optional<Json> whole, WholeJsonBody(resp, url_));
+    // A streamed request may still be answered with one JSON document (PostChat handles both).
+    LAKEQA_ASSIGN_OR_RETURN(std::optional<Json> whole,
+                            PostChat(url_, headers, body, o_.http, o_.stream ? &sse : nullptr, [&] { state.Reset(); }));
     if (whole) return ParseFull(*whole, url_);
-    sse.Finish();
     return state.Finish(url_);
   }
 

@@ -70,4 +70,13 @@ Status HttpError(long status, const std::string& body, std::string_view url);
 // (content-type application/json): that document, or a parse error. nullopt for an event stream.
 Result<std::optional<Json>> WholeJsonBody(const HttpResponse& resp, std::string_view url);
 
+// A chat request's POST with retries, the same for every provider. With `sse` null (a non-streamed
+// request) the answer must be one JSON document. With `sse`, the body is fed to it as it arrives and
+// flushed at the end, and nullopt is returned, unless the server ignored "stream" and sent one JSON
+// document (WholeJsonBody), which is returned. Before each try `sse` is reset and `on_attempt` called (the
+// caller resets its stream state there). A non-2xx answer becomes HttpError.
+Result<std::optional<Json>> PostChat(const std::string& url, const std::vector<std::string>& headers,
+                                     const std::string& body, const HttpOptions& options, SseParser* sse,
+                                     const std::function<void()>& on_attempt = {});
+
 }  // namespace lakeqa::llm
