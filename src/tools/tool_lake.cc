@@ -1,6 +1,7 @@
 // The tools that read the lake and its index: search, search_keyword, list_files, download, inspect_file.
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 
 #include "lakeqa/catalog/catalog.h"
@@ -89,7 +90,8 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
   ToolOutput out;
   Json results = Json::array(), by_prefix = Json::object();
   std::set<std::string> seen;
-  bool truncated = false;
+  // Prefixes whose listing the limit stopped in some namespace (more ids exist than were returned).
+  std::vector<std::string> truncated_prefixes;
   for (const auto& p : prefixes) {
     Json mine = Json::array();
     // "datagov/abc" searches one namespace; "abc" every namespace.
@@ -106,10 +108,14 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
       std::vector<catalog::DatasetRecord> found;
       {
         std::lock_guard<std::mutex> lock(t.catalog_mu_);
+        // One more than the limit: exactly `limit` matches is a complete answer, not a truncated one.
         LAKEQA_ASSIGN_OR_RETURN(found,
-                                t.catalog_->ListDatasets(ns + "/" + rest, static_cast<uint64_t>(limit)));
+                                t.catalog_->ListDatasets(ns + "/" + rest, static_cast<uint64_t>(limit) + 1));
       }
-      if (found.size() >= static_cast<size_t>(limit)) truncated = true;
+      if (found.size() > static_cast<size_t>(limit)) {
+        found.resize(static_cast<size_t>(limit));
+        if (truncated_prefixes.empty() || truncated_prefixes.back() != p) truncated_prefixes.push_back(p);
+      }
       for (const auto& d : found) {
         Json e = {{"dataset_id", d.dataset_id},
                   {"namespace", d.ns},
@@ -125,12 +131,15 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
     }
     by_prefix[p] = mine;
   }
-  out.summary = std::to_string(results.size()) + " datasets";
+  bool truncated = !truncated_prefixes.empty();
+  out.summary = std::to_string(results.size()) + " datasets" + (truncated ? " (limit reached)" : "");
   out.result = {{"results", results},
                 {"results_by_prefix", by_prefix},
                 {"count", results.size()},
+                {"total", truncated ? Json(nullptr) : Json(results.size())},
                 {"prefixes", prefixes},
                 {"truncated", truncated}};
+  if (truncated) out.result["truncated_prefixes"] = truncated_prefixes;
   return out;
 }
 
@@ -204,6 +213,8 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
                 {"keywords", keywords},
                 {"facets", facets}};
   if (keywords.size() > 1) out.result["results_by_keyword"] = by_keyword;
+  // More matched than the limit let through (the total is counted because facets are asked for).
+  out.result["truncated"] = r->total >= 0 && static_cast<uint64_t>(r->total) > results.size();
   return out;
 }
 
@@ -216,12 +227,11 @@ Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& 
   ToolOutput out;
   Json files = Json::array(), by_dataset = Json::object();
   bool any_truncated = false;
-  Status first_error;
   size_t failed = 0;
   for (const auto& id : ids) {
+    // Per dataset, as the harness answers: an unknown id is an entry of by_dataset, never the whole call.
     auto ref = ResolveDataset(t, id);
     if (!ref.ok()) {
-      if (first_error.ok()) first_error = ref.status();
       ++failed;
       by_dataset[id] = ErrorJson(ref.status());
       continue;
@@ -241,27 +251,45 @@ Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& 
       mine.push_back(e);
       files.push_back(e);
     }
+    // The store says whether keys remain after the page (S3 IsTruncated): a dataset with exactly
+    // `limit` files is complete. How many remain is unknown without listing them all.
     bool truncated = !page->next_continuation_token.empty();
     any_truncated = any_truncated || truncated;
-    by_dataset[id] = {{"files", mine}, {"count", mine.size()}, {"truncated", truncated}};
+    by_dataset[id] = {{"files", mine},
+                      {"count", mine.size()},
+                      {"total", truncated ? Json(nullptr) : Json(mine.size())},
+                      {"truncated", truncated}};
     out.accessed.push_back(ref->Full());
   }
-  if (failed == ids.size()) return first_error;
-  out.summary =
-      std::to_string(files.size()) + " files in " + std::to_string(ids.size() - failed) + " datasets";
+  out.summary = std::to_string(files.size()) + " files in " + std::to_string(ids.size() - failed) +
+                " datasets" + (failed > 0 ? "; " + std::to_string(failed) + " not listed" : "");
   out.result = {{"files", files},
                 {"count", files.size()},
+                {"total", any_truncated ? Json(nullptr) : Json(files.size())},
                 {"dataset_ids", ids},
                 {"by_dataset", by_dataset},
                 {"truncated", any_truncated}};
+  if (failed > 0) out.result["failed_count"] = failed;
   return out;
 }
 
 Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& args) {
   struct Spec {
+    size_t index = 0;
     std::string dataset_id, file_path;
     DatasetRef ref;
     lake::ObjectInfo info;
+  };
+  // One bad file fails alone (as the harness answers): its error joins `errors` and the others go on.
+  // Only a call that is wrong as a whole (no list, an empty one, more than the per-call limit) fails whole.
+  Json errors = Json::array();
+  Status first_error;
+  auto fail = [&](size_t index, const std::string& dataset_id, const std::string& file_path, const Status& st) {
+    if (first_error.ok()) first_error = st;
+    errors.push_back({{"index", index},
+                      {"dataset_id", dataset_id},
+                      {"file_path", file_path},
+                      {"error", ErrorJson(st)["error"]}});
   };
   std::vector<Spec> specs;
   if (args.contains("files")) {
@@ -278,47 +306,54 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
     for (size_t i = 0; i < files.size(); ++i) {
       const Json& f = files[i];
       std::string where = "files[" + std::to_string(i) + "]";
-      if (!f.is_object()) return InvalidArgument(where + " must be an object {dataset_id, file_path}");
+      if (!f.is_object()) {
+        fail(i, "", "", InvalidArgument(where + " must be an object {dataset_id, file_path}"));
+        continue;
+      }
+      auto shown = [&](const char* key) { return f.contains(key) && f[key].is_string() ? f[key].get<std::string>() : ""; };
+      std::string unknown;
       for (const auto& [k, v] : f.items()) {
-        if (k != "dataset_id" && k != "file_path")
-          return InvalidArgument(where + " has an unknown key '" + k + "'");
+        if (k != "dataset_id" && k != "file_path") unknown = k;
+      }
+      if (!unknown.empty()) {
+        fail(i, shown("dataset_id"), shown("file_path"), InvalidArgument(where + " has an unknown key '" + unknown + "'"));
+        continue;
       }
       auto d = ArgString(f, "dataset_id", true);
-      if (!d.ok()) return d.status().WithContext(where);
-      auto p = ArgString(f, "file_path", true);
-      if (!p.ok()) return p.status().WithContext(where);
-      specs.push_back({*d, *p, {}, {}});
+      auto p = d.ok() ? ArgString(f, "file_path", true) : Result<std::string>(d.status());
+      if (!p.ok()) {
+        fail(i, shown("dataset_id"), shown("file_path"), p.status().WithContext(where));
+        continue;
+      }
+      specs.push_back({i, *d, *p, {}, {}});
     }
   } else {
     LAKEQA_ASSIGN_OR_RETURN(std::string d, ArgString(args, "dataset_id", true));
     LAKEQA_ASSIGN_OR_RETURN(std::string p, ArgString(args, "file_path", true));
-    specs.push_back({d, p, {}, {}});
+    specs.push_back({0, d, p, {}, {}});
   }
-  // Hostile paths fail the whole call before anything is read or written.
-  for (auto& sp : specs) {
-    LAKEQA_RETURN_IF_ERROR(ValidateRelativePath(sp.dataset_id, "dataset_id"));
-    LAKEQA_RETURN_IF_ERROR(ValidateRelativePath(sp.file_path, "file_path"));
-  }
-  Json errors = Json::array();
-  Status first_error;
+  // Hostile paths are refused before anything is read or written for them.
   std::vector<Spec*> ready;
   uint64_t total = 0;
   for (auto& sp : specs) {
-    auto fail = [&](const Status& st) {
-      if (first_error.ok()) first_error = st;
-      errors.push_back(
-          {{"dataset_id", sp.dataset_id}, {"file_path", sp.file_path}, {"error", ErrorJson(st)["error"]}});
-    };
+    Status valid = ValidateRelativePath(sp.dataset_id, "dataset_id");
+    auto path = valid.ok() ? DatasetFilePath(sp.file_path) : Result<std::string>(valid);
+    if (!path.ok()) {
+      fail(sp.index, sp.dataset_id, sp.file_path, path.status());
+      continue;
+    }
+    sp.file_path = *path;
     auto ref = ResolveDataset(t, sp.dataset_id);
     if (!ref.ok()) {
-      fail(ref.status());
+      fail(sp.index, sp.dataset_id, sp.file_path, ref.status());
       continue;
     }
     sp.ref = *ref;
     std::string key = ref->Full() + "/" + sp.file_path;
     auto info = t.store_->Stat(key);
     if (!info.ok()) {
-      fail(info.status().code() == ErrorCode::kNotFound
+      fail(sp.index, sp.dataset_id, sp.file_path,
+           info.status().code() == ErrorCode::kNotFound
                ? NotFound("no file '" + sp.file_path + "' in dataset " + ref->Full() +
                           " (list_files shows its files)")
                : info.status());
@@ -332,30 +367,46 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(s.limits().call_timeout_ms);
   ToolOutput out;
   Json downloaded = Json::array();
+  std::map<std::string, std::string> alias_of;  // full id → why there is no alias ("" = there is one)
   for (Spec* sp : ready) {
     std::string rel = sp->ref.Full() + "/" + sp->file_path;
     auto entry = t.cache_->Fetch(*t.store_, sp->info, deadline);
     Status st = entry.ok() ? s.LinkFile(rel, entry->path) : entry.status();
     if (!st.ok()) {
-      if (first_error.ok()) first_error = st;
-      errors.push_back(
-          {{"dataset_id", sp->dataset_id}, {"file_path", sp->file_path}, {"error", ErrorJson(st)["error"]}});
+      fail(sp->index, sp->dataset_id, sp->file_path, st);
       continue;
     }
     s.RecordDownload(entry->size);
     s.NoteDownload(rel, entry->sha256, entry->path);
-    downloaded.push_back({{"local_path", s.sandbox_dir() + "/" + rel},
-                          {"relative_path", rel},
-                          {"file_path", sp->file_path},
-                          {"dataset_id", sp->ref.id},
-                          {"namespace", sp->ref.ns},
-                          {"size", entry->size},
-                          {"sha256", entry->sha256},
-                          {"cached", entry->hit},
-                          {"status", "downloaded"}});
+    Json d = {{"local_path", s.sandbox_dir() + "/" + rel},
+              {"relative_path", rel},
+              {"file_path", sp->file_path},
+              {"dataset_id", sp->ref.id},
+              {"namespace", sp->ref.ns},
+              {"size", entry->size},
+              {"sha256", entry->sha256},
+              {"cached", entry->hit},
+              {"status", "downloaded"}};
+    // The harness's spelling, <sandbox>/<dataset>/<file>, opens the same file when the bare id names one
+    // dataset only (in two namespaces it would be a guess).
+    auto alias = alias_of.find(sp->ref.Full());
+    if (alias == alias_of.end()) {
+      auto bare = ResolveDataset(t, sp->ref.id);
+      std::string why = !bare.ok() ? "'" + sp->ref.id + "' is in more than one namespace"
+                                   : LinkDatasetAlias(s.sandbox_dir(), sp->ref, t.namespaces_);
+      alias = alias_of.emplace(sp->ref.Full(), why).first;
+    }
+    if (alias->second.empty())
+      d["alias_path"] = s.sandbox_dir() + "/" + sp->ref.id + "/" + sp->file_path;
+    else
+      d["alias_unavailable"] = alias->second;
+    downloaded.push_back(std::move(d));
     if (std::find(out.accessed.begin(), out.accessed.end(), sp->ref.Full()) == out.accessed.end())
       out.accessed.push_back(sp->ref.Full());
   }
+  // In the order of `files`, whichever check refused each one.
+  std::stable_sort(errors.begin(), errors.end(),
+                   [](const Json& a, const Json& b) { return a["index"].get<size_t>() < b["index"].get<size_t>(); });
   if (downloaded.empty()) {
     if (errors.size() == 1) return first_error;
     std::string msg = "no file was downloaded: ";
@@ -363,7 +414,8 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
       msg += (i ? "; " : "") + errors[i]["error"]["message"].get<std::string>();
     return Status(first_error.code(), msg);
   }
-  out.summary = std::to_string(downloaded.size()) + " files downloaded";
+  out.summary = std::to_string(downloaded.size()) + " files downloaded" +
+                (errors.empty() ? "" : ", " + std::to_string(errors.size()) + " failed");
   out.result = {{"downloaded", downloaded},
                 {"download_count", downloaded.size()},
                 {"sandbox_dir", s.sandbox_dir()},
@@ -376,7 +428,7 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
   LAKEQA_ASSIGN_OR_RETURN(std::string dataset_id, ArgString(args, "dataset_id", true));
   LAKEQA_ASSIGN_OR_RETURN(std::string file_path, ArgString(args, "file_path", true));
   LAKEQA_ASSIGN_OR_RETURN(int64_t max_lines, ArgInt(args, "max_lines", 5, 1, 50));
-  LAKEQA_RETURN_IF_ERROR(ValidateRelativePath(file_path, "file_path"));
+  LAKEQA_ASSIGN_OR_RETURN(file_path, DatasetFilePath(file_path));
   LAKEQA_ASSIGN_OR_RETURN(DatasetRef ref, ResolveDataset(t, dataset_id));
   std::string key = ref.Full() + "/" + file_path;
   auto info = t.store_->Stat(key);
@@ -391,16 +443,17 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
   ingest::ProfileOptions po;
   po.max_bytes = kHead;
   po.max_samples_per_column = 3;
+  po.max_sample_value_bytes = 48;  // a sample shows a value's shape; long URLs would crowd out columns
   ingest::Profiler prof(file_path, po);
   prof.Feed(head);
   auto p = prof.Finish(info->size > head.size());
   ToolOutput out;
   out.accessed.push_back(ref.Full());
-  Json r = {{"dataset_id", ref.id},
-            {"namespace", ref.ns},
-            {"file_path", file_path},
-            {"size_bytes", info->size},
-            {"bytes_inspected", head.size()}};
+  // Fields in the order an agent needs them: what the file is and its column names first, the detail
+  // (types and samples, key paths) next, the raw preview last. Under the LakeQA runner's protocol a result
+  // over 4,000 characters keeps only its first 2,500 and last 1,000 (docs/tools.md), and the names and
+  // shape of a wide file must survive that cut.
+  Json r = {{"dataset_id", ref.id}, {"namespace", ref.ns}, {"file_path", file_path}, {"size_bytes", info->size}};
   // The line preview: the first lines of the text, each cut at 300 bytes.
   Json preview = Json::array();
   size_t start = 0;
@@ -422,37 +475,51 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
       r["delimiter_guess"] = std::string(1, f.delimiter);
       r["has_header"] = f.has_header;
     }
+    std::set<std::string> names;
     if (!f.columns.empty()) {
-      Json names = Json::array(), types = Json::array();
+      Json header = Json::array();
       for (const auto& c : f.columns) {
-        names.push_back(c.name);
-        types.push_back({{"name", c.name}, {"type", c.type}, {"samples", c.samples}});
+        header.push_back(c.name);
+        names.insert(c.name);
       }
-      r["header_columns"] = names;
-      r["columns"] = types;
-    }
-    r["rows_sampled"] = f.rows;
-    r["rows_exact"] = f.rows_exact;
-    if (!f.json_paths.empty()) {
-      std::vector<std::string> keys(
-          f.json_paths.begin(),
-          f.json_paths.begin() + static_cast<long>(std::min<size_t>(f.json_paths.size(), 100)));
-      r["json_keys"] = keys;
+      r["header_columns"] = header;
     }
     if (!f.geometry_types.empty()) r["geometry_types"] = f.geometry_types;
+    r["rows_sampled"] = f.rows;
+    r["rows_exact"] = f.rows_exact;
+    r["bytes_inspected"] = head.size();
     if (!f.warnings.empty()) r["warnings"] = f.warnings;
     if (!f.corrupt.empty()) r["corrupt"] = f.corrupt;
+    if (!f.json_paths.empty()) {
+      // A GeoJSON feature's properties are the header columns: not repeated as key paths.
+      std::vector<std::string> keys;
+      for (const auto& k : f.json_paths) {
+        constexpr std::string_view kProps = "features[].properties.";
+        if (f.format == ingest::Format::kGeoJson && k.rfind(kProps, 0) == 0 &&
+            names.count(k.substr(kProps.size())) > 0)
+          continue;
+        if (keys.size() < 100) keys.push_back(k);
+      }
+      r["json_keys"] = keys;
+    }
+    if (!f.columns.empty()) {
+      Json columns = Json::array();
+      for (const auto& c : f.columns)
+        columns.push_back({{"name", c.name}, {"type", c.type}, {"samples", c.samples}});
+      r["columns"] = columns;
+    }
     bool textual = f.format != ingest::Format::kPdf && f.format != ingest::Format::kXlsx &&
                    f.format != ingest::Format::kDocx && f.format != ingest::Format::kZip &&
                    f.format != ingest::Format::kBinary;
     if (textual) {
-      r["line_preview"] = preview;
       r["line_count_sampled"] = preview.size();
+      r["line_preview"] = preview;
     } else if (!f.text_sample.empty()) {
       r["text_preview"] = f.text_sample.substr(0, 1000);
     }
     out.summary = std::string(ingest::FormatName(f.format)) + ", " + std::to_string(info->size) + " bytes";
   } else {
+    r["bytes_inspected"] = head.size();
     r["profile_error"] = ErrorJson(p.status())["error"];
     r["line_preview"] = preview;
     out.summary = "unprofiled, " + std::to_string(info->size) + " bytes";

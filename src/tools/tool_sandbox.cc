@@ -4,6 +4,7 @@
 #include <set>
 
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/eval/em.h"
 #include "lakeqa/exec/python.h"
 #include "lakeqa/exec/sql.h"
 
@@ -26,6 +27,18 @@ bool HasIdentifier(const std::string& text, const std::string& name) {
     size_t end = at + name.size();
     bool right = end >= text.size() || (!ident(text[end]) && text[end] != '/' && text[end] != '.');
     if (left && right) return true;
+  }
+  return false;
+}
+
+// Whether `path` occurs in `text` as the start of a path (not as the tail of a longer one: "x/a.csv" is
+// not in "datagov/ax/a.csv").
+bool HasPathStart(const std::string& text, const std::string& path) {
+  for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at + 1)) {
+    char before = at == 0 ? ' ' : text[at - 1];
+    if (!std::isalnum(static_cast<unsigned char>(before)) && before != '_' && before != '-' && before != '/' &&
+        before != '.')
+      return true;
   }
   return false;
 }
@@ -56,8 +69,13 @@ Result<ToolOutput> ToolSet::Impl::Query(ToolSet& t, Session& s, const Json& args
   // D_acc: the datasets whose files the statement names, by view name or by path.
   std::string lower = Lower(sql);
   for (const auto& v : db->views()) {
-    if (HasIdentifier(lower, Lower(v.name)) || lower.find(Lower(v.path)) != std::string::npos)
-      AddUnique(out.accessed, DatasetOfSandboxPath(v.path, t.namespaces_));
+    std::string dataset = DatasetOfSandboxPath(v.path, t.namespaces_);
+    // The harness's spelling <dataset>/<file> reads the same file through the dataset's alias.
+    std::string alias = dataset.empty() ? "" : v.path.substr(v.path.find('/') + 1);
+    bool by_alias = !alias.empty() && HasPathStart(lower, Lower(alias)) &&
+                    IsDatasetAlias(s.sandbox_dir(), alias.substr(0, alias.find('/')), t.namespaces_);
+    if (HasIdentifier(lower, Lower(v.name)) || lower.find(Lower(v.path)) != std::string::npos || by_alias)
+      AddUnique(out.accessed, dataset);
   }
   out.result = r->ToJson();
   Json views = Json::array();
@@ -116,7 +134,7 @@ Result<ToolOutput> ToolSet::Impl::ExecuteCode(ToolSet& t, Session& s, const Json
   }
   std::vector<std::string> files;
   std::set<std::string> datasets;
-  for (const auto& f : ListSandbox(s.sandbox_dir(), 1000)) {
+  for (const auto& f : ListSandbox(s.sandbox_dir(), t.namespaces_, 1000)) {
     files.push_back(f.rel);
     std::string d = DatasetOfSandboxPath(f.rel, t.namespaces_);
     if (!d.empty()) datasets.insert(d);
@@ -135,7 +153,7 @@ Result<ToolOutput> ToolSet::Impl::GetSandboxInfo(ToolSet& t, Session& s, const J
   ToolOutput out;
   Json files = Json::array();
   uint64_t total = 0;
-  for (const auto& f : ListSandbox(s.sandbox_dir())) {
+  for (const auto& f : ListSandbox(s.sandbox_dir(), t.namespaces_)) {
     Json e = {{"path", s.sandbox_dir() + "/" + f.rel}, {"relative_path", f.rel}, {"size", f.size}};
     std::string d = DatasetOfSandboxPath(f.rel, t.namespaces_);
     if (!d.empty()) e["dataset"] = d;
@@ -159,9 +177,16 @@ Result<ToolOutput> ToolSet::Impl::SubmitAnswer(ToolSet& t, Session& s, const Jso
   LAKEQA_ASSIGN_OR_RETURN(auto sources, ArgStringList(args, "sources", nullptr, false));
   if (s.answer) return Status(ErrorCode::kAlreadyExists, "an answer was already submitted in this session");
   ToolOutput out;
-  out.result = {{"status", "submitted"}, {"answer", answer}, {"reasoning", reasoning}, {"sources", sources}};
+  // As the harness's submit_answer: `answer` is what exact match scores, cleaned by the scorer's own
+  // _clean_answer port ("[42 airports]" → "42"), so the model sees it; `raw_answer` is what was sent.
+  std::string cleaned = eval::CleanAnswer(Json(answer));
+  out.result = {{"status", "answer_submitted"},
+                {"answer", cleaned},
+                {"raw_answer", answer},
+                {"reasoning", reasoning},
+                {"sources", sources}};
   s.answer = out.result;
-  out.summary = "answer: " + answer.substr(0, 200);
+  out.summary = "answer: " + cleaned.substr(0, 200);
   return out;
 }
 

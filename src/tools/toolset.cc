@@ -37,8 +37,10 @@ Json BuildSchemas() {
   Json tools = Json::array();
   tools.push_back(Tool(
       "search",
-      "Find datasets whose id starts with a prefix, in every namespace (datagov, wikipedia, ...). Returns "
-      "dataset ids (without the namespace folder), their namespace and title.",
+      "Find datasets whose id starts with a prefix, in every namespace in alphabetical order (datagov "
+      "before wikipedia). Returns dataset ids (without the namespace folder), their namespace and title; "
+      "truncated: true when the limit left out more. An id found in two namespaces must be passed to the "
+      "other tools as <namespace>/<id>.",
       {{"prefixes",
         StringArray("Id prefixes, each at least 2 characters. Example: [\"Barack\", \"census\"]")},
        {"limit",
@@ -60,7 +62,10 @@ Json BuildSchemas() {
               {"minimum", 1}}}},
            {"keywords"}));
   tools.push_back(
-      Tool("list_files", "List the files of one or more datasets: relative paths and sizes.",
+      Tool("list_files",
+           "List the files of one or more datasets: relative paths and sizes, per dataset in by_dataset (an "
+           "unknown id is an error entry there, the others are still listed); truncated: true when the "
+           "limit left out more files.",
            {{"dataset_ids", StringArray("Dataset ids from search (\"<id>\" or \"<namespace>/<id>\")")},
             {"limit",
              {{"type", "integer"},
@@ -71,7 +76,9 @@ Json BuildSchemas() {
   tools.push_back(
       Tool("download",
            "Download up to 5 files into the sandbox, at <namespace>/<dataset_id>/<file_path> relative to the "
-           "sandbox directory, for query and execute_code.",
+           "sandbox directory, for query and execute_code. When the id is in one namespace only, "
+           "<dataset_id>/<file_path> opens the same file too (a read-only alias, alias_path; the LakeQA "
+           "harness's layout). A file that fails is listed in errors; the others are downloaded.",
            {{"files",
              {{"type", "array"},
               {"maxItems", 5},
@@ -81,15 +88,17 @@ Json BuildSchemas() {
                {{"type", "object"},
                 {"properties",
                  {{"dataset_id", Prop("string", "Dataset id")},
-                  {"file_path", Prop("string", "Path relative to the dataset (from list_files)")}}},
+                  {"file_path",
+                   Prop("string", "Path relative to the dataset (from list_files); a leading '/' is ignored")}}},
                 {"required", {"dataset_id", "file_path"}}}}}}},
            {"files"}));
   tools.push_back(Tool(
       "inspect_file",
       "Profile the first 64 KB of a lake file without downloading it: size, detected format, delimiter, "
-      "header columns and types, JSON/GeoJSON keys, and a short line preview.",
+      "header columns, geometry types, row count, column types with samples, JSON keys, and a short line "
+      "preview (in that order).",
       {{"dataset_id", Prop("string", "Dataset id")},
-       {"file_path", Prop("string", "Path relative to the dataset")},
+       {"file_path", Prop("string", "Path relative to the dataset; a leading '/' is ignored")},
        {"max_lines",
         {{"type", "integer"}, {"description", "Preview lines (default 5)"}, {"default", 5}, {"minimum", 1}}}},
       {"dataset_id", "file_path"}));
@@ -103,13 +112,17 @@ Json BuildSchemas() {
       "execute_code",
       "Execute Python code in the sandbox to analyse or preview downloaded files. Working directory: the "
       "sandbox. Pre-imported: pandas as pd, json, csv, os, glob, re, Path. SANDBOX_DIR is the sandbox path "
-      "and FILES the list of downloaded files. print() what you need; no network; time and memory limits.",
+      "and FILES the list of downloaded files (absolute paths, sorted; hidden files such as .outputs/ are "
+      "not in it). Downloads are at <namespace>/<dataset_id>/<file_path> and, for an id in one namespace, "
+      "also at <dataset_id>/<file_path>. print() what you need; no network; time and memory limits.",
       {{"code", Prop("string", "Python code to execute. Use print() for output.")}}, {"code"}));
   tools.push_back(
       Tool("get_sandbox_info", "List the files in the sandbox with their sizes.", Json::object(), {}));
   tools.push_back(Tool(
       "submit_answer",
-      "Submit the final answer; this ends the episode. Wrap the answer in square brackets like [Answer].",
+      "Submit the final answer; this ends the episode. Wrap the answer in square brackets like [Answer]. "
+      "The result's answer is what exact match scores (cleaned: \"[42 airports]\" gives \"42\"); "
+      "raw_answer is what was sent.",
       {{"answer", Prop("string", "The final answer")},
        {"reasoning", Prop("string", "Brief explanation of how the answer was found")},
        {"sources", StringArray("Dataset ids or file paths used")}},
@@ -280,7 +293,8 @@ std::string DatasetOfSandboxPath(const std::string& rel, const std::vector<std::
   return "";
 }
 
-std::vector<SandboxFile> ListSandbox(const std::string& sandbox, size_t max_entries) {
+std::vector<SandboxFile> ListSandbox(const std::string& sandbox, const std::vector<std::string>& namespaces,
+                                     size_t max_entries) {
   namespace fs = std::filesystem;
   std::vector<SandboxFile> out;
   std::error_code ec;
@@ -296,7 +310,8 @@ std::vector<SandboxFile> ListSandbox(const std::string& sandbox, size_t max_entr
     bool link = it->is_symlink(e2);
     if (!link && !it->is_regular_file(e2)) continue;
     SandboxFile f;
-    f.rel = fs::relative(p, sandbox, e2).generic_string();
+    f.rel = p.lexically_relative(sandbox).generic_string();  // fs::relative would resolve a symlink
+    if (link && it.depth() == 0 && IsDatasetAlias(sandbox, f.rel, namespaces)) continue;
     f.symlink = link;
     struct stat st {};
     if (::lstat(p.c_str(), &st) == 0) f.size = static_cast<uint64_t>(st.st_size);
@@ -433,10 +448,13 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in)
       Status saved = session.WriteFile(rel, full);
       ShrinkJson(result, cap > 1000 ? cap - 600 : cap / 2);
       if (!result.is_object()) result = Json{{"result", result}};
-      result["truncated"] = true;
+      // Its own flag: `truncated` stays the tool's "the limit stopped the listing, more exist".
+      RecountAfterCap(result);
+      result["output_capped"] = true;
       result["truncation_notice"] =
           "This result was " + std::to_string(full.size()) + " characters, over the " + std::to_string(cap) +
-          "-character cap, so long values were cut and long lists shortened. " +
+          "-character cap, so long values were cut and long lists shortened (counts say what is shown, "
+          "total what the full result holds). " +
           (saved.ok() ? "The full result is in the sandbox at " + rel +
                             "; page through it with execute_code, e.g. print(open('" + rel + "').read()[" +
                             std::to_string(cap) + ":" + std::to_string(2 * cap) + "])."

@@ -48,8 +48,17 @@ TEST_F(ToolsTest, SearchIsIdPrefixPerNamespace) {
   r = Call("search", {{"prefix", "datagov/a"}});
   EXPECT_EQ(Ids(r["results"]),
             (std::vector<std::string>{"datagov/apd-searches-by-type", "datagov/austin-water"}));
-  r = Call("search", {{"prefixes", {"au"}}, {"limit", 1}});
+  // The limit reached with more left out, and exactly `limit` matches (complete: not truncated).
+  r = Call("search", {{"prefixes", {"datagov/a"}}, {"limit", 1}});
   EXPECT_EQ(r["truncated"], true);
+  EXPECT_EQ(r["truncated_prefixes"], (Json{"datagov/a"}));
+  EXPECT_EQ(r["count"], 1);
+  EXPECT_TRUE(r["total"].is_null());  // unknown, not 0
+  r = Call("search", {{"prefixes", {"au"}}, {"limit", 1}});
+  EXPECT_EQ(r["truncated"], false);
+  EXPECT_EQ(r["count"], 1);
+  EXPECT_EQ(r["total"], 1);
+  EXPECT_FALSE(r.contains("truncated_prefixes"));
   auto trace = *session_->ReadTrace();
   EXPECT_EQ(trace[0]["returned"].size(), 3u);
   EXPECT_EQ(trace[0]["accessed"].size(), 0u);
@@ -168,7 +177,10 @@ TEST_F(ToolsTest, OutputCapKeepsTheFullResultInTheSandbox) {
             "");
   Json r = Call("query", {{"sql", "SELECT range AS i, repeat('x', 50) AS pad FROM range(500)"}});
   ASSERT_EQ(Code(r), "") << r.dump();
-  EXPECT_EQ(r["truncated"], true);
+  EXPECT_EQ(r["output_capped"], true);
+  EXPECT_EQ(r["truncated"], false);  // the row limit did not stop the query: only the cap cut it
+  EXPECT_EQ(r["row_count"], r["rows"].size());
+  EXPECT_EQ(r["total"], 500);
   EXPECT_LE(DumpJson(r).size(), 2000u);
   std::string path = r["full_output_path"];
   auto full = ReadFile(session_->sandbox_dir() + "/" + path);
@@ -199,7 +211,9 @@ TEST_F(ToolsTest, SubmitAnswerOnce) {
       "submit_answer",
       {{"answer", "[Adam]"}, {"reasoning", "most searches"}, {"sources", {"datagov/apd-searches-by-type"}}});
   ASSERT_EQ(Code(r), "") << r.dump();
-  EXPECT_EQ(r["status"], "submitted");
+  EXPECT_EQ(r["status"], "answer_submitted");
+  EXPECT_EQ(r["answer"], "Adam");
+  EXPECT_EQ(r["raw_answer"], "[Adam]");
   ASSERT_TRUE(session_->answer.has_value());
   EXPECT_EQ(Code(Call("submit_answer", {{"answer", "[Baker]"}})), "already_exists");
 }
@@ -303,7 +317,7 @@ TEST_F(PythonToolsTest, HugeOutputAndRunawayCodeAreContained) {
   NewSession(lim, "hostile");
   Json r = Call("execute_code", {{"code", "print('x' * 5000000)"}});
   ASSERT_EQ(Code(r), "") << r.dump().substr(0, 500);
-  EXPECT_EQ(r["truncated"], true);
+  EXPECT_EQ(r["output_capped"], true);
   EXPECT_LE(DumpJson(r).size(), lim.max_output_chars);
   r = Call("execute_code", {{"code", "while True:\n    pass"}});
   EXPECT_EQ(r["success"], false) << r.dump();

@@ -11,12 +11,13 @@ import types
 
 
 def _files(root):
+    # Hidden entries (.lakeqa, .outputs with the full results the output cap saved, dotfiles) are not the
+    # agent's data: FILES[0] must be a downloaded file. os.walk does not descend into symbolic links, so
+    # the <dataset> aliases of <namespace>/<dataset> add no second copy.
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
-        if dirpath == root:
-            dirnames[:] = [d for d in dirnames if d != ".lakeqa"]
-        dirnames.sort()
-        out.extend(os.path.join(dirpath, f) for f in sorted(filenames))
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        out.extend(os.path.join(dirpath, f) for f in sorted(filenames) if not f.startswith("."))
     return out
 
 
