@@ -181,7 +181,7 @@ TEST_F(HttpTest, McpOverHttpWithCurl) {
   EXPECT_TRUE(r.json["result"]["tools"][0].contains("inputSchema"));
   r = Curl(
       "POST", base_ + "/mcp",
-      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_files","arguments":{"dataset_ids":["../x"]}}})",
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"inspect_file","arguments":{"dataset_id":"../x","file_path":"a.csv"}}})",
       h);
   ASSERT_EQ(r.status, 200);
   EXPECT_EQ(r.json["result"]["isError"], true);
