@@ -50,7 +50,8 @@ std::string AliasTarget(const std::string& ns, const std::string& id) {
 std::string ReadLinkAt(int dirfd, const std::string& name) {
   char buf[4096];
   ssize_t n = ::readlinkat(dirfd, name.c_str(), buf, sizeof buf);
-  return n < 0 || static_cast<size_t>(n) >= sizeof buf ? std::string() : std::string(buf, static_cast<size_t>(n));
+  return n < 0 || static_cast<size_t>(n) >= sizeof buf ? std::string()
+                                                       : std::string(buf, static_cast<size_t>(n));
 }
 
 }  // namespace

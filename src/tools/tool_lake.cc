@@ -133,12 +133,9 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
   }
   bool truncated = !truncated_prefixes.empty();
   out.summary = std::to_string(results.size()) + " datasets" + (truncated ? " (limit reached)" : "");
-  out.result = {{"results", results},
-                {"results_by_prefix", by_prefix},
-                {"count", results.size()},
-                {"total", truncated ? Json(nullptr) : Json(results.size())},
-                {"prefixes", prefixes},
-                {"truncated", truncated}};
+  out.result = {{"results", results},      {"results_by_prefix", by_prefix},
+                {"count", results.size()}, {"total", truncated ? Json(nullptr) : Json(results.size())},
+                {"prefixes", prefixes},    {"truncated", truncated}};
   if (truncated) out.result["truncated_prefixes"] = truncated_prefixes;
   return out;
 }
@@ -284,7 +281,8 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
   // Only a call that is wrong as a whole (no list, an empty one, more than the per-call limit) fails whole.
   Json errors = Json::array();
   Status first_error;
-  auto fail = [&](size_t index, const std::string& dataset_id, const std::string& file_path, const Status& st) {
+  auto fail = [&](size_t index, const std::string& dataset_id, const std::string& file_path,
+                  const Status& st) {
     if (first_error.ok()) first_error = st;
     errors.push_back({{"index", index},
                       {"dataset_id", dataset_id},
@@ -310,13 +308,16 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
         fail(i, "", "", InvalidArgument(where + " must be an object {dataset_id, file_path}"));
         continue;
       }
-      auto shown = [&](const char* key) { return f.contains(key) && f[key].is_string() ? f[key].get<std::string>() : ""; };
+      auto shown = [&](const char* key) {
+        return f.contains(key) && f[key].is_string() ? f[key].get<std::string>() : "";
+      };
       std::string unknown;
       for (const auto& [k, v] : f.items()) {
         if (k != "dataset_id" && k != "file_path") unknown = k;
       }
       if (!unknown.empty()) {
-        fail(i, shown("dataset_id"), shown("file_path"), InvalidArgument(where + " has an unknown key '" + unknown + "'"));
+        fail(i, shown("dataset_id"), shown("file_path"),
+             InvalidArgument(where + " has an unknown key '" + unknown + "'"));
         continue;
       }
       auto d = ArgString(f, "dataset_id", true);
@@ -405,8 +406,9 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
       out.accessed.push_back(sp->ref.Full());
   }
   // In the order of `files`, whichever check refused each one.
-  std::stable_sort(errors.begin(), errors.end(),
-                   [](const Json& a, const Json& b) { return a["index"].get<size_t>() < b["index"].get<size_t>(); });
+  std::stable_sort(errors.begin(), errors.end(), [](const Json& a, const Json& b) {
+    return a["index"].get<size_t>() < b["index"].get<size_t>();
+  });
   if (downloaded.empty()) {
     if (errors.size() == 1) return first_error;
     std::string msg = "no file was downloaded: ";
@@ -453,7 +455,8 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
   // (types and samples, key paths) next, the raw preview last. Under the LakeQA runner's protocol a result
   // over 4,000 characters keeps only its first 2,500 and last 1,000 (docs/tools.md), and the names and
   // shape of a wide file must survive that cut.
-  Json r = {{"dataset_id", ref.id}, {"namespace", ref.ns}, {"file_path", file_path}, {"size_bytes", info->size}};
+  Json r = {
+      {"dataset_id", ref.id}, {"namespace", ref.ns}, {"file_path", file_path}, {"size_bytes", info->size}};
   // The line preview: the first lines of the text, each cut at 300 bytes.
   Json preview = Json::array();
   size_t start = 0;

@@ -36,8 +36,8 @@ bool HasIdentifier(const std::string& text, const std::string& name) {
 bool HasPathStart(const std::string& text, const std::string& path) {
   for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at + 1)) {
     char before = at == 0 ? ' ' : text[at - 1];
-    if (!std::isalnum(static_cast<unsigned char>(before)) && before != '_' && before != '-' && before != '/' &&
-        before != '.')
+    if (!std::isalnum(static_cast<unsigned char>(before)) && before != '_' && before != '-' &&
+        before != '/' && before != '.')
       return true;
   }
   return false;

@@ -73,25 +73,24 @@ Json BuildSchemas() {
               {"default", 100},
               {"minimum", 1}}}},
            {"dataset_ids"}));
-  tools.push_back(
-      Tool("download",
-           "Download up to 5 files into the sandbox, at <namespace>/<dataset_id>/<file_path> relative to the "
-           "sandbox directory, for query and execute_code. When the id is in one namespace only, "
-           "<dataset_id>/<file_path> opens the same file too (a read-only alias, alias_path; the LakeQA "
-           "harness's layout). A file that fails is listed in errors; the others are downloaded.",
-           {{"files",
-             {{"type", "array"},
-              {"maxItems", 5},
-              {"minItems", 1},
-              {"description", "Files to download (at most 5)"},
-              {"items",
-               {{"type", "object"},
-                {"properties",
-                 {{"dataset_id", Prop("string", "Dataset id")},
-                  {"file_path",
-                   Prop("string", "Path relative to the dataset (from list_files); a leading '/' is ignored")}}},
-                {"required", {"dataset_id", "file_path"}}}}}}},
-           {"files"}));
+  tools.push_back(Tool(
+      "download",
+      "Download up to 5 files into the sandbox, at <namespace>/<dataset_id>/<file_path> relative to the "
+      "sandbox directory, for query and execute_code. When the id is in one namespace only, "
+      "<dataset_id>/<file_path> opens the same file too (a read-only alias, alias_path; the LakeQA "
+      "harness's layout). A file that fails is listed in errors; the others are downloaded.",
+      {{"files",
+        {{"type", "array"},
+         {"maxItems", 5},
+         {"minItems", 1},
+         {"description", "Files to download (at most 5)"},
+         {"items",
+          {{"type", "object"},
+           {"properties",
+            {{"dataset_id", Prop("string", "Dataset id")},
+             {"file_path", Prop("string", "Path in the dataset (from list_files); leading '/' ignored")}}},
+           {"required", {"dataset_id", "file_path"}}}}}}},
+      {"files"}));
   tools.push_back(Tool(
       "inspect_file",
       "Profile the first 64 KB of a lake file without downloading it: size, detected format, delimiter, "

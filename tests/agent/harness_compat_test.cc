@@ -27,10 +27,10 @@ using lakeqa::testing::Reply;
 
 // The USGS earthquake feed's properties (26, as in the demo lake's usgs-earthquakes-past-week): a GeoJSON
 // wide enough that its inspect_file result is cut under the harness's protocol.
-const char* kQuakeProps[] = {"mag",   "place", "time",    "updated", "tz",    "url",     "detail",
-                             "felt",  "cdi",   "mmi",     "alert",   "status", "tsunami", "sig",
-                             "net",   "code",  "ids",     "sources", "types", "nst",     "dmin",
-                             "rms",   "gap",   "magType", "type",    "title"};
+const char* kQuakeProps[] = {"mag",  "place", "time",    "updated", "tz",     "url",     "detail",
+                             "felt", "cdi",   "mmi",     "alert",   "status", "tsunami", "sig",
+                             "net",  "code",  "ids",     "sources", "types",  "nst",     "dmin",
+                             "rms",  "gap",   "magType", "type",    "title"};
 
 std::string WideGeoJson(int features) {
   std::string s = R"({"type":"FeatureCollection","metadata":{"title":"Earthquakes, past week","count":)" +
@@ -152,8 +152,8 @@ TEST_F(HarnessProtocol, ReferenceSchemasArgumentsAndCodeWorkUnchanged) {
       EXPECT_FALSE(props.contains("max_lines"));
     }
   }
-  EXPECT_EQ(names, (std::set<std::string>{"search", "search_keyword", "list_files", "download", "inspect_file",
-                                          "execute_code", "submit_answer"}));
+  EXPECT_EQ(names, (std::set<std::string>{"search", "search_keyword", "list_files", "download",
+                                          "inspect_file", "execute_code", "submit_answer"}));
   EXPECT_EQ(offered.size(), PaperToolSchemas().size());
 
   // Every call reached the tools: none was refused for its arguments.

@@ -78,7 +78,8 @@ TEST_F(HarnessCompat, CountsSayWhatIsShownAndWhatExists) {
   EXPECT_EQ(mine["count"], mine["files"].size());
   EXPECT_EQ(mine["total"], 80);
   EXPECT_LE(DumpJson(r).size(), 3000u);
-  auto full = ParseJson(*ReadFile(session_->sandbox_dir() + "/" + r["full_output_path"].get<std::string>()), "full");
+  auto full =
+      ParseJson(*ReadFile(session_->sandbox_dir() + "/" + r["full_output_path"].get<std::string>()), "full");
   ASSERT_TRUE(full.ok());
   EXPECT_EQ((*full)["count"], 80);
   EXPECT_FALSE(full->contains("output_capped"));
@@ -94,14 +95,16 @@ TEST_F(HarnessCompat, LeadingSlashIsInsideTheDatasetAndBadFilesFailAlone) {
   r = Call("inspect_file", {{"dataset_id", "austin-water"}, {"file_path", "/etc/passwd"}});
   EXPECT_EQ(Code(r), "not_found") << r.dump();  // etc/passwd of the dataset: there is none
   EXPECT_NE(r["error"]["message"].get<std::string>().find("datagov/austin-water"), std::string::npos);
-  EXPECT_EQ(Code(Call("inspect_file", {{"dataset_id", "austin-water"}, {"file_path", "//"}})), "invalid_argument");
+  EXPECT_EQ(Code(Call("inspect_file", {{"dataset_id", "austin-water"}, {"file_path", "//"}})),
+            "invalid_argument");
 
-  r = Call("download", {{"files",
-                         {{{"dataset_id", "austin-water"}, {"file_path", "/files/data.csv"}},
-                          {{"dataset_id", "austin-water"}, {"file_path", "/../apd-searches-by-type/files/rows.txt"}},
-                          {{"dataset_id", "../wikipedia"}, {"file_path", "files/rows.txt"}},
-                          "not an object",
-                          {{"dataset_id", "datagov/geo"}, {"file_path", "files/data.txt"}}}}});
+  r = Call("download",
+           {{"files",
+             {{{"dataset_id", "austin-water"}, {"file_path", "/files/data.csv"}},
+              {{"dataset_id", "austin-water"}, {"file_path", "/../apd-searches-by-type/files/rows.txt"}},
+              {{"dataset_id", "../wikipedia"}, {"file_path", "files/rows.txt"}},
+              "not an object",
+              {{"dataset_id", "datagov/geo"}, {"file_path", "files/data.txt"}}}}});
   ASSERT_EQ(Code(r), "") << r.dump();
   EXPECT_EQ(r["download_count"], 2);
   EXPECT_EQ(r["downloaded"][0]["file_path"], "files/data.csv");
@@ -138,7 +141,8 @@ TEST_F(HarnessCompat, BothSandboxSpellingsOpenTheSameFile) {
   std::string alias = session_->sandbox_dir() + "/austin-water/files/data.csv";
   EXPECT_EQ(d["alias_path"], alias);
   EXPECT_EQ(*ReadFile(alias), *ReadFile(d["local_path"].get<std::string>()));
-  struct stat a {}, b{};
+  struct stat a {
+  }, b{};
   ASSERT_EQ(::stat(alias.c_str(), &a), 0);
   ASSERT_EQ(::stat(d["local_path"].get<std::string>().c_str(), &b), 0);
   EXPECT_EQ(a.st_ino, b.st_ino);
@@ -183,18 +187,20 @@ TEST_F(HarnessCompat, AliasesNeverTakeANameThatIsInUse) {
 
 TEST_F(HarnessCompatPython, PythonOpensBothSpellings) {
   ASSERT_EQ(Code(Call("download", {{"dataset_id", "austin-water"}, {"file_path", "files/data.csv"}})), "");
-  Json r = Call("execute_code",
-                {{"code",
-                  "a = pd.read_csv(SANDBOX_DIR + '/austin-water/files/data.csv')\n"
-                  "b = pd.read_csv('datagov/austin-water/files/data.csv')\n"
-                  "print(a.equals(b), len(FILES), sorted(str(p) for p in Path('.').rglob('*.csv')))\n"
-                  "print(sorted(glob.glob('*/files/*.csv')), sorted(glob.glob('**/*.csv', recursive=True)))"}});
+  Json r =
+      Call("execute_code",
+           {{"code",
+             "a = pd.read_csv(SANDBOX_DIR + '/austin-water/files/data.csv')\n"
+             "b = pd.read_csv('datagov/austin-water/files/data.csv')\n"
+             "print(a.equals(b), len(FILES), sorted(str(p) for p in Path('.').rglob('*.csv')))\n"
+             "print(sorted(glob.glob('*/files/*.csv')), sorted(glob.glob('**/*.csv', recursive=True)))"}});
   ASSERT_EQ(r["success"], true) << r.dump();
   // FILES, rglob and os.walk list each file once; glob's '**' follows the alias and sees both spellings
   // (docs/tools.md lists this difference).
   EXPECT_EQ(r["output"],
             "True 1 ['datagov/austin-water/files/data.csv']\n"
-            "['austin-water/files/data.csv'] ['austin-water/files/data.csv', 'datagov/austin-water/files/data.csv']\n");
+            "['austin-water/files/data.csv'] ['austin-water/files/data.csv', "
+            "'datagov/austin-water/files/data.csv']\n");
   // The alias is still there for the SQL tool after code ran (it points inside the sandbox).
   EXPECT_EQ(Code(Call("query", {{"sql", "SELECT count(*) FROM 'austin-water/files/data.csv'"}})), "");
 }
@@ -223,16 +229,18 @@ TEST_F(HarnessCompat, AnIdInTwoNamespaces) {
   EXPECT_EQ(r["results"][0]["dataset_id"], r["results"][1]["dataset_id"]);
   EXPECT_EQ(tools_->namespaces(), (std::vector<std::string>{"datagov", "wikipedia"}));
 
-  r = Call("list_files", {{"dataset_ids", {"apd-searches-by-type", "datagov/apd-searches-by-type",
-                                           "wikipedia/apd-searches-by-type"}}});
+  r = Call("list_files",
+           {{"dataset_ids",
+             {"apd-searches-by-type", "datagov/apd-searches-by-type", "wikipedia/apd-searches-by-type"}}});
   ASSERT_EQ(Code(r), "") << r.dump();
   std::string msg = r["by_dataset"]["apd-searches-by-type"]["error"]["message"];
   EXPECT_NE(msg.find("datagov/apd-searches-by-type"), std::string::npos) << msg;
   EXPECT_NE(msg.find("wikipedia/apd-searches-by-type"), std::string::npos) << msg;
   EXPECT_EQ(r["by_dataset"]["datagov/apd-searches-by-type"]["count"], 2);
   EXPECT_EQ(r["by_dataset"]["wikipedia/apd-searches-by-type"]["files"][0]["path"], "content.txt");
-  EXPECT_EQ(Code(Call("inspect_file", {{"dataset_id", "apd-searches-by-type"}, {"file_path", "content.txt"}})),
-            "invalid_argument");
+  EXPECT_EQ(
+      Code(Call("inspect_file", {{"dataset_id", "apd-searches-by-type"}, {"file_path", "content.txt"}})),
+      "invalid_argument");
   r = Call("inspect_file", {{"dataset_id", "wikipedia/apd-searches-by-type"}, {"file_path", "content.txt"}});
   EXPECT_EQ(r["namespace"], "wikipedia") << r.dump();
   EXPECT_EQ(Code(Call("download", {{"dataset_id", "apd-searches-by-type"}, {"file_path", "files/rows.txt"}})),
