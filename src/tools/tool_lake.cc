@@ -133,9 +133,13 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
   }
   bool truncated = !truncated_prefixes.empty();
   out.summary = std::to_string(results.size()) + " datasets" + (truncated ? " (limit reached)" : "");
-  out.result = {{"results", results},      {"results_by_prefix", by_prefix},
-                {"count", results.size()}, {"total", truncated ? Json(nullptr) : Json(results.size())},
-                {"prefixes", prefixes},    {"truncated", truncated}};
+  out.result = {{"results", results},
+                {"results_by_prefix", by_prefix},
+                {"count", results.size()},
+                {"prefixes", prefixes},
+                {"truncated", truncated}};
+  // How many exist is unknown once the limit stopped a listing.
+  out.result["total"] = truncated ? Json(nullptr) : Json(results.size());
   if (truncated) out.result["truncated_prefixes"] = truncated_prefixes;
   return out;
 }

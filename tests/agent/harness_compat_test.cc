@@ -12,7 +12,6 @@
 #include "lakeqa/agent/agent.h"
 #include "lakeqa/agent/prompts.h"
 #include "lakeqa/agent/tool_env.h"
-#include "lakeqa/exec/python.h"
 #include "lakeqa/llm/providers.h"
 
 #include "llm/model_server.h"
@@ -59,23 +58,13 @@ std::string WideGeoJson(int features) {
   return s + "]}";
 }
 
-class HarnessProtocol : public tools::testing::ToolsFixture {
+class HarnessProtocol : public tools::testing::PythonToolsFixture {
  protected:
   void SetUp() override {
-    static const Status st = exec::CheckPythonSandbox();
-    if (!st.ok()) GTEST_SKIP() << "Python sandbox unavailable: " << st.ToString();
-    ToolsFixture::SetUp();
+    PythonToolsFixture::SetUp();
+    if (IsSkipped()) return;
     Put("datagov/usgs-quakes/files/quakes.geojson", WideGeoJson(40));
-    ::chmod((lake_ + "/datagov/usgs-quakes").c_str(), 0755);
-    ::chmod((lake_ + "/datagov/usgs-quakes/files").c_str(), 0755);
-    ::chmod((lake_ + "/datagov/usgs-quakes/files/quakes.geojson").c_str(), 0644);
-    // Into the catalog too (an incremental build), so that search finds it.
-    lake::LocalStore store(lake_);
-    catalog::BuildOptions bo;
-    bo.progress = false;
-    bo.jobs = 1;
-    auto built = catalog::BuildCatalog(store, index_, bo);
-    ASSERT_TRUE(built.ok()) << built.status().ToString();
+    BuildCatalog();  // so that search finds it
   }
 };
 

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "lakeqa/eval/em.h"
-#include "lakeqa/exec/python.h"
 
 #include "tools/fixture.h"
 
@@ -16,14 +15,7 @@ namespace {
 
 using HarnessCompat = ToolsFixture;
 
-class HarnessCompatPython : public ToolsFixture {
- protected:
-  void SetUp() override {
-    static const Status st = exec::CheckPythonSandbox();
-    if (!st.ok()) GTEST_SKIP() << "Python sandbox unavailable: " << st.ToString();
-    ToolsFixture::SetUp();
-  }
-};
+using HarnessCompatPython = PythonToolsFixture;
 
 // Item 1: the output cap saves the full result under .outputs/, which sorts before datagov/; FILES[0]
 // must still be the downloaded file, as the harness's pd.read_csv(FILES[0]) example assumes.

@@ -218,14 +218,7 @@ TEST_F(ToolsTest, SubmitAnswerOnce) {
   EXPECT_EQ(Code(Call("submit_answer", {{"answer", "[Baker]"}})), "already_exists");
 }
 
-class PythonToolsTest : public ToolsFixture {
- protected:
-  void SetUp() override {
-    static const Status st = exec::CheckPythonSandbox();
-    if (!st.ok()) GTEST_SKIP() << "Python sandbox unavailable: " << st.ToString();
-    ToolsFixture::SetUp();
-  }
-};
+using PythonToolsTest = PythonToolsFixture;
 
 TEST_F(PythonToolsTest, ExecuteCodeSeesDownloadsAndReportsErrors) {
   ASSERT_EQ(Code(Call("download", {{"dataset_id", "austin-water"}, {"file_path", "files/data.csv"}})), "");
