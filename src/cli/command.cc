@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <string_view>
 
 namespace lakeqa::cli {
 
@@ -53,6 +54,15 @@ void PrintJson(const Json& j) {
   std::fwrite(s.data(), 1, s.size(), stdout);
   std::fputc('\n', stdout);
   std::fflush(stdout);
+}
+
+bool WantsJson(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a == "--") return false;
+    if (a == "--json") return true;
+  }
+  return false;
 }
 
 }  // namespace lakeqa::cli

@@ -48,5 +48,8 @@ void AddOutputOptions(CLI::App* cmd, OutputOptions& out);
 int Fail(const Status& status, const OutputOptions& out);
 // Prints a JSON value to stdout (pretty when stdout is a terminal).
 void PrintJson(const Json& j);
+// Whether the command line asks for JSON output: a `--json` before any `--`. Used before (or when)
+// CLI11 fails to parse, so that usage errors follow --json too.
+bool WantsJson(int argc, const char* const* argv);
 
 }  // namespace lakeqa::cli

@@ -175,6 +175,14 @@ Result<TraceEvent> TraceEventFromJson(const Json& j, std::string_view where) {
   LAKEQA_RETURN_IF_ERROR(GetString(j, "summary", where, e.summary));
   LAKEQA_RETURN_IF_ERROR(GetIds(j, "returned", where, e.returned));
   LAKEQA_RETURN_IF_ERROR(GetIds(j, "accessed", where, e.accessed));
+  // Agents write the result as the text the model saw; any other JSON value is shown as JSON.
+  if (auto r = j.find("result"); r != j.end() && !r->is_null()) e.result = r->is_string() ? r->get<std::string>() : DumpJson(*r);
+  LAKEQA_RETURN_IF_ERROR(GetString(j, "content", where, e.content));
+  LAKEQA_RETURN_IF_ERROR(GetNumber(j, "model_ms", where, e.model_ms));
+  if (auto u = j.find("usage"); u != j.end() && u->is_object()) {
+    LAKEQA_RETURN_IF_ERROR(GetInt(*u, "input_tokens", where, e.input_tokens));
+    LAKEQA_RETURN_IF_ERROR(GetInt(*u, "output_tokens", where, e.output_tokens));
+  }
   return e;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 
 namespace lakeqa::llm {
@@ -45,7 +46,7 @@ Result<PricingTable> PricingTable::Load(const std::string& path) {
 
 Result<PricingTable> PricingTable::LoadDefault() {
   const char* env = std::getenv("LAKEQA_PRICING");
-  return Load(env != nullptr && *env ? std::string(env) : std::string(LAKEQA_DEFAULT_PRICING));
+  return Load(env != nullptr && *env ? std::string(env) : build_paths::SourceDir() + "/data/pricing.json");
 }
 
 std::optional<Price> PricingTable::Find(const std::string& provider, const std::string& model) const {

@@ -14,6 +14,7 @@
 #include "lakeqa/common/fs.h"
 
 #include "agent/fake_env.h"
+#include "lakeqa/common/build_paths.h"
 #include "llm/model_server.h"
 
 extern char** environ;
@@ -27,7 +28,7 @@ using testing::WriteText;
 
 std::string Bin() {
   const char* b = std::getenv("LAKEQA_BIN");
-  return b != nullptr ? b : LAKEQA_BINARY_DIR "/lakeqa";
+  return b != nullptr ? std::string(b) : lakeqa::build_paths::BinaryDir() + "/lakeqa";
 }
 
 pid_t Spawn(const std::vector<std::string>& args, const std::string& log) {

@@ -12,6 +12,7 @@
 #include "lakeqa/eval/score.h"
 
 #include "eval/run_fixture.h"
+#include "lakeqa/common/build_paths.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -144,7 +145,7 @@ std::string Shell(const std::string& cmd, int* rc) {
 // The CLI end to end: eval --run writes both reports, eval compare reads them.
 TEST_F(Compare, Cli) {
   const char* env = std::getenv("LAKEQA_BIN");
-  std::string bin = env && *env ? env : std::string(LAKEQA_BINARY_DIR) + "/lakeqa";
+  std::string bin = env && *env ? env : lakeqa::build_paths::BinaryDir() + "/lakeqa";
   if (!std::filesystem::exists(bin)) GTEST_SKIP() << bin << " not built";
   std::vector<std::string> runs;
   for (const std::string name : {"cli-a", "cli-b"}) {

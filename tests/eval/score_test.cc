@@ -8,6 +8,7 @@
 #include "lakeqa/common/fs.h"
 
 #include "eval/run_fixture.h"
+#include "lakeqa/common/build_paths.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -258,7 +259,7 @@ namespace {
 // ("Ward 5" → "5", "PS 056 Lewis H. Latimer" → "056"): the LakeQA harness gives those two tasks of
 // lakeqa_mini EM 0 too (checked by running its _clean_answer and compute_exact_match on the same rows).
 TEST_F(RunDir, OracleOverRealTasks) {
-  std::string path = std::string(LAKEQA_SOURCE_DIR) + "/../shared/data/lakeqa-tasks/lakeqa_mini";
+  std::string path = lakeqa::build_paths::SourceDir() + "/../shared/data/lakeqa-tasks/lakeqa_mini";
   if (const char* d = std::getenv("LAKEQA_SHARED_DATA"); d != nullptr && *d) {
     path = std::string(d) + "/lakeqa-tasks/lakeqa_mini";
   }

@@ -7,6 +7,7 @@
 
 #include "lakeqa/exec/python.h"
 
+#include "lakeqa/common/build_paths.h"
 #include "server/server_test_util.h"
 
 namespace lakeqa::server::testing {
@@ -14,7 +15,7 @@ namespace {
 
 std::string SdkDir() {
   if (const char* d = std::getenv("LAKEQA_DEPS_DIR")) return std::string(d) + "/mcp-sdk";
-  return std::string(LAKEQA_SOURCE_DIR) + "/.deps/mcp-sdk";
+  return lakeqa::build_paths::SourceDir() + "/.deps/mcp-sdk";
 }
 
 Status SdkAvailable() {
@@ -57,7 +58,7 @@ class McpTest : public ServerFixture {
   }
 
   Json RunClient(const std::string& transport_args) {
-    std::string script = std::string(LAKEQA_SOURCE_DIR) + "/tests/support/mcp_client.mjs";
+    std::string script = lakeqa::build_paths::SourceDir() + "/tests/support/mcp_client.mjs";
     CmdResult r = RunCommand("node " + Sh(script) + " " + Sh(SdkDir()) + " " + Sh(EveryToolCall().dump()) +
                              " " + transport_args);
     // The last line is the client's JSON report.

@@ -7,45 +7,19 @@
 #include <string>
 #include <vector>
 
-#include <sys/wait.h>
-
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/server/server.h"
 
+#include "support/cli_runner.h"
 #include "tools/fixture.h"
 
 namespace lakeqa::server::testing {
 
-// Single-quotes for /bin/sh.
-inline std::string Sh(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  return out + "'";
-}
-
-struct CmdResult {
-  int exit_code = -1;
-  std::string out;
-};
-
-inline CmdResult RunCommand(const std::string& cmd) {
-  CmdResult r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
-    r.out.append(buf, n);
-  int st = ::pclose(p);
-  r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+using ::lakeqa::testing::CmdResult;
+using ::lakeqa::testing::LakeqaBin;
+using ::lakeqa::testing::RunCommand;
+using ::lakeqa::testing::Sh;
 
 struct HttpReply {
   int status = 0;
@@ -99,11 +73,6 @@ inline std::string Header(const std::string& headers, const std::string& name) {
 
 inline bool HaveCurl() {
   return std::system("command -v curl >/dev/null 2>&1") == 0;
-}
-
-inline std::string LakeqaBin() {
-  if (const char* b = std::getenv("LAKEQA_BIN")) return b;
-  return std::string(LAKEQA_BINARY_DIR) + "/lakeqa";
 }
 
 class ServerFixture : public tools::testing::ToolsFixture {

@@ -6,6 +6,7 @@
 
 #include "lakeqa/exec/python.h"
 
+#include "lakeqa/common/build_paths.h"
 #include "tools/fixture.h"
 
 namespace lakeqa::tools::testing {
@@ -238,7 +239,7 @@ TEST_F(PythonToolsTest, ExecuteCodeSeesDownloadsAndReportsErrors) {
 // the file placed in the test lake at its key; the key it read is in D_acc.
 TEST_F(PythonToolsTest, RealTaskFactReadsTheLakeThroughBoto3) {
   std::string task =
-      std::string(LAKEQA_SOURCE_DIR) + "/../shared/data/lakeqa-tasks/lakeqa_mini/k-2-d-3/task_1.json";
+      lakeqa::build_paths::SourceDir() + "/../shared/data/lakeqa-tasks/lakeqa_mini/k-2-d-3/task_1.json";
   auto text = ReadFile(task);
   if (!text.ok()) GTEST_SKIP() << "LakeQA tasks not available: " << text.status().ToString();
   auto j = ParseJson(*text, task);
@@ -258,7 +259,7 @@ TEST_F(PythonToolsTest, RealTaskFactReadsTheLakeThroughBoto3) {
 // A k-1-d-1 fact reads its file by sandbox-relative path after `download`.
 TEST_F(PythonToolsTest, RealTaskFactReadsADownloadedFile) {
   std::string task =
-      std::string(LAKEQA_SOURCE_DIR) + "/../shared/data/lakeqa-tasks/lakeqa_mini/k-1-d-1/task_2.json";
+      lakeqa::build_paths::SourceDir() + "/../shared/data/lakeqa-tasks/lakeqa_mini/k-1-d-1/task_2.json";
   auto text = ReadFile(task);
   if (!text.ok()) GTEST_SKIP() << "LakeQA tasks not available: " << text.status().ToString();
   auto j = ParseJson(*text, task);

@@ -77,8 +77,13 @@ class Catalog {
   Catalog& operator=(const Catalog&) = delete;
 
   Result<std::vector<DatasetRecord>> ListDatasets(const std::string& prefix, uint64_t limit, uint64_t offset = 0);
+  // How many datasets ListDatasets(prefix, ∞) would return.
+  Result<uint64_t> CountDatasets(const std::string& prefix);
   // "datagov/<id>" (or "wikipedia/<Title>").
   Result<DatasetRecord> GetDataset(const std::string& full_id);
+  // As GetDataset, and also a bare "<id>" as the tools take it: the one dataset with that id in any
+  // namespace (not_found when none, invalid_argument naming the candidates when several).
+  Result<DatasetRecord> ResolveDataset(const std::string& id);
   Result<std::vector<FileRecord>> ListFiles(const std::string& full_id);
   Result<FileRecord> GetFile(const std::string& key);
   Result<CatalogStats> Stats();

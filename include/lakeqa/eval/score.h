@@ -30,6 +30,12 @@ struct TraceEvent {
   std::string summary;
   std::vector<std::string> returned;  // dataset ids "<namespace>/<dataset_id>" a search returned
   std::vector<std::string> accessed;  // dataset ids a tool listed, downloaded, inspected, queried, read
+  // For the report's trace view (all optional in the trace file): what the tool returned as the agent saw
+  // it, the model's own text on that turn, and the model call's time and tokens (-1 when not recorded).
+  std::string result;
+  std::string content;
+  double model_ms = -1;
+  int64_t input_tokens = -1, output_tokens = -1;
 };
 
 struct Prediction {
