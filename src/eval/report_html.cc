@@ -280,7 +280,11 @@ constexpr const char* kScript = R"(
   each(sels,function(s){s.addEventListener('change',apply);});
   var params=new URLSearchParams(location.search);
   if(params.get('q'))f.value=params.get('q');
-  each(sels,function(s){var v=params.get(s.getAttribute('data-attr'));if(v!==null)s.value=v;});
+  // A value from the address that no row has still filters (to nothing): a select silently drops a value
+  // it has no option for, which would show rows the address excludes.
+  each(sels,function(s){var v=params.get(s.getAttribute('data-attr'));if(v===null)return;
+    if(![].some.call(s.options,function(o){return o.value===v;})){var o=document.createElement('option');o.value=v;o.textContent=v;s.appendChild(o);}
+    s.value=v;});
   apply();
 
   function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!==undefined&&text!==null)e.textContent=String(text);return e;}

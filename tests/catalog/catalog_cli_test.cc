@@ -82,7 +82,7 @@ TEST_F(CatalogCliTest, DumpHasJson) {
     EXPECT_TRUE(row["row"].is_object()) << row.dump();
   }
   EXPECT_EQ(datasets, 6u);
-  Json missing = CliJson("catalog dump --json --index " + Sh(dir_ + "/no-index"), 7);
+  Json missing = CliJson("catalog dump --json --index " + Sh(dir_ + "/no-index"), 3);  // not_found
   EXPECT_TRUE(missing.contains("error")) << missing.dump();
 }
 
