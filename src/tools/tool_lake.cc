@@ -334,7 +334,9 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
   Json downloaded = Json::array();
   for (Spec* sp : ready) {
     std::string rel = sp->ref.Full() + "/" + sp->file_path;
-    auto entry = t.cache_->Fetch(*t.store_, sp->info, deadline);
+    exec::CancelToken* cancel = s.cancel();
+    auto entry = t.cache_->Fetch(*t.store_, sp->info, deadline,
+                                 [cancel] { return cancel != nullptr && cancel->cancelled(); });
     Status st = entry.ok() ? s.LinkFile(rel, entry->path) : entry.status();
     if (!st.ok()) {
       if (first_error.ok()) first_error = st;
@@ -344,7 +346,7 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
     }
     s.RecordDownload(entry->size);
     s.NoteDownload(rel, entry->sha256, entry->path);
-    downloaded.push_back({{"local_path", s.sandbox_dir() + "/" + rel},
+    downloaded.push_back({{"local_path", Session::VisiblePath(rel)},
                           {"relative_path", rel},
                           {"file_path", sp->file_path},
                           {"dataset_id", sp->ref.id},
@@ -366,7 +368,7 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
   out.summary = std::to_string(downloaded.size()) + " files downloaded";
   out.result = {{"downloaded", downloaded},
                 {"download_count", downloaded.size()},
-                {"sandbox_dir", s.sandbox_dir()},
+                {"sandbox_dir", Session::VisibleDir()},
                 {"session_downloaded_bytes", s.downloaded_bytes()}};
   if (!errors.empty()) out.result["errors"] = errors;
   return out;

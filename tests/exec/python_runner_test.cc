@@ -78,10 +78,9 @@ TEST_F(PythonRunnerTest, PaperGlobalsAndPandas) {
       "print(os.getcwd() == SANDBOX_DIR, os.environ['SANDBOX_DIR'] == SANDBOX_DIR)\n"
       "print(json.dumps({'a': 1}), re.sub('a', 'b', 'aa'), Path(FILES[0]).name)\n");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-  std::string realdir = dir_;
-  char buf[4096];
-  if (::realpath(dir_.c_str(), buf) != nullptr) realdir = buf;
-  EXPECT_EQ(r.stdout_text, "{2021: 3, 2022: 9}\n['" + realdir + "/ds/files/rows.txt']\nTrue True\n{\"a\": 1} bb rows.txt\n");
+  // The sandbox is /sandbox inside: its host path is never shown to the code.
+  EXPECT_EQ(r.stdout_text, "{2021: 3, 2022: 9}\n['/sandbox/ds/files/rows.txt']\nTrue True\n{\"a\": 1} bb rows.txt\n");
+  EXPECT_EQ(r.stdout_text.find(root_), std::string::npos);
 }
 
 TEST_F(PythonRunnerTest, NoNetworkNotEvenLoopback) {
@@ -252,7 +251,7 @@ TEST_F(PythonRunnerTest, FileSizeAndDiskLimits) {
   EXPECT_TRUE(r.disk_exceeded);
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.stdout_text.find("done"), std::string::npos);
-  EXPECT_NE(r.stderr_text.find("disk limit"), std::string::npos) << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("disk quota"), std::string::npos) << r.stderr_text;
 }
 
 TEST_F(PythonRunnerTest, CpuLimit) {
@@ -284,14 +283,15 @@ TEST_F(PythonRunnerTest, ProcessLimitStopsForkBombs) {
   EXPECT_EQ(r.stdout_text, "fork refused after few 11\n") << r.stderr_text;  // EAGAIN
 }
 
-TEST_F(PythonRunnerTest, SymlinksLeadingOutAreRemoved) {
+TEST_F(PythonRunnerTest, SymlinksStayHarmlessInsideTheJail) {
+  // Links are the code's own business: inside the jail /etc/passwd does not exist, and host-side readers
+  // (SQL, the tools) never follow a link out of the sandbox (tests/exec/security_test.cc).
   auto r = Run("import os\nos.symlink('/etc/passwd', 'pw')\nos.symlink('inside.txt', 'ok_link')\n"
-               "open('inside.txt', 'w').write('x')\n");
+               "open('inside.txt', 'w').write('x')\n"
+               "try:\n    open('pw').read()\nexcept OSError as e:\n    print(type(e).__name__)\n"
+               "print(open('ok_link').read())\n");
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
-  struct stat st{};
-  EXPECT_NE(::lstat((dir_ + "/pw").c_str(), &st), 0);
-  EXPECT_EQ(::lstat((dir_ + "/ok_link").c_str(), &st), 0);
-  EXPECT_NE(r.stderr_text.find("removed symbolic link pw"), std::string::npos) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text, "FileNotFoundError\nx\n");
 }
 
 TEST_F(PythonRunnerTest, PlantedInternalSymlinkDoesNotRedirectHostWrites) {
@@ -305,7 +305,6 @@ TEST_F(PythonRunnerTest, PlantedInternalSymlinkDoesNotRedirectHostWrites) {
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_TRUE(r.truncated);
   EXPECT_FALSE(PathExists(root_ + "/run_1.stdout"));
-  EXPECT_NE(r.stderr_text.find("removed symbolic link .lakeqa"), std::string::npos) << r.stderr_text;
   r = Run("print('again')\n");
   EXPECT_EQ(r.stdout_text, "again\n") << r.stderr_text;
   EXPECT_FALSE(PathExists(root_ + "/run_1.py"));
