@@ -1,5 +1,6 @@
 #include "cgroup.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -9,6 +10,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -189,6 +191,28 @@ CgroupSupport DetectV1(const std::vector<Mount>& mounts, std::string* why) {
   return s;
 }
 
+// Cgroups lakeqa left behind when it was killed (its runs' processes died with it, the folders stayed):
+// empty ones of a process that is gone, older than ten minutes, are removed. rmdir never removes a
+// cgroup that still holds a process.
+void RemoveStale(const std::string& base) {
+  DIR* d = ::opendir(base.c_str());
+  if (d == nullptr) return;
+  time_t old = ::time(nullptr) - 600;
+  while (struct dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    std::string rest;
+    if (StartsWith(name, "lakeqa-main-")) rest = name.substr(12);
+    else if (StartsWith(name, "lakeqa-")) rest = name.substr(7);
+    else continue;
+    long pid = std::strtol(rest.c_str(), nullptr, 10);
+    struct stat st{};
+    std::string path = base + "/" + name;
+    if (pid <= 0 || pid == ::getpid() || ::stat(path.c_str(), &st) != 0 || st.st_mtime > old) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) ::rmdir(path.c_str());
+  }
+  ::closedir(d);
+}
+
 }  // namespace
 
 const CgroupSupport& DetectCgroups() {
@@ -201,6 +225,7 @@ const CgroupSupport& DetectCgroups() {
       while (!why.empty() && (why.back() == ' ' || why.back() == ';')) why.pop_back();
       s.detail = why.empty() ? "no cgroup file system is mounted" : why;
     }
+    for (const auto& base : s.bases) RemoveStale(base);
     return s;
   }();
   return support;

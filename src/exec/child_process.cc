@@ -124,6 +124,7 @@ struct LiveChild {
 
 Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& capture) {
   if (spec.argv.empty()) return InvalidArgument("no program to run");
+  if (spec.pass_fds.size() > 16) return InvalidArgument("at most 16 descriptors can be passed to a child");
   // Everything the child touches is prepared before fork: after it only async-signal-safe calls.
   std::vector<char*> argv, envp;
   for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));

@@ -8,14 +8,11 @@
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/exec/python.h"
+#include "exec/sandbox_available.h"
 
 namespace lakeqa::exec {
 namespace {
 
-const Status& SandboxAvailable() {
-  static const Status st = CheckPythonSandbox();
-  return st;
-}
 
 class Boto3ShimTest : public ::testing::Test {
  protected:

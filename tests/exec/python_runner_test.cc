@@ -11,16 +11,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "exec/sandbox_available.h"
 #include "lakeqa/common/fs.h"
 
 namespace lakeqa::exec {
 namespace {
 
-// Runs the environment check once; every test skips with its message when the sandbox cannot work here.
-const Status& SandboxAvailable() {
-  static const Status st = CheckPythonSandbox();
-  return st;
-}
 
 class PythonRunnerTest : public ::testing::Test {
  protected:

@@ -21,15 +21,12 @@
 #include "lakeqa/common/cleanup.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/exec/python.h"
+#include "exec/sandbox_available.h"
 #include "lakeqa/exec/sql.h"
 
 namespace lakeqa::exec {
 namespace {
 
-const Status& SandboxAvailable() {
-  static const Status st = CheckPythonSandbox();
-  return st;
-}
 
 class SandboxAttack : public ::testing::Test {
  protected:

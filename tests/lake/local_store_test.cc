@@ -160,9 +160,11 @@ TEST_F(LocalStoreTest, LinksOutOfTheRootAreRefused) {
   o.prefix = "datagov/real/files/";
   page = store_->List(o);
   ASSERT_TRUE(page.ok()) << page.status().ToString();
-  for (const auto& obj : page->objects)
-    if (obj.key.find("shadow") != std::string::npos || obj.key.find("relative.txt") != std::string::npos)
+  for (const auto& obj : page->objects) {
+    if (obj.key.find("shadow") != std::string::npos || obj.key.find("relative.txt") != std::string::npos) {
       EXPECT_EQ(obj.size, 0u) << obj.key;  // not the secret's size
+    }
+  }
   size_t outside_warnings = 0;
   for (const auto& w : page->warnings) outside_warnings += w.find("outside the lake") != std::string::npos;
   EXPECT_EQ(outside_warnings, 2u);
