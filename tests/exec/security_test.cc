@@ -57,44 +57,56 @@ class SandboxAttack : public ::testing::Test {
   std::string root_, dir_;
 };
 
+// Bounded by the cgroup's pids.max when there is one, and by RLIMIT_NPROC for the sandbox user (the
+// fallback) in any case: both are tried.
 TEST_F(SandboxAttack, ForkBombIsBoundedAndTheNextRunWorks) {
   NeedPython();
-  PythonOptions o;
-  if (::geteuid() == 0 && o.sandbox_uid < 0 && !DetectCgroups().available)
-    GTEST_SKIP() << "neither a cgroup (" << DetectCgroups().detail << ") nor RLIMIT_NPROC (root) bounds processes";
-  o.limits.max_processes = 16;
-  o.limits.wall_ms = 20000;
-  auto r = Run(
-      "import os, time\n"
-      "n = 0\n"
-      "try:\n"
-      "    for i in range(2000):\n"
-      "        if os.fork() == 0:\n"
-      "            time.sleep(30); os._exit(0)\n"
-      "        n += 1\n"
-      "    print('forked', n)\n"
-      "except OSError as e:\n"
-      "    print('fork refused after', 'few' if n <= 16 else n, e.errno)\n",
-      o);
-  EXPECT_EQ(r.stdout_text, "fork refused after few 11\n") << r.stderr_text;  // EAGAIN
-  EXPECT_FALSE(r.timed_out);
-  ExpectHealthy();
+  for (bool cgroup : {true, false}) {
+    SCOPED_TRACE(cgroup ? "with a cgroup" : "rlimits only");
+    PythonOptions o;
+    o.use_cgroup = cgroup;
+    if (cgroup && !DetectCgroups().available) continue;
+    if (!cgroup && ::geteuid() == 0 && o.sandbox_uid < 0) continue;  // RLIMIT_NPROC does not bind root
+    o.limits.max_processes = 16;
+    o.limits.wall_ms = 20000;
+    auto r = Run(
+        "import os, time\n"
+        "n = 0\n"
+        "try:\n"
+        "    for i in range(2000):\n"
+        "        if os.fork() == 0:\n"
+        "            time.sleep(30); os._exit(0)\n"
+        "        n += 1\n"
+        "    print('forked', n)\n"
+        "except OSError as e:\n"
+        "    print('fork refused after', 'few' if n <= 16 else n, e.errno)\n",
+        o);
+    EXPECT_EQ(r.stdout_text, "fork refused after few 11\n") << r.stderr_text;  // EAGAIN
+    EXPECT_FALSE(r.timed_out);
+    EXPECT_EQ(r.cgroup.empty(), !cgroup);
+    ExpectHealthy(o);
+  }
 }
 
+// One process past the limit gets MemoryError (RLIMIT_AS), with or without a cgroup.
 TEST_F(SandboxAttack, AllocationPastTheMemoryLimitFails) {
   NeedPython();
-  PythonOptions o;
-  o.limits.memory_bytes = 256ULL << 20;
-  auto r = Run(
-      "try:\n"
-      "    b = b'x' * (300 << 20)\n"
-      "    print('allocated', len(b))\n"
-      "except MemoryError:\n"
-      "    print('MemoryError')\n",
-      o);
-  EXPECT_EQ(r.stdout_text.find("allocated"), std::string::npos) << r.stdout_text;
-  EXPECT_TRUE(r.stdout_text == "MemoryError\n" || r.memory_exceeded) << r.stdout_text << r.stderr_text;
-  ExpectHealthy(o);
+  for (bool cgroup : {true, false}) {
+    SCOPED_TRACE(cgroup ? "with a cgroup" : "rlimits only");
+    PythonOptions o;
+    o.use_cgroup = cgroup;
+    o.limits.memory_bytes = 256ULL << 20;
+    auto r = Run(
+        "try:\n"
+        "    b = b'x' * (300 << 20)\n"
+        "    print('allocated', len(b))\n"
+        "except MemoryError:\n"
+        "    print('MemoryError')\n",
+        o);
+    EXPECT_EQ(r.stdout_text.find("allocated"), std::string::npos) << r.stdout_text;
+    EXPECT_TRUE(r.stdout_text == "MemoryError\n" || r.memory_exceeded) << r.stdout_text << r.stderr_text;
+    ExpectHealthy(o);
+  }
 }
 
 TEST_F(SandboxAttack, ProcessesTogetherStayUnderTheMemoryLimit) {
