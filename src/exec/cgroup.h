@@ -46,6 +46,8 @@ class SandboxCgroup {
   bool OomKilled() const;
   // The most memory the cgroup's processes used together, in bytes (0 when the kernel does not say).
   uint64_t PeakMemory() const;
+  // The cgroup's folders, one per hierarchy (one for v2).
+  const std::vector<std::string>& dirs() const { return dirs_; }
 
  private:
   SandboxCgroup() = default;

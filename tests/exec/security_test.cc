@@ -61,12 +61,14 @@ class SandboxAttack : public ::testing::Test {
 // fallback) in any case: both are tried.
 TEST_F(SandboxAttack, ForkBombIsBoundedAndTheNextRunWorks) {
   NeedPython();
+  int tried = 0;
   for (bool cgroup : {true, false}) {
     SCOPED_TRACE(cgroup ? "with a cgroup" : "rlimits only");
     PythonOptions o;
     o.use_cgroup = cgroup;
     if (cgroup && !DetectCgroups().available) continue;
     if (!cgroup && ::geteuid() == 0 && o.sandbox_uid < 0) continue;  // RLIMIT_NPROC does not bind root
+    ++tried;
     o.limits.max_processes = 16;
     o.limits.wall_ms = 20000;
     auto r = Run(
@@ -86,6 +88,9 @@ TEST_F(SandboxAttack, ForkBombIsBoundedAndTheNextRunWorks) {
     EXPECT_EQ(r.cgroup.empty(), !cgroup);
     ExpectHealthy(o);
   }
+  if (tried == 0)
+    GTEST_SKIP() << "neither a cgroup (" << DetectCgroups().detail
+                 << ") nor RLIMIT_NPROC (lakeqa is root and keeps root in the jail) bounds processes";
 }
 
 // One process past the limit gets MemoryError (RLIMIT_AS), with or without a cgroup.
@@ -225,15 +230,28 @@ TEST_F(SandboxAttack, FileFloodIsStoppedAtTheFileLimit) {
 
 // Python (or anything) floods the sandbox with files, then plants links to a secret and to the folder
 // that holds every session; no walk of the sandbox is involved, so the flood cannot help. (The flood is
-// in a hidden folder only so that registering views does not sniff 120,000 empty files.)
+// in a hidden folder only so that registering views does not sniff 120,000 empty files. It is made on
+// /dev/shm when there is one: 120,000 creations take ~2 s on tmpfs and about a minute on this VM's ext4,
+// and the file system is irrelevant to what is tested.)
 TEST_F(SandboxAttack, SqlNeverFollowsALinkPlantedAfterAFileFlood) {
-  std::string flood = dir_ + "/.flood";
-  ASSERT_TRUE(MakeDirs(flood).ok());
+  if (::access("/dev/shm", W_OK | X_OK) == 0) {
+    std::string tmpl = "/dev/shm/lakeqa-attack-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    (void)RemoveAll(root_);
+    root_ = tmpl;
+    dir_ = root_ + "/sandbox";
+    ASSERT_TRUE(MakeDirs(dir_).ok());
+    ASSERT_TRUE(WriteFileAtomic(root_ + "/secret.txt", "hunter2\n").ok());
+  }
+  ASSERT_TRUE(MakeDirs(dir_ + "/.flood").ok());
+  int flood = ::open((dir_ + "/.flood").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(flood, 0);
   for (int i = 0; i < 120000; ++i) {
-    int fd = ::open((flood + "/" + std::to_string(i)).c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    int fd = ::openat(flood, std::to_string(i).c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     ASSERT_GE(fd, 0);
     ::close(fd);
   }
+  ::close(flood);
   ASSERT_EQ(::symlink((root_ + "/secret.txt").c_str(), (dir_ + "/zz_secret.csv").c_str()), 0);
   ASSERT_EQ(::symlink("/etc/shadow", (dir_ + "/zz_shadow.csv").c_str()), 0);
   ASSERT_EQ(::symlink(root_.c_str(), (dir_ + "/zz_sessions").c_str()), 0);
