@@ -250,6 +250,21 @@ TEST_F(PythonRunnerTest, FileSizeAndDiskLimits) {
   EXPECT_NE(r.stderr_text.find("disk quota"), std::string::npos) << r.stderr_text;
 }
 
+TEST_F(PythonRunnerTest, OpenFileLimit) {
+  PythonOptions o;
+  o.limits.max_open_files = 32;
+  auto r = Run(
+      "import os\n"
+      "fds = []\n"
+      "try:\n"
+      "    while len(fds) < 1000: fds.append(os.open('/dev/null', os.O_RDONLY))\n"
+      "    print('opened', len(fds))\n"
+      "except OSError as e:\n"
+      "    print('refused', e.errno, len(fds) < 32)\n",
+      o);
+  EXPECT_EQ(r.stdout_text, "refused 24 True\n") << r.stderr_text;  // EMFILE
+}
+
 TEST_F(PythonRunnerTest, CpuLimit) {
   PythonOptions o;
   o.limits.cpu_s = 1;

@@ -160,6 +160,7 @@ TEST_F(SandboxAttack, DevShmAndDevCannotFillMemory) {
   NeedPython();
   PythonOptions o;
   o.limits.shm_bytes = 8ULL << 20;
+  o.limits.tmp_bytes = 8ULL << 20;
   auto r = Run(
       "def fill(p):\n"
       "    n = 0\n"
@@ -171,10 +172,12 @@ TEST_F(SandboxAttack, DevShmAndDevCannotFillMemory) {
       "        return '%s %d %s' % (p, e.errno, n <= 8)\n"
       "    return '%s filled %d' % (p, n)\n"
       "print(fill('/dev/shm/x'))\n"
+      "print(fill('/tmp/x'))\n"
       "print(fill('/dev/x'))\n"
       "print(fill('/x'))\n",
       o);
-  EXPECT_EQ(r.stdout_text, "/dev/shm/x 28 True\n/dev/x 30 True\n/x 30 True\n") << r.stderr_text;  // ENOSPC, EROFS
+  EXPECT_EQ(r.stdout_text, "/dev/shm/x 28 True\n/tmp/x 28 True\n/dev/x 30 True\n/x 30 True\n")
+      << r.stderr_text;  // ENOSPC, EROFS
   ExpectHealthy();
 }
 
