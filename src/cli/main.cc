@@ -3,10 +3,13 @@
 #include <exception>
 
 #include "cli/command.h"
+#include "lakeqa/common/cleanup.h"
 #include "lakeqa/common/log.h"
 
 int main(int argc, char** argv) {
   lakeqa::InitLogging();
+  // SIGINT/SIGTERM remove temporary folders (sandboxes, the Python shim) before the process dies.
+  lakeqa::InstallSignalCleanup();
   CLI::App app{"lakeqa: exploratory question answering over data lakes", "lakeqa"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "lakeqa 0.1.0");

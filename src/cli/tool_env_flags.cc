@@ -1,5 +1,7 @@
 #include "cli/tool_env_flags.h"
 
+#include "lakeqa/exec/sandbox.h"
+
 namespace lakeqa::cli {
 
 void AddToolEnvFlags(CLI::App* cmd, ToolEnvFlags& f, const std::string& sessions_help) {
@@ -12,10 +14,18 @@ void AddToolEnvFlags(CLI::App* cmd, ToolEnvFlags& f, const std::string& sessions
       ->capture_default_str();
   cmd->add_option("--max-download-bytes", f.limits.max_download_bytes, "Bytes one session may download")
       ->capture_default_str();
+  cmd->add_option("--sandbox-disk-bytes", f.limits.sandbox_disk_bytes,
+                  "Bytes the agent's code may keep in one session's sandbox, across runs (downloads not counted)")
+      ->capture_default_str();
+  cmd->add_option("--sandbox-max-files", f.limits.sandbox_max_files, "Files and folders one session's sandbox may hold")
+      ->capture_default_str();
+  cmd->add_option("--sql-memory-budget", f.sql_memory_budget,
+                  "Bytes of DuckDB memory for all sessions' queries together (default: half the machine's memory)");
   AddStoreFlags(cmd, f.store);
 }
 
 Result<std::unique_ptr<server::Env>> OpenToolEnv(const ToolEnvFlags& f) {
+  exec::SetSqlMemoryBudget(f.sql_memory_budget);
   LAKEQA_ASSIGN_OR_RETURN(auto store, OpenFromFlags(f.lake, f.store));
   server::EnvOptions eo;
   eo.index_dir = f.index;

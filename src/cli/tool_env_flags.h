@@ -16,6 +16,7 @@ struct ToolEnvFlags {
   std::string index, lake, sessions_dir, cache_dir;
   StoreFlags store;
   tools::SessionLimits limits;
+  uint64_t sql_memory_budget = 0;  // bytes for all sessions' DuckDB statements together; 0 = half the RAM
 };
 
 // `sessions_help` differs per verb: serve keeps sessions in a temporary folder, mcp removes its one at exit.

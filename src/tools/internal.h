@@ -15,6 +15,7 @@ struct ToolOutput {
   std::string summary;
   std::vector<std::string> returned;  // D_ret ids ("<namespace>/<dataset>")
   std::vector<std::string> accessed;  // D_acc ids
+  bool accessed_unverified = false;   // `accessed` came from a log the agent's code could write
 };
 
 struct DatasetRef {

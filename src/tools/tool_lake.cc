@@ -375,7 +375,9 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
   std::map<std::string, std::string> alias_of;  // full id → why there is no alias ("" = there is one)
   for (Spec* sp : ready) {
     std::string rel = sp->ref.Full() + "/" + sp->file_path;
-    auto entry = t.cache_->Fetch(*t.store_, sp->info, deadline);
+    exec::CancelToken* cancel = s.cancel();
+    auto entry = t.cache_->Fetch(*t.store_, sp->info, deadline,
+                                 [cancel] { return cancel != nullptr && cancel->cancelled(); });
     Status st = entry.ok() ? s.LinkFile(rel, entry->path) : entry.status();
     if (!st.ok()) {
       fail(sp->index, sp->dataset_id, sp->file_path, st);
@@ -383,7 +385,7 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
     }
     s.RecordDownload(entry->size);
     s.NoteDownload(rel, entry->sha256, entry->path);
-    Json d = {{"local_path", s.sandbox_dir() + "/" + rel},
+    Json d = {{"local_path", Session::VisiblePath(rel)},
               {"relative_path", rel},
               {"file_path", sp->file_path},
               {"dataset_id", sp->ref.id},
@@ -402,7 +404,7 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
       alias = alias_of.emplace(sp->ref.Full(), why).first;
     }
     if (alias->second.empty())
-      d["alias_path"] = s.sandbox_dir() + "/" + sp->ref.id + "/" + sp->file_path;
+      d["alias_path"] = Session::VisiblePath(sp->ref.id + "/" + sp->file_path);
     else
       d["alias_unavailable"] = alias->second;
     downloaded.push_back(std::move(d));
@@ -424,7 +426,7 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
                 (errors.empty() ? "" : ", " + std::to_string(errors.size()) + " failed");
   out.result = {{"downloaded", downloaded},
                 {"download_count", downloaded.size()},
-                {"sandbox_dir", s.sandbox_dir()},
+                {"sandbox_dir", Session::VisibleDir()},
                 {"session_downloaded_bytes", s.downloaded_bytes()}};
   if (!errors.empty()) out.result["errors"] = errors;
   return out;

@@ -10,9 +10,11 @@
 
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lakeqa/catalog/catalog.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/exec/python.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/lake/local_store.h"
 
@@ -362,7 +364,8 @@ Result<std::unique_ptr<ToolSet>> ToolSet::Open(std::unique_ptr<lake::Store> stor
     cache = std::string(tmp != nullptr && *tmp != 0 ? tmp : "/tmp") + "/lakeqa-download-cache";
   }
   LAKEQA_RETURN_IF_ERROR(MakeDirs(cache));
-  t->cache_ = std::make_unique<DownloadCache>(cache);
+  // Running as root, code runs as the sandbox user, who reads downloads through the cache files' group.
+  t->cache_ = std::make_unique<DownloadCache>(cache, ::geteuid() == 0 ? exec::PythonOptions{}.sandbox_gid : -1);
   if (t->options_.python_lake_root.empty()) {
     if (auto* local = dynamic_cast<lake::LocalStore*>(store.get()))
       t->options_.python_lake_root = local->root();
@@ -382,8 +385,14 @@ bool ToolSet::Known(std::string_view tool) {
   return AllowedArgs().count(tool) > 0;
 }
 
-Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in) {
+Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
+                   std::shared_ptr<exec::CancelToken> cancel) {
   std::lock_guard<std::mutex> lock(session.mutex());
+  session.set_cancel(cancel.get());
+  struct ClearCancel {
+    Session& s;
+    ~ClearCancel() { s.set_cancel(nullptr); }
+  } clear_cancel{session};
   auto t0 = std::chrono::steady_clock::now();
   TraceEvent ev;
   ev.turn = session.NextTurn();
@@ -440,6 +449,7 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in)
     ev.summary = out->summary;
     ev.returned = out->returned;
     ev.accessed = out->accessed;
+    ev.accessed_unverified = out->accessed_unverified;
     size_t cap = session.limits().max_output_chars;
     std::string full = DumpJson(result);
     if (cap > 0 && full.size() > cap) {

@@ -7,6 +7,7 @@
 #include "lakeqa/exec/python.h"
 
 #include "lakeqa/common/build_paths.h"
+#include "exec/access_watch.h"
 #include "tools/fixture.h"
 
 namespace lakeqa::tools::testing {
@@ -125,7 +126,9 @@ TEST_F(ToolsTest, DownloadLandsInNamespaceFolderThroughTheSharedCache) {
   EXPECT_EQ(d["relative_path"], "datagov/apd-searches-by-type/files/rows.txt");
   EXPECT_EQ(d["cached"], false);
   EXPECT_EQ(d["sha256"].get<std::string>().size(), 64u);
-  std::string local = d["local_path"];
+  // The agent sees the sandbox as /sandbox, never its host path.
+  EXPECT_EQ(d["local_path"], "/sandbox/datagov/apd-searches-by-type/files/rows.txt");
+  std::string local = session_->sandbox_dir() + "/" + d["relative_path"].get<std::string>();
   EXPECT_EQ(*ReadFile(local), kRows);
   // A second session gets the same bytes by hard link, not a copy.
   auto other = Session::Create(root_ + "/sessions", "s2");
@@ -137,7 +140,8 @@ TEST_F(ToolsTest, DownloadLandsInNamespaceFolderThroughTheSharedCache) {
   struct stat a {
   }, b{};
   ASSERT_EQ(::stat(local.c_str(), &a), 0);
-  ASSERT_EQ(::stat(r2["downloaded"][0]["local_path"].get<std::string>().c_str(), &b), 0);
+  ASSERT_EQ(::stat(((*other)->sandbox_dir() + "/" + r2["downloaded"][0]["relative_path"].get<std::string>()).c_str(), &b),
+            0);
   EXPECT_EQ(a.st_ino, b.st_ino);
   EXPECT_EQ(a.st_mode & 0222, 0u);  // the shared copy is read-only
   Json info = Call("get_sandbox_info", Json::object());
@@ -233,6 +237,37 @@ TEST_F(PythonToolsTest, ExecuteCodeSeesDownloadsAndReportsErrors) {
   EXPECT_EQ(r["error"], "ValueError: boom");
   r = Call("execute_code", {{"code", "import socket\nsocket.create_connection(('1.1.1.1', 80), timeout=2)"}});
   EXPECT_EQ(r["success"], false) << r.dump();
+}
+
+// D_acc for execute_code comes from what the run really opened (issue 14, item 10): a forged access log
+// and a file written into a dataset-shaped folder do not count; reads through a glob or FILES do.
+TEST_F(PythonToolsTest, ForgedAccessLogDoesNotCountButGlobAndFilesReadsDo) {
+  std::string why;
+  if (!exec::CanObserveOpens(&why)) GTEST_SKIP() << "opens cannot be observed here: " << why;
+  ASSERT_EQ(Code(Call("download", {{"dataset_id", "austin-water"}, {"file_path", "files/data.csv"}})), "");
+  Json r = Call("execute_code",
+                {{"code",
+                  "import glob, os\n"
+                  "for p in glob.glob('*/*/files/*.csv'): open(p).read()\n"
+                  "os.makedirs('datagov/forged/files', exist_ok=True)\n"
+                  "open('datagov/forged/files/x.csv', 'w').write('a\\n1\\n')\n"
+                  "open('datagov/forged/files/x.csv').read()\n"
+                  "for log in [os.environ.get('LAKEQA_ACCESS_LOG', ''), SANDBOX_DIR + '/.lakeqa/accessed.jsonl']:\n"
+                  "    if log:\n"
+                  "        with open(log, 'a') as f:\n"
+                  "            f.write('{\"op\": \"get_object\", \"bucket\": \"b\", \"key\": "
+                  "\"datagov/apd-searches-by-type/files/rows.txt\"}\\n')\n"
+                  "print('ok')\n"}});
+  ASSERT_EQ(r["success"], true) << r.dump();
+  auto trace = *session_->ReadTrace();
+  EXPECT_EQ(trace.back()["accessed"], (Json{"datagov/austin-water"})) << trace.back().dump();
+  EXPECT_FALSE(trace.back().contains("accessed_unverified"));
+  ASSERT_EQ(Code(Call("download", {{"dataset_id", "datagov/apd-searches-by-type"}, {"file_path", "files/rows.txt"}})),
+            "");
+  r = Call("execute_code", {{"code", "for f in FILES:\n    if 'apd' in f: open(f).read()\nprint('ok')\n"}});
+  ASSERT_EQ(r["success"], true) << r.dump();
+  trace = *session_->ReadTrace();
+  EXPECT_EQ(trace.back()["accessed"], (Json{"datagov/apd-searches-by-type"})) << trace.back().dump();
 }
 
 // A real LakeQA task `fact` (it reads the lake with boto3) runs unchanged through execute_code against

@@ -51,7 +51,11 @@ class ToolSet {
 
   // Runs one tool for `session` and records it in the session's trace. Returns the tool's JSON result,
   // or {"error": {"code": ..., "message": ...}}. Never throws; calls of one session are serialised.
-  Json Call(Session& session, std::string_view tool, const Json& args);
+  // `cancel` (optional, one per call): Cancel() from any thread stops the call's work — kills its
+  // execute_code processes, interrupts its DuckDB statement, abandons its download — and the call
+  // returns the error code "cancelled" (the server then sends nothing, as MCP asks).
+  Json Call(Session& session, std::string_view tool, const Json& args,
+            std::shared_ptr<exec::CancelToken> cancel = nullptr);
 
   lake::Store& store() { return *store_; }
   const std::vector<std::string>& namespaces() const { return namespaces_; }
