@@ -53,6 +53,20 @@ std::vector<std::string> TaskPaths(const Json& run_json) {
   return out;
 }
 
+// Calls fn(line, line number) for every non-blank line of JSONL text.
+template <typename Fn>
+void ForEachLine(std::string_view text, Fn fn) {
+  size_t line_no = 0, start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos) fn(line, line_no);
+  }
+}
+
 Json Field(const Json& j, const char* name) {
   return j.is_object() && j.contains(name) ? j[name] : Json();
 }
@@ -165,22 +179,15 @@ Result<std::shared_ptr<RunLibrary::Loaded>> RunLibrary::Load(const std::string& 
     l->source = "predictions only (no report.json and no tasks in run.json)";
     auto text = ReadFile(pred_path, kMaxReportBytes);
     if (!text.ok()) return text.status();
-    size_t line_no = 0, start = 0;
-    while (start < text->size()) {
-      size_t end = text->find('\n', start);
-      if (end == std::string::npos) end = text->size();
-      std::string_view line(text->data() + start, end - start);
-      start = end + 1;
-      ++line_no;
-      if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    ForEachLine(*text, [&](std::string_view line, size_t line_no) {
       std::string where = pred_path + ":" + std::to_string(line_no);
       auto j = ParseJson(line, where);
       auto p = j.ok() ? eval::PredictionFromJson(*j, where) : Result<eval::Prediction>(j.status());
       if (!p.ok()) {
         l->warnings.push_back(p.status().message());
-        continue;
+        return;
       }
-      if (l->index.count(p->task_id)) continue;
+      if (l->index.count(p->task_id)) return;
       Json row = {{"task_id", p->task_id},   {"question", nullptr},     {"gold", nullptr},
                   {"answer", p->answer},     {"status", p->status},     {"em", nullptr},
                   {"correct", nullptr},      {"funnel", nullptr},       {"hops", nullptr},
@@ -189,7 +196,7 @@ Result<std::shared_ptr<RunLibrary::Loaded>> RunLibrary::Load(const std::string& 
                   {"turns", p->turns}};
       l->index[p->task_id] = l->rows.size();
       l->rows.push_back(std::move(row));
-    }
+    });
     l->summary["tasks"] = l->rows.size();
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -251,25 +258,18 @@ Result<Json> RunLibrary::Task(const std::string& run_id, const std::string& task
   } else {
     out["trace_file"] = path;
     LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, kMaxTraceBytes));
-    size_t line_no = 0, start = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string::npos) end = text.size();
-      std::string_view line(text.data() + start, end - start);
-      start = end + 1;
-      ++line_no;
-      if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    ForEachLine(text, [&](std::string_view line, size_t line_no) {
       std::string where = path + ":" + std::to_string(line_no);
       auto j = ParseJson(line, where);
       if (!j.ok()) {
         warnings.push_back(j.status().message());
-        continue;
+        return;
       }
       // Scoring's own reading of the line: a line it would skip is shown, with the reason.
       auto e = eval::TraceEventFromJson(*j, where);
       if (!e.ok()) warnings.push_back(e.status().message());
       events.push_back(std::move(*j));
-    }
+    });
   }
   out["events"] = std::move(events);
   out["warnings"] = std::move(warnings);

@@ -438,7 +438,7 @@ TEST_F(Api, RunsListRowsAndOneTrace) {
                                 {"em", false}, {"hops", 1}, {"funnel", "search_missing"}, {"gold_datasets", {"wikipedia/Georgia"}}}}}};
   ASSERT_TRUE(WriteFileAtomic(run + "/report.json", report.dump()).ok());
   ASSERT_TRUE(WriteFileAtomic(run + "/traces/T1.jsonl",
-                              R"({"turn": 1, "tool": "search_keyword", "arguments": {"keywords": ["airports"]}, "status": "ok", "content": "Let me search.", "usage": {"input_tokens": 900, "output_tokens": 20}, "cost_usd": 0.001, "result": "{"results": [{"id": "datagov/airports"}]}", "returned": ["datagov/airports"]})"
+                              R"({"turn": 1, "tool": "search_keyword", "arguments": {"keywords": ["airports"]}, "status": "ok", "content": "Let me search.", "usage": {"input_tokens": 900, "output_tokens": 20}, "cost_usd": 0.001, "result": "{\"results\": [{\"id\": \"datagov/airports\"}]}", "returned": ["datagov/airports"]})"
                               "\nnot json\n").ok());
   WorkbenchOptions o = Options();
   o.runs = {root_ + "/runs"};

@@ -41,8 +41,8 @@ class WorkbenchFixture : public ::testing::Test {
     Put("wikipedia/Georgia/content.txt", kGeorgia);
     Put("datagov/airports/files/rows.txt", kAirports);
     Put("datagov/airports/metadata.json",
-        R"({"title": "US Airports and Heliports (FAA)", "notes": "Airports with their city and state. Updated yearly.",
-            "organization": {"title": "Federal Aviation Administration"}, "tags": [{"name": "transportation"}]})");
+        R"J({"title": "US Airports and Heliports (FAA)", "notes": "Airports with their city and state. Updated yearly.",
+            "organization": {"title": "Federal Aviation Administration"}, "tags": [{"name": "transportation"}]})J");
     Put("datagov/noaa-gsod-2019/files/data.csv", "station,month,temp\nATL,1,45.2\nATL,2,49.0\nSAV,1,51.3\n");
     Put("datagov/noaa-gsod-2019/metadata.json", R"({"title": "Global Surface Summary of the Day 2019"})");
     for (auto& e : std::filesystem::recursive_directory_iterator(lake_))
