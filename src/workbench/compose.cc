@@ -116,12 +116,13 @@ std::map<std::string, int> HopsOf(const ProjectTask& t) {
   return CompactHops(RawHops(t, errors, edges));
 }
 
-// The imported hop with this number and exactly these nodes, if the task carries one.
-const Json* ImportedHop(const ProjectTask& t, int number, const std::vector<std::string>& keys) {
+// The imported hop of exactly these nodes, if the task carries one. A node belongs to one hop, so its nodes
+// name a hop even when its number moved (an imported hop without nodes of its own is not kept).
+const Json* ImportedHop(const ProjectTask& t, const std::vector<std::string>& keys) {
   if (!t.hops.is_array()) return nullptr;
   std::set<std::string> want(keys.begin(), keys.end());
   for (const Json& h : t.hops) {
-    if (!h.is_object() || h.value("hop", -1) != number || !h.contains("node_ids") || !h["node_ids"].is_array()) continue;
+    if (!h.is_object() || !h.contains("node_ids") || !h["node_ids"].is_array()) continue;
     std::set<std::string> have;
     for (const Json& id : h["node_ids"]) have.insert(id.is_string() ? id.get<std::string>() : id.dump());
     if (have == want) return &h;
@@ -217,7 +218,7 @@ Json ToLakeQaJson(const ProjectTask& task) {
   for (const auto& [number, keys] : members) {
     Json ids = Json::array();
     for (const auto& k : keys) ids.push_back(NodeIdJson(k));
-    if (const Json* imported = ImportedHop(task, number, keys)) {
+    if (const Json* imported = ImportedHop(task, keys)) {
       hops.push_back({{"hop", number},
                       {"node_ids", ids},
                       {"reasoning", imported->value("reasoning", Json::array())},

@@ -86,7 +86,9 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
 
   for (const LeakSource& s : sources) {
     std::string where = "node " + s.node + "'s source " + s.ns + "/" + s.dataset_id;
-    if (IdentifierLike(s.dataset_id) &&
+    // A Wikipedia page's id is its title ("New_York_City"): it names the entity the question is about.
+    const bool wiki = s.ns == "wikipedia";
+    if (!wiki && IdentifierLike(s.dataset_id) &&
         (qlower.find(Lower(s.dataset_id)) != std::string::npos || HasPhrase(padded, Words(s.dataset_id)))) {
       flag("dataset_id", s.dataset_id, s.node,
            "the question names the dataset id \"" + s.dataset_id + "\" of " + where + ": describe what it holds instead");
@@ -100,7 +102,7 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
     }
     std::vector<std::string> title = Words(s.title);
     size_t content = std::count_if(title.begin(), title.end(), IsContentWord);
-    if (s.ns != "wikipedia" && content >= 2) {
+    if (!wiki && content >= 2) {
       if (HasPhrase(padded, title)) {
         flag("title", s.title, s.node, "the question spells out the title \"" + s.title + "\" of " + where + ": paraphrase it");
       } else {
@@ -116,17 +118,17 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
       }
     }
     if (!datasets_with) continue;
-    // Words a search would go straight to: from the id and file names always; from the title and columns
-    // only for catalogue datasets (a Wikipedia page's title is its subject).
+    // Words a search would go straight to: from file names always; from the id, title and columns only for
+    // catalogue datasets (a Wikipedia page's id and title are its subject).
     std::set<std::string> candidates;
     auto add = [&](const std::string& text) {
       for (auto& w : Words(text)) {
         if (IsContentWord(w) && qset.count(w)) candidates.insert(w);
       }
     };
-    add(s.dataset_id);
     add(s.file_path);
-    if (s.ns != "wikipedia") {
+    if (!wiki) {
+      add(s.dataset_id);
       add(s.title);
       for (const auto& c : s.columns) add(c);
     }

@@ -87,7 +87,7 @@ TEST_F(Api, DatasetPageFilePreviewAndPrefix) {
   EXPECT_EQ(p.json["rows"]["rows"].size(), 5u);
   auto t = Call("GET", "/api/file?dataset=wikipedia/Georgia&path=content.txt");
   ASSERT_EQ(t.status, 200) << t.body;
-  EXPECT_FALSE(t.json.contains("rows"));
+  EXPECT_FALSE(t.json.contains("rows")) << t.body;
   EXPECT_NE(DumpJson(t.json["inspect"]["line_preview"]).find("capital is Atlanta"), std::string::npos);
   auto missing = Call("GET", "/api/dataset?id=datagov/nope");
   EXPECT_EQ(missing.status, 404);
@@ -149,7 +149,7 @@ TEST_F(Api, ComposeRunBothFactsAndChainThem) {
 
 TEST_F(Api, FailingFactShowsItsErrorAndKeepsTheTask) {
   Json task = TwoHopTask();
-  task["nodes"][0]["fact"] = "x = 1 / 0\n";
+  task["nodes"][0]["fact"] = "answer = 1 / 0\n";
   Json v = Create(task);
   int64_t id = v["task"]["id"];
   Json r = Run(id, "1");
@@ -158,7 +158,7 @@ TEST_F(Api, FailingFactShowsItsErrorAndKeepsTheTask) {
   EXPECT_NE(r["stderr"].get<std::string>().find("Traceback"), std::string::npos);
   auto after = Call("GET", fmt::format("/api/tasks/{}", id));
   EXPECT_EQ(after.json["task"]["version"], v["task"]["version"]);
-  EXPECT_EQ(after.json["task"]["nodes"][0]["fact"], "x = 1 / 0\n");
+  EXPECT_EQ(after.json["task"]["nodes"][0]["fact"], "answer = 1 / 0\n");
   EXPECT_EQ(after.json["task"]["nodes"][0]["answer"], "Atlanta");
   // A node whose placeholder has no answer yet says which node to run first.
   task = TwoHopTask();
@@ -213,7 +213,9 @@ TEST_F(Api, LeakageWarningsAndTheirFix) {
   EXPECT_NE(kinds.find("file"), std::string::npos) << kinds;
   EXPECT_NE(kinds.find("title"), std::string::npos) << kinds;
   Json fixed = v["task"];
-  fixed["question"] = "How many airports does the FAA list in the capital city of Georgia?";
+  // In this three-dataset lake "airports" and "FAA" are each in one dataset only (rare tokens), so the fix
+  // paraphrases them too; "Georgia" is the subject of a Wikipedia page and stays.
+  fixed["question"] = "How many airfields does the aviation authority list in the capital city of Georgia?";
   auto c = Call("POST", fmt::format("/api/tasks/{}/check", v["task"]["id"].get<int64_t>()), {{"task", fixed}});
   ASSERT_EQ(c.status, 200) << c.body;
   EXPECT_TRUE(c.json["leakage"].empty()) << c.json["leakage"].dump();

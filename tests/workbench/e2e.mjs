@@ -7,8 +7,8 @@
 //   set the review policy, review as two people (one an adjudicator) and accept the task;
 //   export it (validate + verify in the UI), then `lakeqa tasks verify` the file from the shell;
 //   open a run and reach a trace event in three clicks, and put two runs side by side.
-// Every page is screenshotted into --shots. Exit 77 (skipped) when chromium, playwright-core or the demo's
-// raw data is missing.
+// Every page is screenshotted into --shots. Exit 77 (skipped) only when chromium is not installed; a missing
+// playwright-core or demo raw data (both installed by scripts/setup) is a failure.
 // Usage: node e2e.mjs --lakeqa <bin> --shots <dir> [--model-server <demo_model_server bin>] [--keep]
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,8 +35,13 @@ function skip(why) {
   process.exit(77);
 }
 if (!CHROMIUM) skip('chromium is not installed (scripts/setup installs it)');
-if (!fs.existsSync(path.join(DEPS, 'ui/playwright-core/index.mjs'))) skip('playwright-core is missing from .deps/ui (run scripts/setup)');
-if (!fs.existsSync(path.join(SOURCE, 'datagov'))) skip('the demo raw data is missing (run scripts/demo_data)');
+// Everything else the test needs is installed by scripts/setup, so its absence is a failure, not a skip.
+function fail(why) {
+  console.error('FAIL: ' + why);
+  process.exit(1);
+}
+if (!fs.existsSync(path.join(DEPS, 'ui/playwright-core/index.mjs'))) fail('playwright-core is missing from .deps/ui (run scripts/setup)');
+if (!fs.existsSync(path.join(SOURCE, 'datagov'))) fail('the demo raw data is missing from .deps/demo-src (run scripts/setup)');
 const { chromium } = await import(path.join(DEPS, 'ui/playwright-core/index.mjs'));
 
 const t0 = Date.now();
@@ -83,7 +88,8 @@ try {
   const runArgs = (agent, extra = []) => ['run', '--agent', agent, '--tasks', tasks, '--lake', lake, '--index', index,
     '--out', path.join(runs, agent), '--parallel', '2', '-q', ...extra];
   const recorded = [lakeqaAsync(runArgs('oracle')), lakeqaAsync(runArgs('baseline'))];
-  if (MODEL_SERVER && fs.existsSync(MODEL_SERVER)) {
+  const withLlm = Boolean(MODEL_SERVER) && fs.existsSync(MODEL_SERVER);
+  if (withLlm) {
     const srv = spawn(MODEL_SERVER, [], { stdio: ['ignore', 'pipe', 'ignore'] });
     children.push(srv);
     const url = await new Promise((resolve) => srv.stdout.once('data', (d) => resolve(String(d).trim())));
@@ -127,9 +133,12 @@ try {
   page.on('requestfailed', (r) => problems.push('request failed: ' + r.url()));
   page.on('response', (r) => { if (r.status() >= 400 && !r.url().includes('/api/')) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
   const shot = async (name) => {
-    // From the top, so that the sticky bars sit where they belong in a full-page picture.
+    // From the top, so that the sticky bars sit where they belong in a full-page picture; cut at 1,600 px
+    // so that a long list does not make a picture of megabytes.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(SHOTS, name + '.png'), fullPage: true });
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.screenshot({ path: path.join(SHOTS, name + '.png'), fullPage: true,
+      clip: { x: 0, y: 0, width: 1360, height: Math.min(height, 1600) } });
   };
   const setCode = async (locator, code) => {
     await locator.locator('.cm-content').waitFor();
@@ -274,7 +283,7 @@ try {
   await page.getByTestId('nav-runs').click();                                   // click 1
   await page.getByTestId('run-row').first().waitFor();
   await shot('runs');
-  await page.getByTestId('run-row').filter({ hasText: MODEL_SERVER ? 'llm' : 'oracle' }).click();  // click 2
+  await page.getByTestId('run-row').filter({ hasText: withLlm ? 'llm' : 'oracle' }).click();  // click 2
   await page.getByTestId('task-row').first().click();                          // click 3
   await page.getByTestId('trace-event').first().waitFor();
   await shot('run-trace');

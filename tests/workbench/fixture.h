@@ -20,7 +20,7 @@
 namespace lakeqa::workbench::testing {
 
 inline constexpr const char* kGeorgia =
-    "Georgia is a state in the Southeastern United States. The state capital is Atlanta, its most populous city. "
+    "Georgia is a state in the Southeastern United States. The state capital is Atlanta, its most populous city.\n"
     "Its postal abbreviation is GA.\n";
 
 inline constexpr const char* kAirports =
