@@ -81,7 +81,8 @@ import json, os, re, subprocess, sys, datetime
 work, n, build, load0, load1, report_mb = sys.argv[1:7]
 t = json.load(open(os.path.join(work, "times.json")))
 cpu = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], capture_output=True, text=True).stdout.strip()
-ratio = t["report_html_ms"] / t["workbench_run_ms"] if t["workbench_run_ms"] else float("nan")
+ratio = t["workbench_run_ms"] / t["report_html_ms"] if t["report_html_ms"] else float("nan")
+met = "met" if t["workbench_run_ms"] < 2000 else "not met"
 body = f"""
 {datetime.date.today()}, {os.cpu_count()} cores ({cpu}), load average {load0} before and {load1} after, build `{build}`,
 Chromium {t['chromium']}. Command: `bench/workbench_runs.sh {build} {n}`.
@@ -97,9 +98,11 @@ headless Chromium:
 | workbench task trace | click on a task row until its first trace event is on screen | {t['workbench_trace_ms']:.0f} |
 | `GET /api/runs/0/tasks` alone | the rows the run page loads | {t['api_rows_ms']:.0f} |
 
-The run page opens **{ratio:.1f}x** faster than the report and under the issue's 2 s target when the value
-above is below 2000: it reads `report.json` once (then from memory) and no trace until a task is opened;
-each trace is one file read.
+Ratio workbench run page / `report.html`: **{ratio:.2f}** (below 1: the workbench is faster). The issue's
+target, a 1,000-task run open in under 2 s, is **{met}** in this run ({t['workbench_run_ms']:.0f} ms). The
+server reads `report.json` once (then serves the rows from memory) and no trace until a task is opened; each
+trace is one file read. Numbers from a `build/debug` (ASan) binary or a loaded machine are not the release
+figure: rerun with `bench/workbench_runs.sh build/release` on an idle machine for that.
 """
 head = "## Workbench: opening a large run"
 path = "docs/benchmarks.md"
