@@ -16,15 +16,16 @@ namespace {
 
 class ToolSetEnv : public ToolEnv {
  public:
-  ToolSetEnv(std::shared_ptr<tools::ToolSet> set, std::unique_ptr<tools::Session> session)
-      : set_(std::move(set)), session_(std::move(session)) {}
+  // `keep` holds the ToolSet open when the env owns a share of it (nullptr when the caller keeps it).
+  ToolSetEnv(tools::ToolSet& set, std::shared_ptr<tools::ToolSet> keep, std::shared_ptr<tools::Session> session)
+      : set_(set), keep_(std::move(keep)), session_(std::move(session)) {}
   std::vector<Json> Schemas() override {
     std::vector<Json> out;
     for (const Json& s : tools::ToolSet::Schemas())
       out.push_back(s);
     return out;
   }
-  Json Call(const std::string& tool, const Json& args) override { return set_->Call(*session_, tool, args); }
+  Json Call(const std::string& tool, const Json& args) override { return set_.Call(*session_, tool, args); }
   Json LastCallDatasets() override {
     const tools::TraceEvent& last = session_->last_event();
     if (last.tool.empty()) return Json();
@@ -32,11 +33,16 @@ class ToolSetEnv : public ToolEnv {
   }
 
  private:
-  std::shared_ptr<tools::ToolSet> set_;
-  std::unique_ptr<tools::Session> session_;
+  tools::ToolSet& set_;
+  std::shared_ptr<tools::ToolSet> keep_;
+  std::shared_ptr<tools::Session> session_;
 };
 
 }  // namespace
+
+std::unique_ptr<ToolEnv> MakeToolSetEnv(tools::ToolSet& tools, std::shared_ptr<tools::Session> session) {
+  return std::make_unique<ToolSetEnv>(tools, nullptr, std::move(session));
+}
 
 Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options) {
   if (options.index_dir.empty()) return InvalidArgument("lakeqa run: --index is required");
@@ -72,7 +78,7 @@ Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options) {
     for (char& c : id)
       if (c == '.') c = '_';
     LAKEQA_ASSIGN_OR_RETURN(auto session, tools::Session::Create(root, id));
-    return std::unique_ptr<ToolEnv>(std::make_unique<ToolSetEnv>(shared, std::move(session)));
+    return std::unique_ptr<ToolEnv>(std::make_unique<ToolSetEnv>(*shared, shared, std::move(session)));
   });
 }
 

@@ -8,10 +8,8 @@
 
 #include <sys/stat.h>
 
-#include <atomic>
-
-#include "lakeqa/agent/agent.h"
 #include "lakeqa/agent/tool_env.h"
+#include "lakeqa/agent/verify.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/eval/task.h"
@@ -64,34 +62,13 @@ int Run(const Opts& o) {
   auto envs = agent::MakeToolEnvFactory(eo);
   if (!envs.ok()) return Fail(envs.status(), o.out);
 
-  auto oracle = agent::MakeOracleAgent();
-  std::atomic<bool> cancel{false};
   ProgressBar bar("verifying", loaded.tasks.size(), "tasks", !o.out.quiet && !o.out.json);
-  Json rows = Json::array();
-  size_t tasks_ok = 0, nodes = 0, nodes_ok = 0;
-  for (const eval::Task& task : loaded.tasks) {
-    Json row = {{"task_id", task.id}, {"file", task.Where()}};
-    auto env = (*envs)(task);
-    if (!env.ok()) {
-      row["error"] = env.status().ToString();
-      row["grounded"] = false;
-    } else {
-      agent::AgentResult r = oracle->Run(task, **env, cancel);
-      Json per_node = r.extra.value("nodes", Json::array());
-      size_t g = r.extra.value("grounded", size_t{0});
-      nodes += task.nodes.size();
-      nodes_ok += g;
-      row["nodes"] = per_node;
-      row["grounded"] = !task.nodes.empty() && g == task.nodes.size();
-      if (!r.error.empty()) row["error"] = r.error;
-    }
-    if (row["grounded"].get<bool>()) ++tasks_ok;
-    rows.push_back(std::move(row));
-    bar.Add(1);
-  }
+  agent::VerifyReport rep = agent::VerifyTasks(loaded.tasks, *envs, [&bar] { bar.Add(1); });
   bar.Finish();
   if (o.work.empty()) (void)RemoveAll(work);
 
+  const Json& rows = rep.results;
+  size_t tasks_ok = rep.tasks_grounded, nodes = rep.nodes, nodes_ok = rep.nodes_grounded;
   bool all = tasks_ok == loaded.tasks.size() && load_failures == 0;
   if (o.out.json) {
     PrintJson({{"tasks", loaded.tasks.size()},

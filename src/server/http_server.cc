@@ -7,6 +7,7 @@
 #include <httplib.h>
 
 #include "lakeqa/server/server.h"
+#include "server/mounts.h"
 
 namespace lakeqa::server {
 namespace {
@@ -74,7 +75,7 @@ struct HttpServer::Impl {
     // delayed ACK (~40 ms on Linux), which dominated every tool call's latency in bench/tools_latency.sh.
     server.set_tcp_nodelay(true);
     server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-      if (!options.token.empty()) {
+      if (!options.token.empty() && !IsPublicMountPath(options.mounts, req.path)) {
         std::string want = "Bearer " + options.token;
         if (req.get_header_value("Authorization") != want) {
           SendError(res, Status(ErrorCode::kUnauthenticated,
@@ -144,6 +145,7 @@ struct HttpServer::Impl {
       (void)sessions.Close(id);
       res.status = 204;
     });
+    RegisterMounts(server, options.mounts);
     server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
       if (res.body.empty()) {
         if (res.status == 404)

@@ -13,6 +13,11 @@
 #include "lakeqa/common/status.h"
 #include "lakeqa/eval/task.h"
 
+namespace lakeqa::tools {
+class ToolSet;
+class Session;
+}  // namespace lakeqa::tools
+
 namespace lakeqa::agent {
 
 class ToolEnv {
@@ -40,5 +45,8 @@ struct ToolEnvOptions {
 
 // The one place where the run command binds to the real tools (tools::ToolSet); see the .cc.
 Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options);
+
+// One episode over a ToolSet the caller keeps open (the workbench's): `session` is the episode's sandbox.
+std::unique_ptr<ToolEnv> MakeToolSetEnv(tools::ToolSet& tools, std::shared_ptr<tools::Session> session);
 
 }  // namespace lakeqa::agent

@@ -11,9 +11,11 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/status.h"
+#include "lakeqa/server/mount.h"
 #include "lakeqa/tools/session.h"
 #include "lakeqa/tools/tools.h"
 
@@ -73,6 +75,7 @@ struct ServerOptions {
   std::string listen = "127.0.0.1:8080";  // host:port; port 0 picks a free one
   std::string token;                      // bearer token; required for a non-loopback host
   int threads = 32;                       // concurrent requests
+  std::vector<Mount> mounts;              // routes besides /v1 and /mcp (lakeqa ui), tried in order
 };
 
 // Parses host:port; refuses a non-loopback host without a token (permission_denied).
