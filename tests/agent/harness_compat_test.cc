@@ -187,7 +187,9 @@ TEST_F(HarnessProtocol, ReferenceSchemasArgumentsAndCodeWorkUnchanged) {
 
   Json downloaded = Json::parse(ShownAfter(bodies, 4));
   ASSERT_EQ(downloaded["download_count"], 1) << downloaded.dump();
-  EXPECT_TRUE(PathExists(downloaded["downloaded"][0]["local_path"].get<std::string>()));
+  // The agent sees its sandbox as /sandbox (never the host path); the code below reads the file there.
+  EXPECT_EQ(downloaded["downloaded"][0]["local_path"],
+            "/sandbox/" + downloaded["downloaded"][0]["relative_path"].get<std::string>());
   EXPECT_EQ(downloaded["downloaded"][0]["file_path"], "files/data.csv");
   EXPECT_EQ(downloaded["errors"][0]["file_path"], "files/missing.csv");
 

@@ -130,13 +130,16 @@ TEST_F(HarnessCompat, BothSandboxSpellingsOpenTheSameFile) {
   Json r = Call("download", {{"files", {{{"dataset_id", "austin-water"}, {"file_path", "files/data.csv"}}}}});
   ASSERT_EQ(Code(r), "") << r.dump();
   const Json& d = r["downloaded"][0];
+  // Results show the sandbox as the agent sees it (/sandbox); the host paths are checked behind it.
+  EXPECT_EQ(d["alias_path"], Session::VisiblePath("austin-water/files/data.csv"));
+  EXPECT_EQ(d["local_path"], Session::VisiblePath(d["relative_path"].get<std::string>()));
   std::string alias = session_->sandbox_dir() + "/austin-water/files/data.csv";
-  EXPECT_EQ(d["alias_path"], alias);
-  EXPECT_EQ(*ReadFile(alias), *ReadFile(d["local_path"].get<std::string>()));
+  std::string local = session_->sandbox_dir() + "/" + d["relative_path"].get<std::string>();
+  EXPECT_EQ(*ReadFile(alias), *ReadFile(local));
   struct stat a {
   }, b{};
   ASSERT_EQ(::stat(alias.c_str(), &a), 0);
-  ASSERT_EQ(::stat(d["local_path"].get<std::string>().c_str(), &b), 0);
+  ASSERT_EQ(::stat(local.c_str(), &b), 0);
   EXPECT_EQ(a.st_ino, b.st_ino);
   EXPECT_EQ(a.st_mode & 0222, 0u);  // read-only through either name
   // SQL reads either spelling; the alias counts as access to the dataset.
@@ -166,7 +169,7 @@ TEST_F(HarnessCompat, AliasesNeverTakeANameThatIsInUse) {
   EXPECT_NE(r["downloaded"][0]["alias_unavailable"].get<std::string>().find("namespace"), std::string::npos);
   r = Call("download", {{"dataset_id", "wikipedia/Austin,_Texas"}, {"file_path", "content.txt"}});
   ASSERT_EQ(Code(r), "") << r.dump();
-  EXPECT_EQ(r["downloaded"][0]["alias_path"], session_->sandbox_dir() + "/Austin,_Texas/content.txt");
+  EXPECT_EQ(r["downloaded"][0]["alias_path"], Session::VisiblePath("Austin,_Texas/content.txt"));
   // A name the agent's code already uses is left as it is.
   ASSERT_TRUE(WriteFileAtomic(session_->sandbox_dir() + "/austin-water", "mine").ok());
   r = Call("download", {{"dataset_id", "austin-water"}, {"file_path", "files/data.csv"}});
