@@ -132,14 +132,15 @@ TEST_F(CliHarness, AMissingLakeIsRefused) {
 // Issue 14, defect 4: a lake other than the index's is refused unless --force, which run.json records; a
 // dataset the catalog names but the lake lacks is not_found, not an empty listing.
 TEST_F(CliHarness, ADifferentLakeIsRefusedUnlessForced) {
-  WriteText(dir_ + "/other/wikipedia/Springfield/content.txt", "Springfield was founded in 1821.");
+  // Another lake: none of the index's datasets is in it.
+  WriteText(dir_ + "/other-lake/wikipedia/Shelbyville/content.txt", "Shelbyville was founded in 1796.");
   auto args = Baseline("other", dir_ + "/tasks");
-  args[6] = dir_ + "/other";
+  args[6] = dir_ + "/other-lake";
   EXPECT_EQ(RunCli(args, dir_ + "/run.log"), 2) << Log(dir_ + "/run.log");
   std::string log = Log(dir_ + "/run.log");
   EXPECT_NE(log.find("--force"), std::string::npos) << log;
   EXPECT_NE(log.find(dir_ + "/lake"), std::string::npos) << log;
-  EXPECT_EQ(RunCliWithin({"serve", "--index", dir_ + "/idx", "--lake", dir_ + "/other", "--listen", "127.0.0.1:0"},
+  EXPECT_EQ(RunCliWithin({"serve", "--index", dir_ + "/idx", "--lake", dir_ + "/other-lake", "--listen", "127.0.0.1:0"},
                          dir_ + "/serve.log", 30),
             2)
       << Log(dir_ + "/serve.log");
@@ -151,7 +152,7 @@ TEST_F(CliHarness, ADifferentLakeIsRefusedUnlessForced) {
   ASSERT_EQ(meta["warnings"].size(), 1u) << meta.dump(2);
   EXPECT_NE(meta["warnings"][0].get<std::string>().find("--force"), std::string::npos) << meta.dump(2);
   EXPECT_EQ(meta["lake"]["forced"], true);
-  // The baseline lists the files of its top search hit, the parks table, which this lake does not hold.
+  // The baseline lists the files of its top search hit, which this lake does not hold.
   bool listed = false;
   for (const Json& e : Lines(dir_ + "/other/traces/C1.jsonl")) {
     if (e.value("tool", "") != "list_files") continue;
