@@ -42,6 +42,21 @@ std::pair<std::string, std::string> GoldAndCandidate(const std::string& user) {
   return {after("Gold answer:\n"), after("Candidate answer:\n")};
 }
 
+// A whole (not streamed) OpenAI Chat Completions answer whose message is `text`.
+lakeqa::testing::Reply OpenAiText(const Json& body, const std::string& text) {
+  Json resp = {{"id", "chatcmpl-j"},
+               {"object", "chat.completion"},
+               {"model", body.value("model", "")},
+               {"choices", Json::array({{{"index", 0},
+                                         {"message", {{"role", "assistant"}, {"content", text}}},
+                                         {"finish_reason", "stop"}}})},
+               {"usage", {{"prompt_tokens", 200}, {"completion_tokens", 20}, {"total_tokens", 220}}}};
+  lakeqa::testing::Reply r;
+  r.content_type = "application/json";
+  r.chunks.push_back(resp.dump());
+  return r;
+}
+
 // A judge behind a loopback server speaking OpenAI Chat Completions: "correct" when the candidate
 // contains the gold answer (case-insensitive), as a grader accepting extra words would.
 lakeqa::testing::Reply OpenAiJudge(const Json& body) {
@@ -54,17 +69,7 @@ lakeqa::testing::Reply OpenAiJudge(const Json& body) {
   bool ok = !gold.empty() && ToLowerAscii(cand).find(ToLowerAscii(gold)) != std::string::npos;
   Json verdict = {{"verdict", ok ? "correct" : "incorrect"},
                   {"rationale", ok ? "names the gold answer" : "differs"}};
-  Json resp = {{"id", "chatcmpl-j"},
-               {"object", "chat.completion"},
-               {"model", body.value("model", "")},
-               {"choices", Json::array({{{"index", 0},
-                                         {"message", {{"role", "assistant"}, {"content", verdict.dump()}}},
-                                         {"finish_reason", "stop"}}})},
-               {"usage", {{"prompt_tokens", 200}, {"completion_tokens", 20}, {"total_tokens", 220}}}};
-  lakeqa::testing::Reply r;
-  r.content_type = "application/json";
-  r.chunks.push_back(resp.dump());
-  return r;
+  return OpenAiText(body, verdict.dump());
 }
 
 TEST(Judge, JudgesThroughTheLlmClientAndCaches) {
@@ -146,19 +151,6 @@ TEST(Judge, ServerErrorFailsWithContext) {
   (void)RemoveAll(*d);
 }
 
-lakeqa::testing::Reply OpenAiText(const Json& body, const std::string& text) {
-  Json resp = {{"id", "chatcmpl-j"},
-               {"object", "chat.completion"},
-               {"model", body.value("model", "")},
-               {"choices", Json::array({{{"index", 0},
-                                         {"message", {{"role", "assistant"}, {"content", text}}},
-                                         {"finish_reason", "stop"}}})},
-               {"usage", {{"prompt_tokens", 200}, {"completion_tokens", 20}, {"total_tokens", 220}}}};
-  lakeqa::testing::Reply r;
-  r.content_type = "application/json";
-  r.chunks.push_back(resp.dump());
-  return r;
-}
 
 size_t CacheLines(const std::string& path) {
   auto text = ReadFile(path);
