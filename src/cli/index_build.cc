@@ -22,7 +22,7 @@ struct Opts {
   std::string lake, index, profile = "head";
   size_t jobs = 0;
   uint64_t debug_kill_after = 0;
-  bool no_text = false, chunks = false, rebuild_text = false;
+  bool no_text = false, chunks = false, rebuild_text = false, force = false;
   index::ChunkOptions chunk;
   std::string vectors, glove, embed_model = "text-embedding-3-small", embed_key_env = "OPENAI_API_KEY";
   StoreFlags store;
@@ -76,7 +76,9 @@ int Run(const Opts& o) {
   if (!mode.ok()) return Fail(mode.status(), o.out);
   auto store = OpenFromFlags(o.lake, o.store);
   if (!store.ok()) return Fail(store.status(), o.out);
+  catalog::FirstBuildCleanup cleanup(o.index);
   catalog::BuildOptions bo;
+  bo.force_other_lake = o.force;
   bo.mode = *mode;
   bo.jobs = o.jobs;
   bo.progress = !o.out.quiet;
@@ -92,6 +94,8 @@ int Run(const Opts& o) {
   }
   auto report = catalog::BuildCatalog(**store, o.index, bo);
   if (!report.ok()) return Fail(report.status(), o.out);
+  for (const std::string& w : report->warnings)
+    fmt::print(stderr, "lakeqa: warning: {}\n", w);
   std::optional<index::TextBuildReport> text;
   if (!o.no_text || o.chunks) {
     auto cat = catalog::Catalog::Open(o.index + "/catalog.sqlite");
@@ -117,6 +121,7 @@ int Run(const Opts& o) {
       vectors = Json{{"embedder", embedder->name()}, {"rebuilt", true}, {"documents", vr->documents}, {"empty", vr->empty}};
     }
   }
+  cleanup.Succeeded();
   if (o.out.json) {
     Json j = report->ToJson();
     j["index"] = o.index;
@@ -163,6 +168,7 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--chunk-overlap", o->chunk.overlap, "Words shared by consecutive chunks")->capture_default_str();
   cmd->add_option("--chunk-max-words", o->chunk.max_words, "Words chunked per dataset")->capture_default_str();
   cmd->add_flag("--rebuild-text", o->rebuild_text, "Drop and rebuild the text (and chunk) indexes");
+  cmd->add_flag("--force", o->force, "Replace an index built from another lake (refused without it)");
   cmd->add_option("--vectors", o->vectors,
                   "Also build the vector index (<index>/vectors/): glove, or http:<base url> of an "
                   "OpenAI-compatible /v1/embeddings server; re-embeds everything when the text index changed");

@@ -1,5 +1,8 @@
 #include "cli/tool_env_flags.h"
 
+#include <fmt/format.h>
+
+#include "lakeqa/catalog/lake_check.h"
 #include "lakeqa/exec/sandbox.h"
 
 namespace lakeqa::cli {
@@ -21,12 +24,19 @@ void AddToolEnvFlags(CLI::App* cmd, ToolEnvFlags& f, const std::string& sessions
       ->capture_default_str();
   cmd->add_option("--sql-memory-budget", f.sql_memory_budget,
                   "Bytes of DuckDB memory for all sessions' queries together (default: half the machine's memory)");
+  cmd->add_flag("--force", f.force, "Serve a lake other than the one the index was built from");
   AddStoreFlags(cmd, f.store);
 }
 
 Result<std::unique_ptr<server::Env>> OpenToolEnv(const ToolEnvFlags& f) {
   exec::SetSqlMemoryBudget(f.sql_memory_budget);
   LAKEQA_ASSIGN_OR_RETURN(auto store, OpenFromFlags(f.lake, f.store));
+  LAKEQA_ASSIGN_OR_RETURN(catalog::LakeCheck check, catalog::CheckLake(*store, f.index, true));
+  if (check.differs && !f.force) {
+    return InvalidArgument("--lake " + check.lake + " is not the lake the index " + f.index + " was built from (" +
+                           check.index_lake + "): point --lake at that lake, rebuild the index, or pass --force");
+  }
+  if (check.differs) fmt::print(stderr, "lakeqa: warning: {}\n", check.Warning());
   server::EnvOptions eo;
   eo.index_dir = f.index;
   eo.sessions_dir = f.sessions_dir;

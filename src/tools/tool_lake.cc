@@ -242,6 +242,16 @@ Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& 
     lo.max_keys = static_cast<uint32_t>(limit);
     auto page = t.store_->List(lo);
     if (!page.ok()) return page.status().WithContext("list_files " + id);
+    if (page->objects.empty() && page->next_continuation_token.empty()) {
+      // In the catalog but not in the store: the lake is not the one the index was built from (or the
+      // dataset was removed since). An empty listing would read as "this dataset has no files".
+      Status missing = NotFound("dataset " + ref->Full() + " has no files in the lake " + t.store_->Uri() +
+                                " (the index lists it: was the lake changed since `lakeqa index build`?)");
+      if (first_error.ok()) first_error = missing;
+      ++failed;
+      by_dataset[id] = ErrorJson(missing);
+      continue;
+    }
     Json mine = Json::array();
     for (const auto& o : page->objects) {
       if (o.key.empty() || o.key.back() == '/') continue;

@@ -1,4 +1,4 @@
-// The agent tools (DESIGN.md section 4): search, search_keyword, list_files, download, inspect_file,
+// The agent tools (docs/tools.md): search, search_keyword, list_files, download, inspect_file,
 // query, execute_code, get_sandbox_info, submit_answer. Names, arguments and result shapes follow the
 // LakeQA harness (evaluation/tools/agent_tools.py) so prompts carry over; where it is weak the results
 // say more (ranked hits with snippets and matched columns, file profiles). docs/tools.md documents them.
