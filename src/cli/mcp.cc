@@ -19,7 +19,7 @@ int Mcp(const Opts& o) {
   auto env = OpenToolEnv(o.env);
   if (!env.ok()) return Fail(env.status(), o.out);
   std::ios::sync_with_stdio(false);
-  Status st = server::RunMcpStdio(*(*env)->sessions, std::cin, std::cout);
+  Status st = server::RunMcpStdio(*(*env)->sessions, std::cin, std::cout, o.env.input);
   if (!st.ok()) return Fail(st, o.out);
   return 0;
 }

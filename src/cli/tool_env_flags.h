@@ -16,6 +16,8 @@ struct ToolEnvFlags {
   std::string index, lake, sessions_dir, cache_dir;
   StoreFlags store;
   tools::SessionLimits limits;
+  server::InputLimits input;
+  server::SessionPolicy policy;
 };
 
 // `sessions_help` differs per verb: serve keeps sessions in a temporary folder, mcp removes its one at exit.

@@ -323,7 +323,9 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   cap.save_stderr_name = err_name;
   uint64_t base_bytes = TreeBytes(dir);
   bool disk_exceeded = false;
+  bool cancelled = false;
   cap.check = [&] {
+    if (options.cancel != nullptr && options.cancel->load()) return cancelled = true;
     disk_exceeded = TreeBytes(dir) > base_bytes + lim.max_disk_bytes;
     return disk_exceeded;
   };
@@ -338,6 +340,7 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   r.exit_code = oc.exit_code;
   r.timed_out = oc.timed_out;
   r.disk_exceeded = disk_exceeded;
+  r.cancelled = cancelled;
   r.truncated = oc.out.truncated || oc.err.truncated;
   r.elapsed_ms = oc.elapsed_ms;
   auto note = [&](const StreamCapture& s, const std::string& rel, std::string& text, std::string& file) {

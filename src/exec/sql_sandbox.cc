@@ -487,9 +487,11 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in) {
   }
   int used_ms = static_cast<int>(
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
-  Watchdog dog(impl_->conn, std::max(1, limits_.timeout_ms - used_ms));
+  Watchdog dog(impl_->conn, std::max(1, limits_.timeout_ms - used_ms), cancel_);
   auto timed_out = [&](Status st) {
-    if (dog.Stop()) return Status(ErrorCode::kTimeout, TimeoutMessage(limits_.timeout_ms));
+    if (dog.Stop())
+      return dog.cancelled() ? Status(ErrorCode::kCancelled, "the query was cancelled by the client")
+                             : Status(ErrorCode::kTimeout, TimeoutMessage(limits_.timeout_ms));
     return st;
   };
 
@@ -624,7 +626,9 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in) {
   std::string stream_error = rerr != nullptr ? rerr : "";
   duckdb_destroy_result(&res);
   bool fired = dog.Stop();
-  if (fired && !stop) return Status(ErrorCode::kTimeout, TimeoutMessage(limits_.timeout_ms));
+  if (fired && !stop)
+    return dog.cancelled() ? Status(ErrorCode::kCancelled, "the query was cancelled by the client")
+                           : Status(ErrorCode::kTimeout, TimeoutMessage(limits_.timeout_ms));
   if (!stream_error.empty() && !stop) return Status(CodeForDuckError(stream_error), stream_error);
   out.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   out.cache = std::move(cache_uses);

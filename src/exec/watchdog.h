@@ -1,7 +1,9 @@
 // Interrupts a DuckDB connection when a statement outlives its deadline (the `query` tool's time limit,
-// also held by the columnar cache's import).
+// also held by the columnar cache's import), or when the caller's cancel flag is set (an MCP client's
+// notifications/cancelled), checked every 50 ms.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -13,12 +15,22 @@ namespace lakeqa::exec {
 
 class Watchdog {
  public:
-  Watchdog(duckdb_connection conn, int timeout_ms) : conn_(conn) {
-    thread_ = std::thread([this, timeout_ms] {
+  Watchdog(duckdb_connection conn, int timeout_ms, const std::atomic<bool>* cancel = nullptr) : conn_(conn) {
+    thread_ = std::thread([this, timeout_ms, cancel] {
+      auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
       std::unique_lock lock(mu_);
-      if (!cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [this] { return done_; })) {
+      while (!done_) {
+        if (cancel != nullptr && cancel->load()) {
+          cancelled_ = true;
+        } else if (std::chrono::steady_clock::now() < deadline) {
+          auto slice = std::min<std::chrono::steady_clock::duration>(deadline - std::chrono::steady_clock::now(),
+                                                                     std::chrono::milliseconds(50));
+          cv_.wait_for(lock, slice);
+          continue;
+        }
         fired_ = true;
         duckdb_interrupt(conn_);
+        break;
       }
     });
   }
@@ -35,6 +47,8 @@ class Watchdog {
     if (thread_.joinable()) thread_.join();
     return fired_;
   }
+  // Whether it fired because of the cancel flag (not the deadline).
+  bool cancelled() const { return cancelled_; }
 
  private:
   duckdb_connection conn_;
@@ -42,6 +56,7 @@ class Watchdog {
   std::condition_variable cv_;
   bool done_ = false;
   bool fired_ = false;
+  bool cancelled_ = false;
   std::thread thread_;
 };
 

@@ -40,7 +40,9 @@ Result<ToolOutput> ToolSet::Impl::Query(ToolSet& t, Session& s, const Json& args
   LAKEQA_ASSIGN_OR_RETURN(std::string sql, ArgString(args, "sql", true));
   LAKEQA_ASSIGN_OR_RETURN(exec::SqlSandbox * db, s.Sql(t.cache_->dir()));
   LAKEQA_RETURN_IF_ERROR(db->RegisterFileViews());
+  db->SetCancel(s.cancel());
   auto r = db->Query(sql);
+  db->SetCancel(nullptr);
   if (!r.ok()) {
     // The agent acts on the error: list what it can query.
     std::string names;
@@ -80,7 +82,9 @@ Result<ToolOutput> ToolSet::Impl::ExecuteCode(ToolSet& t, Session& s, const Json
   po.limits.cpu_s = std::max(1, s.limits().call_timeout_ms / 1000);
   if (!t.options_.python_lake_root.empty())
     po.lake = exec::LakeMount{t.options_.python_lake_root, t.options_.python_buckets};
+  po.cancel = s.cancel();
   LAKEQA_ASSIGN_OR_RETURN(exec::PythonResult r, exec::RunPython(s.sandbox_dir(), code, po));
+  if (r.cancelled) return Status(ErrorCode::kCancelled, "execute_code was cancelled by the client; the run was killed");
   ToolOutput out;
   for (const auto& key : r.accessed_keys) {
     std::string ns, id, path;

@@ -369,7 +369,16 @@ bool ToolSet::Known(std::string_view tool) {
 }
 
 Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in) {
+  return Call(session, tool, args_in, nullptr);
+}
+
+Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in, const std::atomic<bool>* cancel) {
   std::lock_guard<std::mutex> lock(session.mutex());
+  session.set_cancel(cancel);
+  struct ClearCancel {
+    Session& s;
+    ~ClearCancel() { s.set_cancel(nullptr); }
+  } clear_cancel{session};
   auto t0 = std::chrono::steady_clock::now();
   TraceEvent ev;
   ev.turn = session.NextTurn();

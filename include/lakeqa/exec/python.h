@@ -4,6 +4,7 @@
 // docs/sandbox.md describes the isolation and what it does not cover.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -45,6 +46,8 @@ struct PythonOptions {
   // exempts root) and a sandbox escape would not be root. The sandbox tree is chowned to it.
   int sandbox_uid = 65534;
   int sandbox_gid = 65534;
+  // When *cancel becomes true the run is killed (checked with the disk limit, every 250 ms).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct PythonResult {
@@ -53,6 +56,7 @@ struct PythonResult {
   bool timed_out = false;     // the wall-time limit killed it
   bool truncated = false;     // stdout or stderr was cut at max_output_bytes
   bool disk_exceeded = false; // the sandbox grew past max_disk_bytes and the run was killed
+  bool cancelled = false;     // PythonOptions::cancel was set and the run was killed
   std::string stdout_file, stderr_file;  // sandbox-relative full output, when truncated
   std::vector<std::string> accessed_keys;  // lake keys read through the boto3 stand-in, in order
   double elapsed_ms = 0;

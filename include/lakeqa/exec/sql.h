@@ -3,6 +3,7 @@
 // cap and a result-size cap. The `query` tool is a thin layer over SqlSandbox::Query.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -103,6 +104,8 @@ class SqlSandbox {
   // DESCRIBE/EXPLAIN). Errors: invalid_argument (not exactly one statement, not read-only, SQL errors),
   // permission_denied (a path outside the sandbox), timeout, resource_exhausted (memory).
   Result<SqlResult> Query(std::string_view sql);
+  // While set, a query stops (cancelled) as soon as *cancel becomes true. nullptr = none.
+  void SetCancel(const std::atomic<bool>* cancel) { cancel_ = cancel; }
 
  private:
   SqlSandbox() = default;
@@ -117,6 +120,7 @@ class SqlSandbox {
   std::unique_ptr<Impl> impl_;
   std::string dir_;
   SqlLimits limits_;
+  const std::atomic<bool>* cancel_ = nullptr;
   std::vector<FileView> views_;
   std::vector<SkippedFile> skipped_;
   SqlCacheOptions cache_;

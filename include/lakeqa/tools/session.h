@@ -5,6 +5,7 @@
 // (outside the sandbox, so code the agent runs cannot rewrite its own trace).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -78,6 +79,10 @@ class Session {
   // Serialises the calls of one session (one agent acts at a time); different sessions run in parallel.
   std::mutex& mutex() { return mu_; }
 
+  // The cancel flag of the call in progress (set by ToolSet::Call for its duration; nullptr = none).
+  const std::atomic<bool>* cancel() const { return cancel_; }
+  void set_cancel(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+
   int NextTurn() { return ++turn_; }
   int turn() const { return turn_; }
   Status AppendTrace(const TraceEvent& event) {
@@ -123,6 +128,7 @@ class Session {
   TraceEvent last_event_;
   std::mutex mu_;
   int turn_ = 0;
+  const std::atomic<bool>* cancel_ = nullptr;
   uint64_t downloaded_bytes_ = 0, downloaded_files_ = 0;
   std::unique_ptr<exec::SqlSandbox> sql_;
   std::vector<exec::KnownFile> downloads_;

@@ -7,6 +7,7 @@
 // catalog, the text index, the download cache); a Session holds one episode's sandbox, limits and trace.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -52,6 +53,8 @@ class ToolSet {
   // Runs one tool for `session` and records it in the session's trace. Returns the tool's JSON result,
   // or {"error": {"code": ..., "message": ...}}. Never throws; calls of one session are serialised.
   Json Call(Session& session, std::string_view tool, const Json& args);
+  // The same, stopping query and execute_code (cancelled) once *cancel becomes true.
+  Json Call(Session& session, std::string_view tool, const Json& args, const std::atomic<bool>* cancel);
 
   lake::Store& store() { return *store_; }
   const std::vector<std::string>& namespaces() const { return namespaces_; }
