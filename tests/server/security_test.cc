@@ -182,10 +182,11 @@ TEST_F(SecurityTest, SixtyFourConcurrentCallsAllSucceed) {
   std::string id = Curl("POST", base_ + "/v1/sessions").json["session_id"];
   std::string dir = *MakeTempDir("lakeqa-par-");
   (void)WriteFileAtomic(dir + "/req", R"({"prefixes": ["apd"]})");
-  std::string cmd = "curl -s --parallel --parallel-immediate --parallel-max 64 -H 'Content-Type: application/json'";
+  // One curl process, 64 transfers at once (--next gives each its own body).
+  std::string cmd = "curl -s --parallel --parallel-immediate --parallel-max 64";
   for (int i = 0; i < 64; ++i)
-    cmd += " --data-binary @" + Sh(dir + "/req") + " -o /dev/null -w '%{http_code}\\n' " +
-           Sh(base_ + "/v1/sessions/" + id + "/tools/search");
+    cmd += std::string(i > 0 ? " --next" : "") + " -H 'Content-Type: application/json' --data-binary @" +
+           Sh(dir + "/req") + " -o /dev/null -w '%{http_code}\\n' " + Sh(base_ + "/v1/sessions/" + id + "/tools/search");
   CmdResult r = RunCommand(cmd + " 2>&1");
   (void)RemoveAll(dir);
   int ok = 0;

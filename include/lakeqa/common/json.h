@@ -4,7 +4,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -16,16 +15,6 @@ using Json = nlohmann::ordered_json;
 
 // Parses text; a failure names `where` (a path or URI) plus line and column of the error.
 Result<Json> ParseJson(std::string_view text, std::string_view where);
-
-// Bounds for JSON that arrives from outside (HTTP bodies, MCP messages, tool arguments). Parsed values are
-// copied, compared and dumped recursively, so a deep document must be refused before it is parsed.
-struct JsonLimits {
-  size_t max_depth = 64;              // nesting of arrays and objects
-  uint64_t max_bytes = 4ULL << 20;    // size of the text
-};
-// Checks text against limits with one non-recursive scan (resource_exhausted naming `where`, the limit
-// and the byte offset where it was passed), then parses it like ParseJson.
-Result<Json> ParseJsonBounded(std::string_view text, std::string_view where, const JsonLimits& limits);
 // (line, column), both 1-based, of byte offset `offset` in text.
 std::pair<size_t, size_t> LineColumn(std::string_view text, size_t offset);
 // The standard JSON error object for tools, HTTP and --json CLI output:

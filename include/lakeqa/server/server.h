@@ -74,6 +74,16 @@ class SessionManager {
   std::map<std::string, Entry> sessions_;
 };
 
+// Bounds for JSON that arrives from outside (HTTP bodies, MCP messages, tool arguments). Parsed values are
+// copied, compared and dumped recursively, so a deep document must be refused before it is parsed.
+struct JsonLimits {
+  size_t max_depth = 64;              // nesting of arrays and objects
+  uint64_t max_bytes = 4ULL << 20;    // size of the text
+};
+// Checks text against limits with one non-recursive scan (resource_exhausted naming `where`, the limit
+// and the line and column where it was passed), then parses it like ParseJson.
+Result<Json> ParseJsonBounded(std::string_view text, std::string_view where, const JsonLimits& limits);
+
 // Limits every MCP message and HTTP body is held to before it is parsed (docs/api.md).
 struct InputLimits {
   JsonLimits json;  // nesting depth and bytes of a JSON body, MCP message or tool arguments
