@@ -2,6 +2,8 @@
 // stateless revision 2026-07-28 beside the session-based ones, resources, prompts, completion, logging,
 // annotations and output schemas, and cancellation of a running call.
 #include <filesystem>
+#include <map>
+#include <sstream>
 #include <thread>
 
 #include <fcntl.h>
@@ -18,7 +20,10 @@ extern char** environ;
 namespace lakeqa::server::testing {
 namespace {
 
-using McpProtocolTest = ServerFixture;
+class McpProtocolTest : public ServerFixture {
+ protected:
+  const Json mcp_versions_ = Json{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+};
 
 Json Init(const char* version = "2025-06-18") {
   return {{"jsonrpc", "2.0"},
@@ -141,6 +146,49 @@ TEST_F(McpProtocolTest, StatelessRevisionOverHttp) {
   // The session-based revision still works on the same endpoint.
   r = Curl("POST", base_ + "/mcp", Init().dump());
   EXPECT_EQ(r.json["result"]["protocolVersion"], "2025-06-18");
+}
+
+TEST_F(McpProtocolTest, StatelessRevisionOverStdio) {
+  Json meta = Meta();
+  std::string in_text;
+  for (const Json& m : {Req(1, "server/discover", {{"_meta", meta}}),
+                        Req(2, "tools/call", {{"name", "open_session"}, {"arguments", Json::object()}, {"_meta", meta}}),
+                        Req(3, "initialize", {{"_meta", meta}})})
+    in_text += m.dump() + "\n";
+  std::istringstream in(in_text);
+  std::ostringstream out;
+  ASSERT_TRUE(RunMcpStdio(*sessions_, in, out).ok());
+  std::map<int, Json> by_id;
+  std::istringstream lines(out.str());
+  std::string line;
+  while (std::getline(lines, line)) {
+    Json j = *ParseJson(line, "out");
+    by_id[j["id"].get<int>()] = j;
+  }
+  EXPECT_EQ(by_id[1]["result"]["supportedVersions"], mcp_versions_);
+  EXPECT_EQ(by_id[2]["result"]["structuredContent"]["session"].get<std::string>().size(), 32u) << by_id[2].dump();
+  EXPECT_EQ(by_id[3]["error"]["code"], -32601) << "initialize is not a method of the stateless revision";
+}
+
+TEST_F(McpProtocolTest, ClosingTheConnectionCancelsTheCall) {
+  StartHttp();
+  std::string id = Curl("POST", base_ + "/v1/sessions").json["session_id"];
+  std::string body = R"({"sql": "SELECT sum(a.range * b.range) FROM range(200000) a, range(200000) b"})";
+  {
+    RawConn c(http_->port());
+    ASSERT_TRUE(c.ok());
+    ASSERT_TRUE(c.Send("POST /v1/sessions/" + id + "/tools/query HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+                       "\r\n\r\n" + body));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }  // the client hangs up mid-call
+  Json events;
+  for (int i = 0; i < 200 && events.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    events = Curl("GET", base_ + "/v1/sessions/" + id + "/trace").json["events"];
+  }
+  ASSERT_EQ(events.size(), 1u) << "the query did not stop";
+  EXPECT_EQ(events[0]["status"], "cancelled") << events.dump();
 }
 
 TEST_F(McpProtocolTest, ToolsCarryAnnotationsAndOutputSchemas) {
