@@ -284,6 +284,7 @@ class StdioProcess {
     if (out_ >= 0) ::close(out_);
   }
   bool ok() const { return pid_ > 0; }
+  void Signal(int sig) { ::kill(pid_, sig); }
   void Send(const Json& j) {
     std::string s = j.dump() + "\n";
     (void)!::write(in_, s.data(), s.size());
@@ -353,6 +354,35 @@ TEST_F(McpProtocolTest, StdioServesConcurrentlyAndCancels) {
   for (const auto& e : std::filesystem::directory_iterator(sdir))
     trace = ReadFile(e.path().string() + "/trace.jsonl").value_or("");
   EXPECT_NE(trace.find(R"("status":"cancelled")"), std::string::npos) << trace;
+}
+
+TEST_F(McpProtocolTest, StdioSigtermRemovesTheTemporaryFolder) {
+  std::string bin = LakeqaBin();
+  if (!PathExists(bin)) GTEST_SKIP() << "lakeqa binary not built at " << bin;
+  std::string tmp = root_ + "/tmp";
+  ASSERT_TRUE(MakeDirs(tmp).ok());
+  std::string old_tmp = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "";
+  ::setenv("TMPDIR", tmp.c_str(), 1);  // the child's temporary folder goes where the test can see it
+  StdioProcess p({bin, "mcp", "--index", index_, "--lake", lake_});
+  if (old_tmp.empty())
+    ::unsetenv("TMPDIR");
+  else
+    ::setenv("TMPDIR", old_tmp.c_str(), 1);
+  ASSERT_TRUE(p.ok());
+  p.Send(Init());
+  ASSERT_TRUE(p.Next(20000));
+  p.Send(Req(2, "tools/call", {{"name", "query"}, {"arguments", {{"sql", "SELECT 1"}}}}));
+  ASSERT_TRUE(p.Next(20000));
+  auto entries = [&] {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(tmp))
+      n += e.path().filename().string().rfind("lakeqa-serve-", 0) == 0 ? 1 : 0;
+    return n;
+  };
+  EXPECT_EQ(entries(), 1u) << "the session lives in a temporary folder under TMPDIR";
+  p.Signal(SIGTERM);  // as an MCP client stops a stdio server, with stdin still open
+  EXPECT_FALSE(p.Next(15000)) << "output after SIGTERM";
+  EXPECT_EQ(entries(), 0u) << "SIGTERM left the session folder behind";
 }
 
 }  // namespace

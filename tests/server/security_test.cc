@@ -1,10 +1,12 @@
 // The server half of the security regression suite (issue 15): each test is an attack that once worked
 // (or a protection the server must keep), asserting the attack fails and the server still serves after.
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <gtest/gtest.h>
 
@@ -196,6 +198,86 @@ TEST_F(SecurityTest, SixtyFourConcurrentCallsAllSucceed) {
     ok += line == "200" ? 1 : 0;
   EXPECT_EQ(ok, 64) << r.out;
   EXPECT_EQ(Curl("GET", base_ + "/v1/sessions/" + id + "/trace").json["events"].size(), 64u);
+}
+
+TEST_F(SecurityTest, KeepAliveServesManyRequestsOnOneConnection) {
+  StartHttp();
+  // curl reuses one connection for every URL of a command; num_connects is 1 for the first, 0 after.
+  std::string cmd = "curl -s -w '%{http_code} %{num_connects}\\n'";
+  for (int i = 0; i < 20; ++i)
+    cmd += " -o /dev/null " + Sh(base_ + "/v1/tools");
+  CmdResult r = RunCommand(cmd + " 2>&1");
+  int ok = 0, connects = 0;
+  std::istringstream lines(r.out);
+  int code = 0, n = 0;
+  while (lines >> code >> n) {
+    ok += code == 200 ? 1 : 0;
+    connects += n;
+  }
+  EXPECT_EQ(ok, 20) << r.out;
+  EXPECT_EQ(connects, 1) << "the server closed a keep-alive connection early: " << r.out;
+}
+
+TEST_F(SecurityTest, HugeArgumentsAreBoundedInTheTrace) {
+  StartHttp();
+  std::string id = Curl("POST", base_ + "/v1/sessions").json["session_id"];
+  // Under the 4 MiB body limit, so it is served; the trace keeps a preview and the size, not the text.
+  std::string sql = "SELECT 42 AS x -- " + std::string(2 << 20, 'a');
+  HttpReply r = Curl("POST", base_ + "/v1/sessions/" + id + "/tools/query", Json{{"sql", sql}}.dump());
+  EXPECT_EQ(r.status, 200) << r.body.substr(0, 500);
+  HttpReply t = Curl("GET", base_ + "/v1/sessions/" + id + "/trace");
+  ASSERT_EQ(t.json["events"].size(), 1u) << t.body.substr(0, 500);
+  const Json& args = t.json["events"][0]["arguments"];
+  EXPECT_EQ(args["truncated"], true) << args.dump().substr(0, 500);
+  EXPECT_GT(args["bytes"].get<uint64_t>(), uint64_t{2} << 20);
+  EXPECT_LT(t.body.size(), 64u << 10);
+  ExpectHealthy(base_);
+}
+
+TEST_F(SecurityTest, SigtermRemovesTheServersTemporaryFolders) {
+  std::string bin = LakeqaBin();
+  if (!PathExists(bin)) GTEST_SKIP() << "lakeqa binary not built at " << bin;
+  std::string tmp = root_ + "/tmp";
+  ASSERT_TRUE(MakeDirs(tmp).ok());
+  std::string out = root_ + "/serve.out";
+  CmdResult started = RunCommand("env -u LAKEQA_TOKEN TMPDIR=" + Sh(tmp) + " " + Sh(bin) + " serve --index " +
+                                 Sh(index_) + " --lake " + Sh(lake_) + " --listen 127.0.0.1:0 --json > " + Sh(out) +
+                                 " 2>&1 & echo $!");
+  pid_t pid = std::atoi(started.out.c_str());
+  ASSERT_GT(pid, 0) << started.out;
+  struct KillOnFailure {  // never leave the server running when an assertion ends the test early
+    pid_t pid;
+    ~KillOnFailure() { ::kill(pid, SIGKILL); }
+  } guard{pid};
+  int port = 0;
+  for (int i = 0; i < 300 && port == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::string text = ReadFile(out).value_or("");
+    size_t nl = text.find('\n', text.find('{') == std::string::npos ? text.size() : text.find('{'));
+    if (nl == std::string::npos) continue;
+    auto j = ParseJson(text.substr(text.find('{'), nl - text.find('{')), out);
+    if (j.ok() && j->contains("port")) port = (*j)["port"].get<int>();
+  }
+  ASSERT_GT(port, 0) << ReadFile(out).value_or("");
+  std::string base = "http://127.0.0.1:" + std::to_string(port);
+  std::string id = Curl("POST", base + "/v1/sessions").json["session_id"];
+  EXPECT_EQ(Curl("POST", base + "/v1/sessions/" + id + "/tools/query", R"({"sql": "SELECT 1"})").status, 200);
+  auto serve_dirs = [&] {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(tmp))
+      n += e.path().filename().string().rfind("lakeqa-serve-", 0) == 0 ? 1 : 0;
+    return n;
+  };
+  EXPECT_EQ(serve_dirs(), 1u) << "the server keeps its sessions in a temporary folder under TMPDIR";
+  ASSERT_EQ(::kill(pid, SIGTERM), 0);
+  bool gone = false;
+  for (int i = 0; i < 150 && !gone; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat").value_or("");
+    gone = stat.empty() || stat.find(") Z ") != std::string::npos;
+  }
+  EXPECT_TRUE(gone) << "lakeqa serve did not exit on SIGTERM";
+  EXPECT_EQ(serve_dirs(), 0u) << "SIGTERM left the sessions folder behind";
 }
 
 TEST_F(SecurityTest, BusyPortIsRefused) {
