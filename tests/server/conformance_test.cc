@@ -16,6 +16,8 @@
 // - tasks-*, sep-2640-*: optional extensions lakeqa does not implement.
 // - stdio: the suite's server runner speaks HTTP only (`conformance server --url`), so the stdio transport
 //   is tested by the SDK client (mcp_test.cc) and the stdio tests of mcp_protocol_test.cc instead.
+#include <iostream>
+
 #include <gtest/gtest.h>
 
 #include "server/server_test_util.h"
@@ -60,6 +62,11 @@ class ConformanceTest : public ServerFixture {
     for (const auto& s : scenarios) {
       std::string out = root_ + "/conformance-" + s + "-" + spec_version;
       std::string rc = ReadFile(out + ".rc").value_or("missing");
+      // The suite's own count of checks ("Passed: 7/7, 0 failed, 0 warnings"), for the test log.
+      std::string log = ReadFile(out + ".log").value_or("");
+      size_t at = log.rfind("Passed: ");
+      std::cout << "conformance " << spec_version << " " << s << ": "
+                << (at == std::string::npos ? "no summary" : log.substr(at, log.find('\n', at) - at)) << "\n";
       if (rc != "0\n") failures += "== " + s + " (exit " + rc + ")\n" + ReadFile(out + ".log").value_or("") + "\n";
     }
     return failures;
