@@ -298,6 +298,17 @@ TEST_F(SecurityTest, BusyPortIsRefused) {
   EXPECT_NE(r.out.find("address in use"), std::string::npos) << r.out;
 }
 
+TEST_F(SecurityTest, TokenOnTheCommandLineIsWarnedAbout) {
+  std::string bin = LakeqaBin();
+  if (!PathExists(bin)) GTEST_SKIP() << "lakeqa binary not built at " << bin;
+  StartHttp();  // its port is busy, so the command below stops right after reading its options
+  CmdResult r = RunCommand("env -u LAKEQA_TOKEN " + Sh(bin) + " serve --index " + Sh(index_) + " --lake " +
+                           Sh(lake_) + " --token visible --listen 127.0.0.1:" + std::to_string(http_->port()) +
+                           " 2>&1");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--token is visible to every user of this machine (ps)"), std::string::npos) << r.out;
+}
+
 TEST_F(SecurityTest, TokenFromFileOrEnvironmentWithWwwAuthenticate) {
   std::string file = root_ + "/token";
   ASSERT_TRUE(WriteFileAtomic(file, "s3cret\n").ok());
