@@ -18,6 +18,8 @@ struct ToolEnvFlags {
   StoreFlags store;
   tools::SessionLimits limits;
   uint64_t sql_memory_budget = 0;  // bytes for all sessions' DuckDB statements together; 0 = half the RAM
+  server::InputLimits input;
+  server::SessionPolicy policy;
 };
 
 // `sessions_help` differs per verb: serve keeps sessions in a temporary folder, mcp removes its one at exit.
