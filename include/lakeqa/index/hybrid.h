@@ -44,11 +44,14 @@ struct FusedItem {
 // Invalid: a negative or non-finite weight or score, rrf_k < 0.
 Result<std::vector<FusedItem>> Fuse(const std::vector<RankedList>& lists, const FusionOptions& options = {});
 
-// The usual text + vector case: weights (1 - vector_weight) and vector_weight.
+// The usual text + vector case: weights (1 - vector_weight) and vector_weight. The defaults were tuned on
+// the development collections (docs/search.md, "Hybrid").
+inline constexpr double kDefaultVectorWeight = 0.7;
+inline constexpr double kDefaultRrfK = 60;
 struct HybridOptions {
   FusionMethod method = FusionMethod::kRrf;
-  double vector_weight = 0.7;
-  double rrf_k = 60;
+  double vector_weight = kDefaultVectorWeight;
+  double rrf_k = kDefaultRrfK;
   size_t limit = 20;
 };
 Result<std::vector<FusedItem>> FuseTextAndVectors(std::vector<RankedItem> text,
