@@ -134,7 +134,7 @@ class XapianEngine:
     def __init__(self, docs):
         import xapian
         self.x = xapian
-        self.db = xapian.inmemory_open()
+        self.db = xapian.WritableDatabase("", xapian.DB_BACKEND_INMEMORY)
         tg = xapian.TermGenerator()
         tg.set_stemmer(xapian.Stem("english"))
         for d in docs:
@@ -149,7 +149,7 @@ class XapianEngine:
 
     def search(self, text, k):
         x = self.x
-        terms = [x.Query("Z" + self.stem(w)) for w in query_words(text)]
+        terms = [x.Query("Z" + self.stem(w).decode()) for w in query_words(text)]
         if not terms:
             return []
         enq = x.Enquire(self.db)
@@ -217,6 +217,9 @@ def main():
     lines.append("")
     lines.append("Cells: P@1 / R@5 / MRR (depth 10). Last column: lakeqa bm25 minus the best of bm25-plain, "
                  "xapian and fts5, in points.")
+    lines.append("")
+    lines.append("Command: `" + " ".join(sys.argv) + "`; load average at the end: "
+                 + " ".join(f"{x:.2f}" for x in os.getloadavg()) + ".")
     text = "\n".join(lines)
     print(text)
     with open(os.path.join(a.work, "relevance.md"), "w") as f:

@@ -105,7 +105,7 @@ int Run(const Opts& o) {
     to.progress = !o.out.quiet;
     to.rebuild = o.rebuild_text;
     index::Schema schema = index::Schema::Datasets();
-    auto ranking = ApplyRankingFlags(o.ranking, schema, index::RankingParams::FromSchema(schema));
+    auto ranking = ApplyRankingFlags(o.ranking, schema, index::DatasetRanking());
     if (!ranking.ok()) return Fail(ranking.status(), o.out);
     to.ranking = *ranking;
     auto tr = index::BuildTextIndex(**cat, o.index, to);

@@ -6,9 +6,8 @@
 namespace lakeqa::index {
 
 Schema Schema::Datasets() {
-  // Weights and b: the grid search of docs/search.md ("Ranking parameters") on the development split of
-  // tests/data/relevance/nba; the fields it cannot see there (tags, theme, category, publisher, file
-  // names, content) keep hand-set values.
+  // Hand-set weights and b; the tuned ranking a dataset index records in its manifest starts from them
+  // (DatasetRanking(), catalog_docs.h).
   auto text = [](const char* n, double w, double b) { return FieldSpec{n, true, false, w, true, b}; };
   auto both = [](const char* n, double w, double b) { return FieldSpec{n, true, true, w, true, b}; };
   auto kw = [](const char* n) { return FieldSpec{n, false, true, 1.0, true, 0.75}; };

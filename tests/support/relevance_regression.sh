@@ -3,7 +3,11 @@
 # through the CLI and runs `lakeqa eval discovery --expect` on every collection, split and mode; a metric
 # lower than its checked-in value by more than the stated tolerance fails the test (exit != 0).
 #
-#   relevance_regression.sh <lakeqa binary> [work dir]
+#   relevance_regression.sh <lakeqa binary> [nba|demo|all] [work dir]
+#
+# With LAKEQA_RELEVANCE_WRITE=<tolerance> it writes the expected files instead (the metrics measured now,
+# with that tolerance unless the file already states one):
+# only for a change meant to move the numbers (tests/data/relevance/README.md).
 #
 # Collections (tests/data/relevance/README.md): the NBA development set (dev and test splits) and the
 # shared CMDBench examples over the CMDBench NBA lake (../shared/data/cmdbench-nba), and the demo lake's
@@ -12,8 +16,9 @@
 set -uo pipefail
 LAKEQA=$(realpath "$1")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-WORK=${2:-$(mktemp -d /tmp/lakeqa-relevance-XXXXXX)}
-trap '[ -z "${2:-}" ] && rm -rf "$WORK"' EXIT
+WHICH=${2:-all}
+WORK=${3:-$(mktemp -d /tmp/lakeqa-relevance-XXXXXX)}
+trap '[ -z "${3:-}" ] && rm -rf "$WORK"' EXIT
 REL=$ROOT/tests/data/relevance
 NBA=${LAKEQA_CMDBENCH_NBA:-$ROOT/../shared/data/cmdbench-nba}
 [ -d "$NBA" ] || NBA=/work/shared/data/cmdbench-nba
@@ -36,6 +41,20 @@ check() {
   shift 3
   for mode in "${modes[@]}"; do
     local out
+    if [ -n "${LAKEQA_RELEVANCE_WRITE:-}" ]; then
+      "$LAKEQA" eval discovery --index "$index" "$@" --mode "$mode" --glove "$GLOVE" --json >"$WORK/got.json" || return 1
+      python3 - "$expected" "$mode" "$LAKEQA_RELEVANCE_WRITE" "$WORK/got.json" <<'PY' || return 1
+import json, os, sys
+path, mode, tol, got = sys.argv[1], sys.argv[2], float(sys.argv[3]), json.load(open(sys.argv[4]))
+e = json.load(open(path)) if os.path.exists(path) else {}
+e.setdefault("tolerance", tol)
+e.setdefault("modes", {})[mode] = {k: round(v, 4) for k, v in got["overall"].items()}
+open(path, "w").write(json.dumps(e, indent=1, sort_keys=True) + "\n")
+PY
+      echo "relevance: $name $mode: wrote $expected"
+      ran=$((ran + 1))
+      continue
+    fi
     out=$("$LAKEQA" eval discovery --index "$index" "$@" --mode "$mode" --glove "$GLOVE" --expect "$expected" 2>&1)
     local rc=$?
     ran=$((ran + 1))
@@ -48,7 +67,7 @@ check() {
   done
 }
 
-if [ -d "$NBA/tables" ]; then
+if [ "$WHICH" != demo ] && [ -d "$NBA/tables" ]; then
   "$LAKEQA" lake build -q --source "cmdbench:$NBA" --out "$WORK/nba-lake" >/dev/null || exit 1
   "$LAKEQA" index build -q --lake "$WORK/nba-lake" --index "$WORK/nba-idx" "${vectors[@]}" >/dev/null || exit 1
   check nba-dev "$WORK/nba-idx" "$REL/nba/expected-dev.json" --questions "$REL/nba/dev.json"
@@ -59,7 +78,7 @@ else
   echo "relevance: skipping the NBA collections: no CMDBench NBA lake at $NBA"
 fi
 
-if [ -d "$DEMO_SRC/datagov" ]; then
+if [ "$WHICH" != nba ] && [ -d "$DEMO_SRC/datagov" ]; then
   "$LAKEQA" lake build -q --source "datagov:$DEMO_SRC/datagov" --out "$WORK/demo-lake" >/dev/null || exit 1
   "$LAKEQA" lake build -q --source "dir:$DEMO_SRC/wikipedia" --namespace wikipedia --out "$WORK/demo-lake" \
     >/dev/null || exit 1

@@ -69,10 +69,14 @@ struct TextBuildOptions {
   // over 1M datasets leaves ~28 segments, which makes 2-term queries ~10x slower (docs/benchmarks.md);
   // an incremental build adds one segment, so merges stay rare. 0 = never merge.
   size_t max_segments = 8;
-  // Ranking parameters recorded in the text index manifest; unset: the schema's defaults. Changing them
+  // Ranking parameters recorded in the text index manifest; unset: DatasetRanking(). Changing them
   // re-indexes nothing.
   std::optional<RankingParams> ranking;
 };
+
+// The ranking a dataset index records unless told otherwise: the schema's field weights and b with the
+// values the grid search on the NBA development split chose (docs/search.md, "Ranking parameters").
+RankingParams DatasetRanking();
 
 struct TextBuildReport {
   uint64_t datasets = 0;   // datasets in the catalog
