@@ -170,23 +170,27 @@ TEST(DiscoveryMetricsTest, NdcgMatchesItsDefinition) {
 TEST(DiscoveryQuestionsTest, LakeQaTasksGiveTheirDistinctDatasets) {
   auto dir = MakeTempDir("lakeqa-discovery-");
   ASSERT_TRUE(dir.ok());
-  ASSERT_TRUE(MakeDirs(*dir + "/k-2-d-1").ok());
+  ASSERT_TRUE(MakeDirs(*dir + "/k-1-d-1").ok());
+  // A valid one-hop task: its node reads the first dataset of datasets_used.
   auto task = [](const std::string& id, const std::string& q, const std::string& used) {
-    return "{\"question_id\": \"" + id + "\", \"question\": \"" + q + "\", \"answer\": \"1\", \"nodes\": {}, "
-           "\"datasets_used\": [" + used + "], \"reasoning_hops\": []}";
+    std::string first = used.substr(0, used.find(','));
+    return "{\"question_id\": \"" + id + "\", \"question\": \"" + q + "\", \"answer\": \"1\", \"nodes\": {\"1\": "
+           "{\"source\": " + first + ", \"fact\": \"answer = 1\", \"subquestion\": \"" + q + "\", \"answer\": \"1\"}}, "
+           "\"datasets_used\": [" + used + "], \"reasoning_hops\": [{\"hop\": 1, \"node_ids\": [1], "
+           "\"reasoning\": [\"Node 1.\"], \"answer\": \"1\"}]}";
   };
-  ASSERT_TRUE(WriteFileAtomic(*dir + "/k-2-d-1/task_1.json",
+  ASSERT_TRUE(WriteFileAtomic(*dir + "/k-1-d-1/task_1.json",
                               task("T1", "How many airports in Austin?",
                                    "\"wikipedia/Texas/content.txt\", \"datagov/airports/files/rows.txt\", "
                                    "\"datagov/airports/files/other.csv\"")).ok());
-  ASSERT_TRUE(WriteFileAtomic(*dir + "/k-2-d-1/task_2.json", task("T2", "Which park?", "\"datagov/parks/a.csv\"")).ok());
+  ASSERT_TRUE(WriteFileAtomic(*dir + "/k-1-d-1/task_2.json", task("T2", "Which park?", "\"datagov/parks/a.csv\"")).ok());
   auto qs = LoadLakeQaQuestions({*dir});
   ASSERT_TRUE(qs.ok()) << qs.status().ToString();
   ASSERT_EQ(qs->size(), 2u);
   EXPECT_EQ((*qs)[0].qid, "T1");
   EXPECT_EQ((*qs)[0].gold, (std::vector<std::string>{"wikipedia/Texas", "datagov/airports"}));
   // A malformed task file is an error naming file:line:column, unless asked to skip it.
-  ASSERT_TRUE(WriteFileAtomic(*dir + "/k-2-d-1/task_3.json", "{\"question_id\": \"T3\",\n \"question\": }").ok());
+  ASSERT_TRUE(WriteFileAtomic(*dir + "/k-1-d-1/task_3.json", "{\"question_id\": \"T3\",\n \"question\": }").ok());
   auto bad = LoadLakeQaQuestions({*dir});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("task_3.json:2:"), std::string::npos) << bad.status().message();

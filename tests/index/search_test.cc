@@ -191,7 +191,9 @@ TEST_F(SearchTest, FacetsAndTotalsMatchBruteForce) {
       for (const FacetValue& v : got->facets[f]) {
         counts[text::FoldKeyword(v.value)] = v.count;
         // Values as written in the documents ("Public Safety", "CSV"), not folded.
-        if (f == "category") EXPECT_NE(v.value, text::FoldKeyword(v.value)) << f;
+        if (f == "category") {
+          EXPECT_NE(v.value, text::FoldKeyword(v.value)) << f;
+        }
       }
       EXPECT_EQ(counts, ref.facets[f]) << text << " facet " << f;
       const auto& vals = got->facets[f];

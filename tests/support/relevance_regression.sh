@@ -74,7 +74,7 @@ if [ "$WHICH" != demo ] && [ -d "$NBA/tables" ]; then
   check nba-test "$WORK/nba-idx" "$REL/nba/expected-test.json" --questions "$REL/nba/test.json"
   check nba-examples "$WORK/nba-idx" "$REL/nba/expected-examples.json" \
     --questions "$NBA/examples/q_table_examples.json"
-else
+elif [ "$WHICH" != demo ]; then
   echo "relevance: skipping the NBA collections: no CMDBench NBA lake at $NBA"
 fi
 
@@ -84,7 +84,7 @@ if [ "$WHICH" != nba ] && [ -d "$DEMO_SRC/datagov" ]; then
     >/dev/null || exit 1
   "$LAKEQA" index build -q --lake "$WORK/demo-lake" --index "$WORK/demo-idx" "${vectors[@]}" >/dev/null || exit 1
   check demo "$WORK/demo-idx" "$REL/demo/expected.json" --tasks "$ROOT/demo/tasks"
-else
+elif [ "$WHICH" != nba ]; then
   echo "relevance: skipping the demo collection: no demo sources at $DEMO_SRC (scripts/demo_data makes them)"
 fi
 
