@@ -17,7 +17,6 @@
 #include "lakeqa/index/searcher.h"
 #include "lakeqa/lake/local_store.h"
 #include "lakeqa/text/normalize.h"
-#include "lakeqa/text/normalize.h"
 
 namespace lakeqa::index {
 namespace {
