@@ -7,6 +7,7 @@
 
 #include <optional>
 
+#include "cli/search_flags.h"
 #include "cli/store_options.h"
 #include "lakeqa/catalog/builder.h"
 #include "lakeqa/common/progress.h"
@@ -25,6 +26,7 @@ struct Opts {
   bool no_text = false, chunks = false, rebuild_text = false, force = false;
   index::ChunkOptions chunk;
   std::string vectors, glove, embed_model = "text-embedding-3-small", embed_key_env = "OPENAI_API_KEY";
+  RankingFlags ranking;
   StoreFlags store;
   OutputOptions out;
 };
@@ -106,6 +108,10 @@ int Run(const Opts& o) {
     to.chunk = o.chunk;
     to.progress = !o.out.quiet;
     to.rebuild = o.rebuild_text;
+    index::Schema schema = index::Schema::Datasets();
+    auto ranking = ApplyRankingFlags(o.ranking, schema, index::DatasetRanking());
+    if (!ranking.ok()) return Fail(ranking.status(), o.out);
+    to.ranking = *ranking;
     auto tr = index::BuildTextIndex(**cat, o.index, to);
     if (!tr.ok()) return Fail(tr.status().WithContext("text index of " + o.index), o.out);
     text = *tr;
@@ -139,6 +145,9 @@ int Run(const Opts& o) {
       fmt::print("text index: {} datasets ({} added, {} updated, {} unchanged, {} deleted) in {}\n", text->datasets,
                  text->added, text->updated, text->unchanged, text->deleted, HumanDuration(text->seconds));
     }
+    if (text && !o.no_text)
+      fmt::print("near-duplicates: {} groups of {} datasets (among {} shared titles)\n", text->near_duplicates.groups,
+                 text->near_duplicates.datasets, text->near_duplicates.title_groups);
     if (text && o.chunks) fmt::print("chunk index: {} chunks written\n", text->chunks);
     if (vectors) {
       if ((*vectors)["rebuilt"].get<bool>())
@@ -177,6 +186,7 @@ Registration reg([](CLI::App& root, Commands& commands) {
       ->capture_default_str();
   cmd->add_option("--embed-key-env", o->embed_key_env, "--vectors http: environment variable holding the API key")
       ->capture_default_str();
+  AddRankingFlags(cmd, o->ranking);
   AddStoreFlags(cmd, o->store);
   AddOutputOptions(cmd, o->out);
   commands.Bind(cmd, [o] { return Run(*o); });
