@@ -1,7 +1,8 @@
 // A brute-force reference for the searcher: analyses every document itself, keeps plain maps, and
 // scores every document against the query with BM25F as ranking.h writes it (per-field weighted,
-// length-normalised term frequencies summed before one saturation; one idf per term from its largest
-// per-field df; the proximity bonus). Slow and obviously right.
+// length-normalised term frequencies over the fields a term may match, summed before one saturation; one
+// idf per term from its largest per-field df; the proximity bonus in a field both terms may match). Slow
+// and obviously right: every document is scored, every df counted while indexing the documents.
 #pragma once
 
 #include <algorithm>
@@ -59,7 +60,7 @@ class Reference {
       for (size_t f = 0; f < nf; ++f) r.qlen.push_back(DecodeLength(EncodeLength(len[f])));
       vocab_.resize(nf);
       for (size_t f = 0; f < nf; ++f) {
-        for (const auto& [term, pos] : r.terms[f]) vocab_[f].insert(term);
+        for (const auto& [term, pos] : r.terms[f]) ++vocab_[f][term];
       }
       docs_.push_back(std::move(r));
     }
@@ -100,8 +101,8 @@ class Reference {
         if (!fields[f].text || (t.field >= 0 && static_cast<size_t>(t.field) != f)) continue;
         size_t n = 0;
         for (auto it = vocab_[f].lower_bound(t.term); it != vocab_[f].end(); ++it) {
-          if (it->compare(0, t.term.size(), t.term) != 0 || n++ == o.max_prefix_expansions) break;
-          wanted.try_emplace({t.field, *it}, Src{t.position, false});
+          if (it->first.compare(0, t.term.size(), t.term) != 0 || n++ == o.max_prefix_expansions) break;
+          wanted.try_emplace({t.field, it->first}, Src{t.position, false});
         }
       }
     }
@@ -118,9 +119,9 @@ class Reference {
       double df = 0;
       for (size_t f = 0; f < nf; ++f) {
         if (!fields[f].text || (key.first >= 0 && static_cast<size_t>(key.first) != f)) continue;
-        double field_df = 0;
-        for (const RefDoc& d : docs_) field_df += d.terms[f].count(t.term);
-        if (field_df == 0) continue;
+        auto v = vocab_[f].find(t.term);
+        if (v == vocab_[f].end()) continue;
+        double field_df = static_cast<double>(v->second);
         t.fields.push_back(static_cast<int>(f));
         df = std::max(df, field_df);  // the term's df is its largest per-field df
       }
@@ -160,6 +161,9 @@ class Reference {
             if (!shared || !present[a] || !present[b]) continue;
             double best = 0;
             for (int f : ts[a].fields) {
+              // Only a field both terms may match: `columns:tes` next to `ga` pairs in columns alone,
+              // even when the document holds "tes" beside "ga" in another field.
+              if (std::count(ts[b].fields.begin(), ts[b].fields.end(), f) == 0) continue;
               auto pa = d.terms[f].find(ts[a].term), pb = d.terms[f].find(ts[b].term);
               if (pa == d.terms[f].end() || pb == d.terms[f].end()) continue;
               double w = ranking.fields.at(fields[f].name).weight;
@@ -229,7 +233,7 @@ class Reference {
 
   Schema schema_;
   std::vector<RefDoc> docs_;
-  std::vector<std::set<std::string>> vocab_;  // per field, every term of the documents
+  std::vector<std::map<std::string, uint64_t>> vocab_;  // per field, every term of the documents -> df
 };
 
 }  // namespace lakeqa::index::testing

@@ -1,10 +1,10 @@
-// The parameters of lakeqa's BM25F ranking (docs/search.md "Scoring"):
+// The parameters of lakeqa's BM25F ranking (docs/search.md "Ranking (BM25F)"):
 //
-//   x(t, d)   = sum over text fields f of  weight_f * tf_f(t, d) / (1 - b_f + b_f * len_f(d) / avglen_f)
+//   x(t, d)   = sum over text fields f that t may match of w_f * tf_f(t, d) / (1 - b_f + b_f * len_f / avg_f)
 //   score(d)  = sum over query terms t of  idf(t) * x * (k1 + 1) / (x + k1)
-//             + proximity * sum over adjacent query-word pairs (s, t) found together in a field f of
-//               min(idf(s), idf(t)) * weight_f / max_f weight_f
-//   idf(t)    = log(1 + (N - df(t) + 0.5) / (df(t) + 0.5)), df over the whole document (any text field)
+//             + proximity * sum over adjacent query-word pairs (s, t) found together in a field f both may
+//               match of min(idf(s), idf(t)) * (largest such weight_f) / max_f weight_f
+//   idf(t)    = log(1 + (N - df(t) + 0.5) / (df(t) + 0.5)), df(t) = max df_f(t) over the fields t may match
 //
 // They are stored in the text index manifest (index.json "ranking"), default to the schema's field
 // weights and b with kDefaultK1 and kDefaultProximity, and can be overridden per search. The defaults for

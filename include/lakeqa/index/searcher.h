@@ -1,9 +1,9 @@
 // Ranked keyword search over an IndexReader.
 //
 // Scoring is BM25F (ranking.h has the formula and its parameters): per query term, the field weights and
-// per-field length normalisation apply to the term frequency of every text field before one saturation,
-// with one idf per term over whole documents; a proximity bonus rewards adjacent query words found
-// together in one field. Field lengths, the number of documents and every df are taken over the live
+// per-field length normalisation apply to the term frequency of every field it may match before one
+// saturation, with one idf per term (its largest per-field df); a proximity bonus rewards adjacent query
+// words found together in one field both may match. Field lengths, N and every df are taken over the live
 // documents of all segments, so results do not depend on how documents are split into segments, nor on
 // deleted ones. Lengths are the 1-byte quantised ones. Top-k is exact: MaxScore over per-term cursors
 // (each the union of the term's per-field postings) with block-max upper bounds; ties are broken by id.
