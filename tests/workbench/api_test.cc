@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/eval/task.h"
 
@@ -313,7 +314,7 @@ TEST_F(Api, StaleReviewIsAConflict) {
 }
 
 TEST_F(Api, ImportExistingTaskFiles) {
-  std::string dir = std::string(LAKEQA_SOURCE_DIR) + "/demo/tasks/k-2-d-1";
+  std::string dir = lakeqa::build_paths::SourceDir() + "/demo/tasks/k-2-d-1";
   auto text = ReadFile(dir + "/task_2.json");
   if (!text.ok()) GTEST_SKIP() << "demo tasks missing";
   auto r = Call("POST", "/api/import", {{"name", "task_2.json"}, {"text", *text}});

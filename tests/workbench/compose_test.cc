@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/eval/hops.h"
 #include "lakeqa/eval/task.h"
@@ -105,7 +106,7 @@ TEST(Export, LakeQaJsonFillsPlaceholdersInCodeOnly) {
 
 // Every demo task file survives import → export unchanged (up to key order and formatting).
 TEST(Export, DemoTasksRoundTripExactly) {
-  std::string dir = std::string(LAKEQA_SOURCE_DIR) + "/demo/tasks";
+  std::string dir = lakeqa::build_paths::SourceDir() + "/demo/tasks";
   if (!PathExists(dir)) GTEST_SKIP() << dir << " is missing";
   eval::LoadResult loaded = eval::LoadTasks({dir});
   ASSERT_GT(loaded.tasks.size(), 20u);
@@ -122,7 +123,7 @@ TEST(Export, DemoTasksRoundTripExactly) {
 // The released files vary in form (hops as "hop_id" or unnumbered, reasoning as a string, null or "question",
 // extra node keys such as "limit"): whatever lakeqa reads of a task survives import and export.
 TEST(Export, RealLakeQaTasksRoundTrip) {
-  std::string dir = std::string(LAKEQA_SOURCE_DIR) + "/../shared/data/lakeqa-tasks/lakeqa_mini";
+  std::string dir = lakeqa::build_paths::SourceDir() + "/../shared/data/lakeqa-tasks/lakeqa_mini";
   if (!PathExists(dir)) dir = "/work/shared/data/lakeqa-tasks/lakeqa_mini";
   if (!PathExists(dir)) GTEST_SKIP() << "the LakeQA task data is absent";
   eval::LoadResult loaded = eval::LoadTasks({dir});
