@@ -407,6 +407,28 @@ Status Catalog::ForEachDataset(const std::function<Status(const DatasetRecord&, 
   return ds.status();
 }
 
+Status Catalog::ForEachTitleGroup(
+    const std::function<Status(const std::string& title, const std::vector<std::string>& ids)>& visit) {
+  Stmt st(db_,
+          "SELECT lower(trim(title)), title, namespace, dataset_id FROM datasets WHERE lower(trim(title)) IN "
+          "(SELECT lower(trim(title)) FROM datasets WHERE trim(title) != '' GROUP BY 1 HAVING count(*) > 1) "
+          "ORDER BY 1, namespace, dataset_id");
+  std::string key, title;
+  std::vector<std::string> ids;
+  while (st.Step()) {
+    if (st.Text(0) != key) {
+      if (ids.size() > 1) LAKEQA_RETURN_IF_ERROR(visit(title, ids));
+      ids.clear();
+      key = st.Text(0);
+      title = st.Text(1);
+    }
+    ids.push_back(st.Text(2) + "/" + st.Text(3));
+  }
+  LAKEQA_RETURN_IF_ERROR(st.status());
+  if (ids.size() > 1) LAKEQA_RETURN_IF_ERROR(visit(title, ids));
+  return Status::Ok();
+}
+
 Status Catalog::Dump(const std::function<void(const std::string& line)>& out, bool ignore_etag_mtime) {
   Stmt ds(db_, (std::string("SELECT ") + kDatasetCols + " FROM datasets ORDER BY namespace, dataset_id").c_str());
   while (ds.Step()) out("dataset " + DumpJson(ReadDataset(ds).ToJson()));

@@ -49,6 +49,15 @@ int Fail(const Status& status, const OutputOptions& out) {
   return ExitCodeFor(status.code());
 }
 
+int PartialFailure(const std::string& message, const OutputOptions& out, Json* json_result) {
+  if (out.json && json_result != nullptr) {
+    (*json_result)["error"] = {{"code", "partial_failure"}, {"message", message}};
+  } else {
+    std::fprintf(stderr, "lakeqa: partial_failure: %s\n", message.c_str());
+  }
+  return kExitPartialFailure;
+}
+
 void PrintJson(const Json& j) {
   std::string s = DumpJson(j, isatty(STDOUT_FILENO) ? 2 : -1);
   std::fwrite(s.data(), 1, s.size(), stdout);

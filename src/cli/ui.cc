@@ -64,7 +64,7 @@ int Ui(const Opts& o) {
   server::ServerOptions so;
   so.listen = o.listen;
   so.token = token;
-  so.threads = o.threads;
+  so.http.workers = static_cast<size_t>(o.threads);
   so.mounts = (*wb)->Mounts();
   server::HttpServer http((*wb)->sessions(), so);
   sigset_t set;

@@ -152,19 +152,25 @@ std::string FunnelChart(const RunScore& score) {
   return s + "</svg></figure>";
 }
 
-// Cost vs accuracy: one point per task (cost on x, token F1 on y), filled when EM is 1.
+// Cost vs accuracy: one point per task of known cost (cost on x, token F1 on y), filled when EM is 1.
+// Tasks of unknown cost have no x: they are left out, and the caption says how many.
 std::string CostChart(const RunScore& score) {
   const int w = 460, h = 260, left = 50, bottom = 40, top = 15, right = 15;
+  if (score.cost.n == 0) {
+    return "<figure><figcaption>Cost vs accuracy: cost unknown for every task (an unpriced model)</figcaption>"
+           "</figure>";
+  }
   double max_cost = 0;
   for (const auto& t : score.tasks)
-    max_cost = std::max(max_cost, t.cost_usd);
+    if (t.cost_usd) max_cost = std::max(max_cost, *t.cost_usd);
   if (max_cost <= 0) max_cost = 1;
   std::string s = fmt::format(
       "<figure><figcaption>Cost vs accuracy per task (x: cost USD, y: token F1; filled = exact "
-      "match)</figcaption>"
+      "match){}</figcaption>"
       "<svg data-chart=\"cost-accuracy\" data-points=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
       "role=\"img\">",
-      score.tasks.size(), w, h, w, h);
+      score.cost_unknown ? fmt::format("; {} tasks of unknown cost not shown", score.cost_unknown) : "",
+      score.cost.n, w, h, w, h);
   s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/>", left, h - bottom,
                    w - right, h - bottom);
   s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/>", left, top, left,
@@ -179,13 +185,14 @@ std::string CostChart(const RunScore& score) {
   }
   for (size_t i = 0; i < score.tasks.size(); ++i) {
     const TaskScore& t = score.tasks[i];
-    double x = left + (w - left - right) * (t.cost_usd / max_cost);
+    if (!t.cost_usd) continue;
+    double x = left + (w - left - right) * (*t.cost_usd / max_cost);
     double y = h - bottom - (h - bottom - top) * t.answer.f1;
     s += fmt::format(
         "<circle class=\"pt\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"{}\" stroke=\"#4e79a7\"><title>{}: "
         "${:.4f}, "
         "F1 {:.2f}, EM {}</title></circle>",
-        x, y, t.answer.em ? "#4e79a7" : "none", HtmlEscape(t.task_id), t.cost_usd, t.answer.f1,
+        x, y, t.answer.em ? "#4e79a7" : "none", HtmlEscape(t.task_id), *t.cost_usd, t.answer.f1,
         t.answer.em ? 1 : 0);
   }
   return s + "</svg></figure>";
@@ -392,9 +399,21 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
   h += Metric("EM (LakeQA)", Pct(score.em));
   h += Metric("lenient (EM ∪ numeric ∪ date)", Pct(score.lenient));
   h += Metric("token F1", fmt::format("{:.3f}", score.token_f1));
-  if (score.judged) h += Metric("LLM judge", Pct(score.judge_accuracy));
+  if (score.judged) {
+    h += Metric(score.judge_failed ? fmt::format("LLM judge ({} of {} tasks without a verdict)", score.judge_failed,
+                                                 score.tasks.size())
+                                   : "LLM judge",
+                score.judge_verdicts ? Pct(score.judge_accuracy) : "none");
+  }
   h += Metric("runtime mean / p90", fmt::format("{:.1f}s / {:.1f}s", score.runtime.mean, score.runtime.p90));
-  h += Metric("cost mean / total", fmt::format("${:.4f} / ${:.2f}", score.cost.mean, score.cost.sum));
+  if (score.cost.n == 0) {
+    h += Metric("cost (an unpriced model)", "unknown");
+  } else {
+    h += Metric(score.cost_unknown ? fmt::format("cost mean / total of {} tasks ({} of unknown cost left out)",
+                                                 score.cost.n, score.cost_unknown)
+                                   : "cost mean / total",
+                fmt::format("${:.4f} / ${:.2f}", score.cost.mean, score.cost.sum));
+  }
   h += Metric("D_acc P / R / F1", fmt::format("{:.1f} / {:.1f} / {:.1f}", score.dacc.precision * 100,
                                               score.dacc.recall * 100, score.dacc.f1 * 100));
   h += Metric("D_ret P / R / F1", fmt::format("{:.1f} / {:.1f} / {:.1f}", score.dret.precision * 100,
@@ -504,15 +523,15 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
         i, t.answer.em ? "ok" : "bad", FunnelStageName(t.stage), t.hops, HtmlEscape(Facet(t.status)),
         HtmlEscape(Facet(t.answer_type)), HtmlEscape(Facet(t.namespace_mix)), i, HtmlEscape(t.task_id), t.answer.em ? 1 : 0,
         t.answer.em ? "✔" : "✘", t.answer.lenient() ? "✔" : "", t.answer.f1);
-    if (score.judged) h += fmt::format("<td>{}</td>", t.judge && t.judge->correct ? "✔" : "✘");
+    if (score.judged) h += fmt::format("<td>{}</td>", !t.judge ? "no verdict" : t.judge->correct ? "✔" : "✘");
     h += fmt::format(
         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2f}</td><td>{:.2f}</td>"
-        "<td>{}</td><td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td><td>{:.1f}</td><td>{:.4f}</td>"
+        "<td>{}</td><td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td><td>{:.1f}</td><td>{}</td>"
         "<td><a class=\"tr\" href=\"#trace-{}\">view</a></td></tr>",
         HtmlEscape(Cut(AnswerText(t.raw_answer), 200)), HtmlEscape(Cut(AnswerText(t.gold), 200)),
         HtmlEscape(t.status), FunnelStageName(t.stage), t.hops, t.documents, t.dret.recall, t.dacc.recall,
         t.sets.calls, t.input_tokens, Count(t.input_tokens), t.output_tokens, Count(t.output_tokens), t.runtime_s,
-        t.cost_usd, i);
+        t.cost_usd ? fmt::format("{:.4f}", *t.cost_usd) : "unknown", i);
   }
   h += "</tbody></table>";
   h += "<h2>Traces</h2><p>Each trace loads when opened (from report-traces/ beside this page).</p>";

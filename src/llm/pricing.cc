@@ -3,6 +3,8 @@
 
 #include <cstdlib>
 
+#include <fmt/format.h>
+
 #include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 
@@ -64,6 +66,12 @@ double PricingTable::Cost(const Price& p, const Usage& u) {
   return (double(plain) * p.input + double(cached) * p.cache_read + double(written) * p.cache_write +
           double(u.output_tokens) * p.output) /
          1e6;
+}
+
+std::string FormatCost(double known_sum, size_t known, size_t unknown) {
+  if (unknown == 0) return fmt::format("${:.4f}", known_sum);
+  if (known == 0) return "unknown";
+  return fmt::format("${:.4f} (known for {} tasks; {} of unknown cost left out)", known_sum, known, unknown);
 }
 
 }  // namespace lakeqa::llm

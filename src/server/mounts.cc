@@ -1,6 +1,7 @@
 #include "server/mounts.h"
 
 #include <cctype>
+#include <string_view>
 
 namespace lakeqa::server {
 namespace {
@@ -14,12 +15,26 @@ bool EqualsFolded(std::string_view a, std::string_view b) {
   return true;
 }
 
-std::string RegexEscape(const std::string& s) {
-  static const std::string kSpecial = R"(\^$.|?*+()[]{})";
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Percent-decoding of a path or a query component ('+' is a space only in a query).
+std::string Decode(std::string_view s, bool query) {
   std::string out;
-  for (char c : s) {
-    if (kSpecial.find(c) != std::string::npos) out += '\\';
-    out += c;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && HexValue(s[i + 1]) >= 0 && HexValue(s[i + 2]) >= 0) {
+      out += static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2]));
+      i += 2;
+    } else if (query && s[i] == '+') {
+      out += ' ';
+    } else {
+      out += s[i];
+    }
   }
   return out;
 }
@@ -47,34 +62,35 @@ bool IsPublicMountPath(const std::vector<Mount>& mounts, const std::string& path
   return false;
 }
 
-void RegisterMounts(httplib::Server& server, const std::vector<Mount>& mounts) {
+bool ServeMount(const std::vector<Mount>& mounts, const HttpRequest& req, HttpResponse& res) {
+  std::string path = Decode(req.path, false);
   for (const Mount& m : mounts) {
-    std::string pattern = RegexEscape(m.prefix) + (m.exact ? "" : ".*");
-    MountHandler handler = m.handler;
-    auto adapt = [handler](const httplib::Request& req, httplib::Response& res) {
-      MountRequest r;
-      r.method = req.method;
-      r.path = req.path;
-      for (const auto& [k, v] : req.params) r.params.emplace_back(k, v);
-      for (const auto& [k, v] : req.headers) {
-        std::string lower;
-        for (char c : k) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        r.headers.emplace_back(std::move(lower), v);
-      }
-      r.body = req.body;
-      r.peer = req.remote_addr;
-      MountResponse out;
-      handler(r, out);
-      res.status = out.status;
-      for (const auto& [k, v] : out.headers) res.set_header(k, v);
-      res.set_content(out.body, out.content_type);
-    };
-    server.Get(pattern, adapt);
-    server.Post(pattern, adapt);
-    server.Put(pattern, adapt);
-    server.Patch(pattern, adapt);
-    server.Delete(pattern, adapt);
+    if (!m.Matches(path)) continue;
+    MountRequest r;
+    r.method = req.method;
+    r.path = path;
+    std::string_view q = req.query;
+    while (!q.empty()) {
+      size_t amp = q.find('&');
+      std::string_view part = q.substr(0, amp);
+      q = amp == std::string_view::npos ? std::string_view() : q.substr(amp + 1);
+      if (part.empty()) continue;
+      size_t eq = part.find('=');
+      r.params.emplace_back(Decode(part.substr(0, eq), true),
+                            eq == std::string_view::npos ? "" : Decode(part.substr(eq + 1), true));
+    }
+    r.headers = req.headers;  // names already lower-cased by the core
+    r.body = req.body;
+    r.peer = req.peer;
+    MountResponse out;
+    m.handler(r, out);
+    res.status = out.status;
+    for (auto& [k, v] : out.headers) res.SetHeader(k, v);
+    res.SetHeader("Content-Type", out.content_type);
+    res.body = std::move(out.body);
+    return true;
   }
+  return false;
 }
 
 }  // namespace lakeqa::server

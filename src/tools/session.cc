@@ -143,8 +143,29 @@ TraceWriter::~TraceWriter() {
 }
 
 Status TraceWriter::Append(const TraceEvent& event) {
-  // One write() per line with O_APPEND: a reader never sees half an event.
-  std::string line = DumpJson(event.ToJson()) + "\n";
+  // One write() per line with O_APPEND: a reader never sees half an event. A line is bounded: arguments
+  // (code, SQL) past the cap are kept as a preview with their size, so a huge request never fills the disk.
+  constexpr size_t kMaxTraceLineBytes = 64 << 10;
+  Json j = event.ToJson();
+  std::string line = DumpJson(j);
+  if (line.size() > kMaxTraceLineBytes) {
+    std::string args = DumpJson(j["arguments"]);
+    size_t keep = 4096;
+    if (args.size() > keep) {
+      while (keep > 0 && (static_cast<unsigned char>(args[keep]) & 0xC0) == 0x80) --keep;
+      j["arguments"] = Json{{"preview", args.substr(0, keep)}, {"bytes", args.size()}, {"truncated", true}};
+    }
+    for (const char* k : {"error", "summary"}) {
+      if (j.contains(k) && j[k].is_string() && j[k].get_ref<const std::string&>().size() > 4096)
+        j[k] = j[k].get<std::string>().substr(0, 4096) + " ...[truncated]";
+    }
+    line = DumpJson(j);
+    if (line.size() > kMaxTraceLineBytes) {
+      j = Json{{"turn", event.turn}, {"tool", event.tool}, {"status", event.status}, {"truncated", true}};
+      line = DumpJson(j);
+    }
+  }
+  line += "\n";
   size_t off = 0;
   while (off < line.size()) {
     ssize_t n = ::write(fd_, line.data() + off, line.size() - off);

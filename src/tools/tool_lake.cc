@@ -5,6 +5,7 @@
 #include <set>
 
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/index/hit_view.h"
 #include "lakeqa/index/searcher.h"
 #include "lakeqa/ingest/profile.h"
 
@@ -18,13 +19,6 @@ std::string Joined(const std::vector<std::string>& v) {
   for (const auto& x : v)
     s += (s.empty() ? "" : ", ") + x;
   return s;
-}
-
-std::string FieldValue(const index::Hit& h, std::string_view name) {
-  for (const auto& [k, v] : h.fields) {
-    if (k == name) return v;
-  }
-  return "";
 }
 
 }  // namespace
@@ -148,6 +142,12 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
   LAKEQA_ASSIGN_OR_RETURN(auto keywords, ArgStringList(args, "keywords", "keyword", true));
   LAKEQA_ASSIGN_OR_RETURN(int64_t limit,
                           ArgInt(args, "limit", 20, 1, static_cast<int64_t>(s.limits().max_search_results)));
+  LAKEQA_ASSIGN_OR_RETURN(int64_t facet_limit, ArgInt(args, "facet_limit", 10, 1, 100));
+  bool collapse = false;
+  if (auto c = args.find("collapse"); c != args.end()) {
+    if (!c->is_boolean()) return InvalidArgument("collapse must be true or false");
+    collapse = c->get<bool>();
+  }
   for (const auto& k : keywords) {
     if (k.find_first_not_of(" \t\r\n") == std::string::npos)
       return InvalidArgument("every keyword must be non-empty");
@@ -159,26 +159,25 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
   index::SearchOptions so;
   so.k = static_cast<size_t>(limit);
   so.facet_fields = {"namespace", "category"};
-  auto to_entry = [](const index::Hit& h) {
-    size_t slash = h.id.find('/');
-    Json e = {{"dataset_id", slash == std::string::npos ? h.id : h.id.substr(slash + 1)},
-              {"namespace", slash == std::string::npos ? "" : h.id.substr(0, slash)},
-              {"id", h.id},
-              {"title", FieldValue(h, "title")},
-              {"score", h.score}};
-    if (!h.snippet.text.empty()) e["snippet"] = {{"field", h.snippet.field}, {"text", h.snippet.text}};
-    if (!h.matched_columns.empty()) e["matched_columns"] = h.matched_columns;
-    return e;
+  so.facet_limit = static_cast<size_t>(facet_limit);
+  // One query for every keyword, and one per keyword when there are several; collapsed or not.
+  auto run = [&](const std::string& text, const index::SearchOptions& o) -> Result<index::SearchResult> {
+    std::vector<index::Correction> corrections;
+    LAKEQA_ASSIGN_OR_RETURN(index::Query q, searcher.Parse(text, &corrections));
+    auto once = [&](const index::SearchOptions& x) { return searcher.Search(q, x); };
+    Result<index::SearchResult> r = collapse ? index::SearchCollapsed(t.duplicates_, o, once) : once(o);
+    if (r.ok()) r->corrections = std::move(corrections);
+    return r;
   };
   std::string combined;
   for (const auto& k : keywords)
     combined += (combined.empty() ? "" : " ") + k;
-  auto r = searcher.Search(combined, so);
+  auto r = run(combined, so);
   if (!r.ok()) return r.status().WithContext("search_keyword");
   ToolOutput out;
   Json results = Json::array();
   for (const auto& h : r->hits) {
-    results.push_back(to_entry(h));
+    results.push_back(index::HitJson(h, &t.duplicates_));
     out.returned.push_back(h.id);
   }
   Json by_keyword = Json::object();
@@ -186,14 +185,16 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
     index::SearchOptions one = so;
     one.facet_fields.clear();
     one.snippets = false;
+    one.matches = false;
     for (const auto& k : keywords) {
-      auto rk = searcher.Search(k, one);
+      auto rk = run(k, one);
       if (!rk.ok()) return rk.status().WithContext("search_keyword '" + k + "'");
       Json ids = Json::array();
       for (const auto& h : rk->hits) {
-        ids.push_back({{"dataset_id", to_entry(h)["dataset_id"]},
-                       {"namespace", to_entry(h)["namespace"]},
-                       {"title", FieldValue(h, "title")}});
+        size_t slash = h.id.find('/');
+        ids.push_back({{"dataset_id", slash == std::string::npos ? h.id : h.id.substr(slash + 1)},
+                       {"namespace", slash == std::string::npos ? "" : h.id.substr(0, slash)},
+                       {"title", index::StoredField(h, "title")}});
         if (std::find(out.returned.begin(), out.returned.end(), h.id) == out.returned.end())
           out.returned.push_back(h.id);
       }
@@ -212,7 +213,15 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
                 {"count", results.size()},
                 {"total_matches", r->total},
                 {"keywords", keywords},
+                {"collapse", collapse},
                 {"facets", facets}};
+  if (!r->note.empty()) out.result["note"] = r->note;
+  if (!r->dropped.empty()) out.result["dropped_words"] = r->dropped;
+  if (!r->corrections.empty()) {
+    Json c = Json::array();
+    for (const auto& x : r->corrections) c.push_back({{"word", x.word}, {"searched_as", x.term}});
+    out.result["spelling"] = c;
+  }
   if (keywords.size() > 1) out.result["results_by_keyword"] = by_keyword;
   // More matched than the limit let through (the total is counted because facets are asked for).
   out.result["truncated"] = r->total >= 0 && static_cast<uint64_t>(r->total) > results.size();
@@ -242,6 +251,16 @@ Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& 
     lo.max_keys = static_cast<uint32_t>(limit);
     auto page = t.store_->List(lo);
     if (!page.ok()) return page.status().WithContext("list_files " + id);
+    if (page->objects.empty() && page->next_continuation_token.empty()) {
+      // In the catalog but not in the store: the lake is not the one the index was built from (or the
+      // dataset was removed since). An empty listing would read as "this dataset has no files".
+      Status missing = NotFound("dataset " + ref->Full() + " has no files in the lake " + t.store_->Uri() +
+                                " (the index lists it: was the lake changed since `lakeqa index build`?)");
+      if (first_error.ok()) first_error = missing;
+      ++failed;
+      by_dataset[id] = ErrorJson(missing);
+      continue;
+    }
     Json mine = Json::array();
     for (const auto& o : page->objects) {
       if (o.key.empty() || o.key.back() == '/') continue;

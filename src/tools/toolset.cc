@@ -54,14 +54,24 @@ Json BuildSchemas() {
   tools.push_back(
       Tool("search_keyword",
            "Ranked keyword search over dataset titles, descriptions, tags, columns and content. Use short "
-           "tag-style keywords. Returns dataset ids with title, namespace, score, a snippet showing why each "
-           "matched, and matched columns. A small limit may miss relevant datasets.",
+           "tag-style keywords. Returns dataset ids with what tells them apart: full title, description, "
+           "first columns, row count, years and months covered, which keywords matched in which field, "
+           "near-duplicate copies and how they differ. A small limit may miss relevant datasets.",
            {{"keywords", StringArray("Short keywords. Example: [\"police\", \"traffic stops\"]")},
             {"limit",
              {{"type", "integer"},
               {"description", "Maximum results (default 20)"},
               {"default", 20},
-              {"minimum", 1}}}},
+              {"minimum", 1}}},
+            {"facet_limit",
+             {{"type", "integer"},
+              {"description", "Values listed per facet (default 10)"},
+              {"default", 10},
+              {"minimum", 1}}},
+            {"collapse",
+             {{"type", "boolean"},
+              {"description", "One result per group of near-duplicate datasets (default false)"},
+              {"default", false}}}},
            {"keywords"}));
   tools.push_back(
       Tool("list_files",
@@ -135,7 +145,7 @@ Json BuildSchemas() {
 const std::map<std::string, std::set<std::string>, std::less<>>& AllowedArgs() {
   static const std::map<std::string, std::set<std::string>, std::less<>> m = {
       {"search", {"prefixes", "prefix", "limit"}},
-      {"search_keyword", {"keywords", "keyword", "limit"}},
+      {"search_keyword", {"keywords", "keyword", "limit", "facet_limit", "collapse"}},
       {"list_files", {"dataset_ids", "dataset_id", "limit"}},
       {"download", {"files", "dataset_id", "file_path"}},
       {"inspect_file", {"dataset_id", "file_path", "max_lines"}},
@@ -337,6 +347,9 @@ Result<std::unique_ptr<ToolSet>> ToolSet::Open(std::unique_ptr<lake::Store> stor
     auto r = index::IndexReader::Open(text_dir);
     if (!r.ok()) return r.status().WithContext("opening the text index " + text_dir);
     t->text_index_ = *r;
+    auto d = index::NearDuplicates::Load(options.index_dir);
+    if (!d.ok()) return d.status().WithContext("opening the near-duplicate groups of " + options.index_dir);
+    t->duplicates_ = std::move(*d);
   }
   // Namespaces: those the catalog knows, else the lake's top-level folders.
   {

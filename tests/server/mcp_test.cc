@@ -1,6 +1,7 @@
 // MCP with the official TypeScript SDK client (npm @modelcontextprotocol/sdk, installed by scripts/setup
 // into .deps/mcp-sdk): over stdio against `lakeqa mcp` and over streamable HTTP against /mcp. The client
 // lists the tools and calls every one of them. Skips when node or the SDK is missing.
+#include <algorithm>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -97,6 +98,13 @@ class McpTest : public ServerFixture {
     EXPECT_EQ(report["calls"][5]["structured"]["rows"][0][0], 2);
     EXPECT_EQ(report["calls"][calls.size() - 2]["structured"]["error"]["code"], "permission_denied");
     EXPECT_EQ(report["unknownTool"], "-32602");
+    EXPECT_NE(std::find(report["resources"].begin(), report["resources"].end(), "lakeqa://datagov/austin-water"),
+              report["resources"].end())
+        << report["resources"].dump();
+    EXPECT_EQ(report["resourceText"].get<std::string>().rfind("station,ph", 0), 0u);
+    EXPECT_EQ(report["promptMessages"], 2);
+    EXPECT_EQ(report["completions"], (Json{"apd-searches-by-type"}));
+    EXPECT_EQ(report["annotated"], true);
   }
 };
 

@@ -32,7 +32,7 @@ class Http : public testing::WorkbenchFixture {
     server::ServerOptions so;
     so.listen = "127.0.0.1:0";
     so.token = token;
-    so.threads = 8;
+    so.http.workers = 8;
     so.mounts = wb_->Mounts();
     http_ = std::make_unique<server::HttpServer>(wb_->sessions(), so);
     Status st = http_->Start();

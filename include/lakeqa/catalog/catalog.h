@@ -89,6 +89,9 @@ class Catalog {
   Result<CatalogStats> Stats();
   // Every dataset in id order, with its files; stops at the first error the visitor returns.
   Status ForEachDataset(const std::function<Status(const DatasetRecord&, const std::vector<FileRecord>&)>& visit);
+  // Datasets sharing a title (compared after SQLite's lower(), trimmed), one group of two or more at a
+  // time, in title order; ids ("<namespace>/<dataset_id>") in id order. Memory is bounded by one group.
+  Status ForEachTitleGroup(const std::function<Status(const std::string& title, const std::vector<std::string>& ids)>& visit);
   // A deterministic text dump of every row (for equivalence checks); excludes build bookkeeping.
   // With ignore_etag_mtime, etag and mtime are left out (they differ between a folder and S3).
   Status Dump(const std::function<void(const std::string& line)>& out, bool ignore_etag_mtime = false);

@@ -1,6 +1,6 @@
 // A Session is one agent episode's private workspace: a sandbox directory that downloads land in
 // (<sandbox>/<namespace>/<dataset>/<path>, so paths such as datagov/x/files/rows.txt work in SQL and
-// Python), the limits every tool call is held to, and the JSONL trace of every call (DESIGN.md section 3).
+// Python), the limits every tool call is held to, and the JSONL trace of every call (docs/api.md).
 // Layout on disk: <root>/<id>/sandbox/ (the agent's files, writable by its code) and <root>/<id>/trace.jsonl
 // (outside the sandbox, so code the agent runs cannot rewrite its own trace). The agent sees the sandbox as
 // /sandbox (exec::kSandboxAlias) in every tool result, never its host path.

@@ -1,4 +1,4 @@
-// The agent tools (DESIGN.md section 4): search, search_keyword, list_files, download, inspect_file,
+// The agent tools (docs/tools.md): search, search_keyword, list_files, download, inspect_file,
 // query, execute_code, get_sandbox_info, submit_answer. Names, arguments and result shapes follow the
 // LakeQA harness (evaluation/tools/agent_tools.py) so prompts carry over; where it is weak the results
 // say more (ranked hits with snippets and matched columns, file profiles). docs/tools.md documents them.
@@ -15,6 +15,7 @@
 
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/status.h"
+#include "lakeqa/index/near_duplicates.h"
 #include "lakeqa/lake/store.h"
 #include "lakeqa/tools/cache.h"
 #include "lakeqa/tools/session.h"
@@ -68,6 +69,7 @@ class ToolSet {
   std::unique_ptr<catalog::Catalog> catalog_;
   std::mutex catalog_mu_;  // one SQLite connection, shared by every session
   std::shared_ptr<const index::IndexReader> text_index_;
+  index::NearDuplicates duplicates_;  // <index>/near_duplicates.json; empty when absent
   std::unique_ptr<DownloadCache> cache_;
   std::vector<std::string> namespaces_;
   ToolSetOptions options_;
