@@ -256,7 +256,6 @@ Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& 
       // dataset was removed since). An empty listing would read as "this dataset has no files".
       Status missing = NotFound("dataset " + ref->Full() + " has no files in the lake " + t.store_->Uri() +
                                 " (the index lists it: was the lake changed since `lakeqa index build`?)");
-      if (first_error.ok()) first_error = missing;
       ++failed;
       by_dataset[id] = ErrorJson(missing);
       continue;

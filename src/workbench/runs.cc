@@ -191,7 +191,7 @@ Result<std::shared_ptr<RunLibrary::Loaded>> RunLibrary::Load(const std::string& 
       Json row = {{"task_id", p->task_id},   {"question", nullptr},     {"gold", nullptr},
                   {"answer", p->answer},     {"status", p->status},     {"em", nullptr},
                   {"correct", nullptr},      {"funnel", nullptr},       {"hops", nullptr},
-                  {"category", Json::array()}, {"runtime_s", p->runtime_s}, {"cost_usd", p->cost_usd},
+                  {"category", Json::array()}, {"runtime_s", p->runtime_s}, {"cost_usd", p->cost_usd ? Json(*p->cost_usd) : Json(nullptr)},
                   {"tokens", {{"input", p->input_tokens}, {"output", p->output_tokens}}},
                   {"turns", p->turns}};
       l->index[p->task_id] = l->rows.size();

@@ -20,6 +20,8 @@
 
 #include <gtest/gtest.h>
 
+#include "lakeqa/common/build_paths.h"
+
 #include "server/server_test_util.h"
 
 namespace lakeqa::server::testing {
@@ -27,7 +29,7 @@ namespace {
 
 std::string DepsDir() {
   if (const char* d = std::getenv("LAKEQA_DEPS_DIR")) return d;
-  return std::string(LAKEQA_SOURCE_DIR) + "/.deps";
+  return lakeqa::build_paths::SourceDir() + "/.deps";
 }
 
 class ConformanceTest : public ServerFixture {
@@ -47,7 +49,7 @@ class ConformanceTest : public ServerFixture {
   // failing scenario, its name and the suite's output. Checks listed in conformance_expected_failures.yaml
   // (those needing the suite's own diagnostic tools) are excused by the suite itself.
   std::string RunAll(const std::vector<std::string>& scenarios, const std::string& spec_version) {
-    std::string baseline = std::string(LAKEQA_SOURCE_DIR) + "/tests/server/conformance_expected_failures.yaml";
+    std::string baseline = lakeqa::build_paths::SourceDir() + "/tests/server/conformance_expected_failures.yaml";
     std::string script;
     for (const auto& s : scenarios) {
       std::string out = root_ + "/conformance-" + s + "-" + spec_version;

@@ -37,6 +37,12 @@ SKIPPED = {
     "release and profiling builds (minutes of compilation)",
     ("docs/benchmarks.md", "bench/search_engines.sh"): "benchmarks: minutes of CPU against competitor engines "
     "(`make bench` runs them), never part of the tests",
+    ("docs/cli.md", "lakeqa doctor"): "reports this machine's sandbox protections, not the demo lake; the "
+    "protections themselves are tested one by one in tests/exec (docs/sandbox.md lists the tests)",
+    ("docs/search.md", "lakeqa eval tune"): "the grid search over the NBA lake's development split (52 evaluations, "
+    "minutes of CPU); RelevanceRegression checks the ranking it chose",
+    ("docs/ui.md", "lakeqa tasks validate demo.sqlite.export"): "the file is what the workbench's Export button "
+    "writes; Workbench.EndToEndChromium exports it and runs the same checks",
     ("docs/search.md", "lakeqa search --index idx"): "examples over an index of the CMDBench NBA lake (`idx`, "
     "from /work/shared/data), not the demo lake; `--mode hybrid` needs the GloVe vectors",
 }
