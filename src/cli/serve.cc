@@ -3,11 +3,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include <signal.h>
-
 #include "lakeqa/server/server.h"
 
 #include "cli/command.h"
+#include "cli/serve_until_signal.h"
 #include "cli/tool_env_flags.h"
 
 namespace lakeqa::cli {
@@ -46,23 +45,15 @@ int Serve(const Opts& o) {
   so.allowed_hosts = o.allowed_hosts;
   so.allowed_origins = o.allowed_origins;
   server::HttpServer http(*(*env)->sessions, so);
-  // SIGINT/SIGTERM stop the server cleanly (sessions' temporary folders are removed).
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  st = http.Start();
-  if (!st.ok()) return Fail(st, o.out);
   std::string host = o.listen.substr(0, o.listen.rfind(':'));
-  std::fprintf(stderr, "lakeqa: serving http://%s:%d (API /v1, MCP /mcp)\n", host.c_str(), http.port());
-  if (o.out.json) {
-    PrintJson({{"listening", host + ":" + std::to_string(http.port())}, {"port", http.port()}});
-    std::fflush(stdout);
-  }
-  int sig = 0;
-  sigwait(&set, &sig);
-  http.Stop();
+  st = ServeUntilSignal(http, [&] {
+    std::fprintf(stderr, "lakeqa: serving http://%s:%d (API /v1, MCP /mcp)\n", host.c_str(), http.port());
+    if (o.out.json) {
+      PrintJson({{"listening", host + ":" + std::to_string(http.port())}, {"port", http.port()}});
+      std::fflush(stdout);
+    }
+  });
+  if (!st.ok()) return Fail(st, o.out);
   return 0;
 }
 

@@ -5,12 +5,11 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include <signal.h>
-
 #include "lakeqa/server/server.h"
 #include "lakeqa/workbench/workbench.h"
 
 #include "cli/command.h"
+#include "cli/serve_until_signal.h"
 #include "cli/tool_env_flags.h"
 
 namespace lakeqa::cli {
@@ -67,26 +66,19 @@ int Ui(const Opts& o) {
   so.http.workers = static_cast<size_t>(o.threads);
   so.mounts = (*wb)->Mounts();
   server::HttpServer http((*wb)->sessions(), so);
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  st = http.Start();
+  st = ServeUntilSignal(http, [&] {
+    std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+    std::string url = "http://" + shown + ":" + std::to_string(http.port()) + "/ui/";
+    // The token travels in the fragment, which the browser keeps to itself: the page reads it once and sends
+    // it as a bearer header.
+    std::string open = token.empty() ? url : url + "#token=" + token;
+    std::fprintf(stderr, "lakeqa: workbench at %s (project %s)\n", open.c_str(), wo.project_path.c_str());
+    if (o.out.json) {
+      PrintJson({{"url", url}, {"port", http.port()}, {"project", wo.project_path}});
+      std::fflush(stdout);
+    }
+  });
   if (!st.ok()) return Fail(st, o.out);
-  std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-  std::string url = "http://" + shown + ":" + std::to_string(http.port()) + "/ui/";
-  // The token travels in the fragment, which the browser keeps to itself: the page reads it once and sends it
-  // as a bearer header.
-  std::string open = token.empty() ? url : url + "#token=" + token;
-  std::fprintf(stderr, "lakeqa: workbench at %s (project %s)\n", open.c_str(), wo.project_path.c_str());
-  if (o.out.json) {
-    PrintJson({{"url", url}, {"port", http.port()}, {"project", wo.project_path}});
-    std::fflush(stdout);
-  }
-  int sig = 0;
-  sigwait(&set, &sig);
-  http.Stop();
   return 0;
 }
 
