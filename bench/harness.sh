@@ -191,17 +191,8 @@ floor, which is also far below 1% of a 5 s turn. (A keep-alive client without TC
 answer from this server: the test server writes its SSE chunks without TCP_NODELAY, and the client's delayed
 ACK stalls the last chunk; that is an artefact of the test server, not model time.)
 """
-# Replace this section only (from its heading to the next `## ` heading), or append it.
-import re
-head = "## Benchmark harness: overhead per turn and 64 parallel tasks"
-path = "docs/benchmarks.md"
-text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
-section = head + "\n" + body.rstrip("\n") + "\n"
-m = re.search(r"^" + re.escape(head) + r"\n.*?(?=^## |\Z)", text, flags=re.S | re.M)
-if m:
-    text = text[:m.start()] + section + ("\n" if m.end() < len(text) else "") + text[m.end():]
-else:
-    text = text.rstrip("\n") + "\n\n" + section
-open(path, "w").write(text)
+sys.path.insert(0, "bench")
+from bench_doc import replace_section
+replace_section("## Benchmark harness: overhead per turn and 64 parallel tasks", body)
 print(body)
 PY

@@ -104,15 +104,8 @@ server reads `report.json` once (then serves the rows from memory) and no trace 
 trace is one file read. Numbers from a `build/debug` (ASan) binary or a loaded machine are not the release
 figure: rerun with `bench/workbench_runs.sh build/release` on an idle machine for that.
 """
-head = "## Workbench: opening a large run"
-path = "docs/benchmarks.md"
-text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
-section = head + "\n" + body.rstrip("\n") + "\n"
-m = re.search(r"^" + re.escape(head) + r"\n.*?(?=^## |\Z)", text, flags=re.S | re.M)
-if m:
-    text = text[:m.start()] + section + ("\n" if m.end() < len(text) else "") + text[m.end():]
-else:
-    text = text.rstrip("\n") + "\n\n" + section
-open(path, "w").write(text)
+sys.path.insert(0, "bench")
+from bench_doc import replace_section
+replace_section("## Workbench: opening a large run", body)
 print(body)
 PY

@@ -1,6 +1,6 @@
 // `lakeqa ui --index <dir> --lake <uri> [--project <file>] [--listen 127.0.0.1:8090] [--runs <dir>...]
-//  [--token T] [--model provider:model [--base-url URL]]`: the workbench (docs/ui.md) — explore the lake,
-// compose and review LakeQA tasks, read agent runs — served with the tool API (/v1, /mcp) on one server.
+//  [serve's HTTP flags] [--model provider:model [--base-url URL]]`: the workbench (docs/ui.md) — explore the
+// lake, compose and review LakeQA tasks, read agent runs — served with the tool API (/v1, /mcp) on one server.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -9,6 +9,7 @@
 #include "lakeqa/workbench/workbench.h"
 
 #include "cli/command.h"
+#include "cli/http_flags.h"
 #include "cli/serve_until_signal.h"
 #include "cli/tool_env_flags.h"
 
@@ -17,9 +18,9 @@ namespace {
 
 struct Opts {
   ToolEnvFlags env;
-  std::string listen = "127.0.0.1:8090", token, project = "lakeqa-project.sqlite", export_dir, model, base_url;
+  HttpFlags http;
+  std::string project = "lakeqa-project.sqlite", export_dir, model, base_url;
   std::vector<std::string> runs;
-  int threads = 16;
   OutputOptions out;
 };
 
@@ -30,13 +31,10 @@ std::string Absolute(const std::string& p) {
 }
 
 int Ui(const Opts& o) {
-  std::string token = o.token;
-  if (token.empty()) {
-    if (const char* t = std::getenv("LAKEQA_TOKEN")) token = t;
-  }
   std::string host;
-  Status st = server::CheckListen(o.listen, token, &host, nullptr);
-  if (!st.ok()) return Fail(st, o.out);
+  auto so = ServerOptionsFromFlags(o.http, o.env, &host);
+  if (!so.ok()) return Fail(so.status(), o.out);
+  const std::string& token = so->token;
   std::string model = o.model, base_url = o.base_url;
   if (model.empty()) {
     if (const char* m = std::getenv("LAKEQA_MODEL")) model = m;
@@ -56,17 +54,11 @@ int Ui(const Opts& o) {
   wo.limits = o.env.limits;
   wo.model = model;
   wo.base_url = base_url;
-  wo.token_required = !token.empty();
-  if (host != "0.0.0.0" && host != "::") wo.allowed_hosts.push_back(host);
   auto wb = workbench::Workbench::Open(std::move(*store), wo);
   if (!wb.ok()) return Fail(wb.status(), o.out);
-  server::ServerOptions so;
-  so.listen = o.listen;
-  so.token = token;
-  so.http.workers = static_cast<size_t>(o.threads);
-  so.mounts = (*wb)->Mounts();
-  server::HttpServer http((*wb)->sessions(), so);
-  st = ServeUntilSignal(http, [&] {
+  so->mounts = (*wb)->Mounts();
+  server::HttpServer http((*wb)->sessions(), *so);
+  Status st = ServeUntilSignal(http, [&] {
     std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
     std::string url = "http://" + shown + ":" + std::to_string(http.port()) + "/ui/";
     // The token travels in the fragment, which the browser keeps to itself: the page reads it once and sends
@@ -91,12 +83,11 @@ Registration reg([](CLI::App& root, Commands& commands) {
       ->capture_default_str();
   cmd->add_option("--export-dir", o->export_dir, "Where exported task files go (default: <project>.export/)");
   cmd->add_option("--runs", o->runs, "Run directories, or folders of them, to read (repeatable)");
-  cmd->add_option("--listen", o->listen, "host:port (port 0 picks one); non-loopback hosts need --token")
-      ->capture_default_str();
-  cmd->add_option("--token", o->token, "Bearer token for the API (or LAKEQA_TOKEN); open the printed URL");
+  o->http.listen = "127.0.0.1:8090";
+  o->http.http.workers = 16;
+  AddHttpFlags(cmd, o->http);
   cmd->add_option("--model", o->model, "provider:model to draft subquestions and rewrites (or LAKEQA_MODEL)");
   cmd->add_option("--base-url", o->base_url, "OpenAI-compatible server for --model (or LAKEQA_BASE_URL)");
-  cmd->add_option("--threads", o->threads, "Concurrent requests")->capture_default_str();
   AddOutputOptions(cmd, o->out);
   commands.Bind(cmd, [o] { return Ui(*o); });
 });

@@ -234,31 +234,54 @@ TEST_F(SecurityTest, HugeArgumentsAreBoundedInTheTrace) {
   ExpectHealthy(base_);
 }
 
+bool ProcessGone(pid_t pid) {
+  std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat").value_or("");
+  return stat.empty() || stat.find(") Z ") != std::string::npos;
+}
+
+// A `lakeqa serve` or `lakeqa ui` process listening on a free loopback port. It is never left running: at the
+// end of the test it gets SIGTERM (so it removes its temporary folders), then SIGKILL after 5 s.
+struct CliServer {
+  pid_t pid = 0;
+  int port = 0;
+  ~CliServer() {
+    if (pid <= 0 || ProcessGone(pid)) return;
+    ::kill(pid, SIGTERM);
+    for (int i = 0; i < 50 && !ProcessGone(pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!ProcessGone(pid)) ::kill(pid, SIGKILL);
+  }
+};
+
+// Starts `command --listen 127.0.0.1:0 --json` in the background (output to `out`) and waits for the port
+// it prints.
+void StartCli(const std::string& command, const std::string& out, CliServer& s) {
+  CmdResult started = RunCommand(command + " --listen 127.0.0.1:0 --json > " + Sh(out) + " 2>&1 & echo $!");
+  s.pid = std::atoi(started.out.c_str());
+  ASSERT_GT(s.pid, 0) << started.out;
+  for (int i = 0; i < 300 && s.port == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::string text = ReadFile(out).value_or("");
+    size_t brace = text.find('{');
+    size_t nl = text.find('\n', brace == std::string::npos ? text.size() : brace);
+    if (nl == std::string::npos) continue;
+    auto j = ParseJson(text.substr(brace, nl - brace), out);
+    if (j.ok() && j->contains("port")) s.port = (*j)["port"].get<int>();
+  }
+  ASSERT_GT(s.port, 0) << ReadFile(out).value_or("");
+}
+
 TEST_F(SecurityTest, SigtermRemovesTheServersTemporaryFolders) {
   std::string bin = LakeqaBin();
   if (!PathExists(bin)) GTEST_SKIP() << "lakeqa binary not built at " << bin;
   std::string tmp = root_ + "/tmp";
   ASSERT_TRUE(MakeDirs(tmp).ok());
-  std::string out = root_ + "/serve.out";
-  CmdResult started = RunCommand("env -u LAKEQA_TOKEN TMPDIR=" + Sh(tmp) + " " + Sh(bin) + " serve --index " +
-                                 Sh(index_) + " --lake " + Sh(lake_) + " --listen 127.0.0.1:0 --json > " + Sh(out) +
-                                 " 2>&1 & echo $!");
-  pid_t pid = std::atoi(started.out.c_str());
-  ASSERT_GT(pid, 0) << started.out;
-  struct KillOnFailure {  // never leave the server running when an assertion ends the test early
-    pid_t pid;
-    ~KillOnFailure() { ::kill(pid, SIGKILL); }
-  } guard{pid};
-  int port = 0;
-  for (int i = 0; i < 300 && port == 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::string text = ReadFile(out).value_or("");
-    size_t nl = text.find('\n', text.find('{') == std::string::npos ? text.size() : text.find('{'));
-    if (nl == std::string::npos) continue;
-    auto j = ParseJson(text.substr(text.find('{'), nl - text.find('{')), out);
-    if (j.ok() && j->contains("port")) port = (*j)["port"].get<int>();
-  }
-  ASSERT_GT(port, 0) << ReadFile(out).value_or("");
+  CliServer server;
+  StartCli("env -u LAKEQA_TOKEN TMPDIR=" + Sh(tmp) + " " + Sh(bin) + " serve --index " + Sh(index_) + " --lake " +
+               Sh(lake_),
+           root_ + "/serve.out", server);
+  if (HasFatalFailure()) return;
+  pid_t pid = server.pid;
+  int port = server.port;
   std::string base = "http://127.0.0.1:" + std::to_string(port);
   std::string id = Curl("POST", base + "/v1/sessions").json["session_id"];
   EXPECT_EQ(Curl("POST", base + "/v1/sessions/" + id + "/tools/query", R"({"sql": "SELECT 1"})").status, 200);
@@ -273,8 +296,7 @@ TEST_F(SecurityTest, SigtermRemovesTheServersTemporaryFolders) {
   bool gone = false;
   for (int i = 0; i < 150 && !gone; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat").value_or("");
-    gone = stat.empty() || stat.find(") Z ") != std::string::npos;
+    gone = ProcessGone(pid);
   }
   EXPECT_TRUE(gone) << "lakeqa serve did not exit on SIGTERM";
   EXPECT_EQ(serve_dirs(), 0u) << "SIGTERM left the sessions folder behind";
@@ -296,6 +318,31 @@ TEST_F(SecurityTest, BusyPortIsRefused) {
                            Sh(lake_) + " --listen 127.0.0.1:" + std::to_string(http_->port()) + " 2>&1");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.out.find("address in use"), std::string::npos) << r.out;
+}
+
+// `lakeqa ui` serves the same API with the same HTTP flags as `serve` (one piece of code reads them).
+TEST_F(SecurityTest, UiTakesTheHttpFlagsOfServe) {
+  std::string bin = LakeqaBin();
+  if (!PathExists(bin)) GTEST_SKIP() << "lakeqa binary not built at " << bin;
+  std::string ui = "env -u LAKEQA_TOKEN TMPDIR=" + Sh(root_) + " " + Sh(bin) + " ui --index " + Sh(index_) + " --lake " + Sh(lake_) +
+                   " --project " + Sh(root_ + "/project.sqlite");
+  CmdResult open = RunCommand(ui + " --listen 0.0.0.0:0 2>&1");
+  EXPECT_NE(open.exit_code, 0);
+  EXPECT_NE(open.out.find("without --token"), std::string::npos) << open.out;
+  CliServer server;
+  StartCli(ui + " --allowed-host lab.example --allowed-origin http://lab.example --max-body-bytes 1024",
+           root_ + "/ui.out", server);
+  if (HasFatalFailure()) return;
+  std::string api = "http://127.0.0.1:" + std::to_string(server.port) + "/api/info";
+  EXPECT_EQ(Curl("GET", api, "", {"X-Lakeqa-Client: t", "Host: lab.example"}).status, 200);
+  HttpReply other = Curl("GET", api, "", {"X-Lakeqa-Client: t", "Host: attacker.example"});
+  EXPECT_EQ(other.status, 403) << other.body;
+  HttpReply cors = Curl("GET", api, "", {"X-Lakeqa-Client: t", "Origin: http://lab.example"});
+  EXPECT_EQ(cors.status, 200) << cors.body;
+  EXPECT_EQ(Header(cors.headers, "Access-Control-Allow-Origin"), "http://lab.example");
+  HttpReply big = Curl("POST", "http://127.0.0.1:" + std::to_string(server.port) + "/v1/sessions",
+                       "{\"pad\": \"" + std::string(2048, 'x') + "\"}");
+  EXPECT_EQ(big.status, 413) << big.body;
 }
 
 TEST_F(SecurityTest, TokenOnTheCommandLineIsWarnedAbout) {

@@ -25,11 +25,9 @@ class Http : public testing::WorkbenchFixture {
     http_.reset();
     WorkbenchFixture::TearDown();
   }
-  void Start(const std::string& token) {
+  void Start(const std::string& token, server::ServerOptions so = {}) {
     WorkbenchOptions o = Options();
-    o.token_required = !token.empty();
     Open(o);
-    server::ServerOptions so;
     so.listen = "127.0.0.1:0";
     so.token = token;
     so.http.workers = 8;
@@ -71,6 +69,28 @@ TEST_F(Http, LoopbackWithoutTokenServesTheWholeFlow) {
   // A page on another site cannot send the client header without a preflight this server never grants.
   EXPECT_EQ(Curl("POST", base_ + "/api/tasks", "{}", {"X-Lakeqa-User: mallory"}).status, 403);
   EXPECT_EQ(Curl("GET", base_ + "/v1/tools").status, 200);
+}
+
+// The server's Host and Origin checks stand in front of the workbench too, with `lakeqa ui --allowed-host`
+// and `--allowed-origin` (the same flags as `serve`).
+TEST_F(Http, HostAndOriginChecksGuardTheWorkbench) {
+  server::ServerOptions so;
+  so.allowed_hosts = {"lab.example"};
+  so.allowed_origins = {"http://lab.example:8090"};
+  Start("", so);
+  std::vector<std::string> h = {"X-Lakeqa-Client: workbench"};
+  auto with = [&](std::vector<std::string> extra) {
+    extra.insert(extra.end(), h.begin(), h.end());
+    return Curl("GET", base_ + "/api/info", "", extra);
+  };
+  auto rebinding = with({"Host: attacker.example:8090"});
+  EXPECT_EQ(rebinding.status, 403);
+  EXPECT_NE(rebinding.body.find("attacker.example"), std::string::npos) << rebinding.body;
+  EXPECT_EQ(with({"Host: lab.example:8090"}).status, 200);
+  EXPECT_EQ(with({"Origin: http://evil.example"}).status, 403);
+  auto cors = with({"Host: lab.example:8090", "Origin: http://lab.example:8090"});
+  EXPECT_EQ(cors.status, 200) << cors.body;
+  EXPECT_EQ(server::testing::Header(cors.headers, "Access-Control-Allow-Origin"), "http://lab.example:8090");
 }
 
 }  // namespace

@@ -29,10 +29,6 @@ struct WorkbenchOptions {
   tools::SessionLimits limits;  // the workbench's sessions (fact runs use call_timeout_ms)
   std::string model;           // "provider:model" for drafting; "" = no drafting
   std::string base_url;        // OpenAI-compatible server for the model, "" = the provider's
-  // Host names accepted in the Host header besides loopback ones (the listen host is added by the CLI);
-  // empty with a token: any (the token protects the API).
-  std::vector<std::string> allowed_hosts;
-  bool token_required = false;
 };
 
 class Workbench {
