@@ -27,40 +27,64 @@ struct FieldStats {
 
 struct Entry {
   double score;
-  std::string id;
   uint32_t seg, doc;
+  const Segment* segment;
+  // The dataset id breaks score ties only, so it is read from the stored fields when a tie needs it or
+  // the entry is returned, not for every document offered (that read was ~11% of query time).
+  mutable std::string id;
+  mutable bool has_id = false;
 };
-// a before b in the ranking
-bool Better(const Entry& a, const Entry& b) { return a.score > b.score || (a.score == b.score && a.id < b.id); }
 
 class TopK {
  public:
   explicit TopK(size_t k) : k_(k) {}
   double threshold() const { return heap_.size() < k_ ? kNegInf : heap_.front().score; }
-  // Offers a scored doc; the id is read only when it can matter.
+  // Offers a scored doc. Fails only when a stored id a tie needed could not be read (a corrupt segment).
   Status Offer(double score, const Segment& seg, uint32_t s, uint32_t doc) {
     if (k_ == 0) return Status::Ok();
     if (heap_.size() == k_ && score < heap_.front().score) return Status::Ok();
-    LAKEQA_ASSIGN_OR_RETURN(std::string_view id, seg.StoredId(doc));
-    Entry e{score, std::string(id), s, doc};
+    Entry e{score, s, doc, &seg, {}, false};
+    auto better = [this](const Entry& a, const Entry& b) { return Better(a, b); };
     if (heap_.size() == k_) {
-      if (!Better(e, heap_.front())) return Status::Ok();
-      std::pop_heap(heap_.begin(), heap_.end(), Better);
+      if (!Better(e, heap_.front())) return error_;
+      std::pop_heap(heap_.begin(), heap_.end(), better);
       heap_.back() = std::move(e);
     } else {
       heap_.push_back(std::move(e));
     }
-    std::push_heap(heap_.begin(), heap_.end(), Better);
-    return Status::Ok();
+    std::push_heap(heap_.begin(), heap_.end(), better);
+    return error_;
   }
-  std::vector<Entry> Sorted() {
-    std::sort(heap_.begin(), heap_.end(), Better);
+  // Best first, every id read.
+  Result<std::vector<Entry>> Sorted() {
+    std::sort(heap_.begin(), heap_.end(), [this](const Entry& a, const Entry& b) { return Better(a, b); });
+    for (const Entry& e : heap_) Id(e);
+    if (!error_.ok()) return error_;
     return std::move(heap_);
   }
 
  private:
+  // a before b in the ranking: higher score, then smaller id.
+  bool Better(const Entry& a, const Entry& b) {
+    if (a.score != b.score) return a.score > b.score;
+    return Id(a) < Id(b);
+  }
+  const std::string& Id(const Entry& e) {
+    if (!e.has_id) {
+      auto id = e.segment->StoredId(e.doc);
+      if (id.ok()) {
+        e.id = std::string(*id);
+      } else if (error_.ok()) {
+        error_ = id.status();
+      }
+      e.has_id = true;
+    }
+    return e.id;
+  }
+
   size_t k_;
   std::vector<Entry> heap_;  // front: the worst kept entry
+  Status error_;
 };
 
 // One text field of a query term.
@@ -857,7 +881,8 @@ Result<SearchResult> Execution::Run() {
     LAKEQA_RETURN_IF_ERROR(failure_);
   }
   if (count) LAKEQA_RETURN_IF_ERROR(Facets(matches));
-  LAKEQA_RETURN_IF_ERROR(MakeHits(top_.Sorted()));
+  LAKEQA_ASSIGN_OR_RETURN(std::vector<Entry> best, top_.Sorted());
+  LAKEQA_RETURN_IF_ERROR(MakeHits(std::move(best)));
   LAKEQA_RETURN_IF_ERROR(ExplainIds());
   LAKEQA_RETURN_IF_ERROR(failure_);
   return std::move(result_);
