@@ -13,6 +13,7 @@
 
 #include "lakeqa/catalog/catalog.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/graph/graph.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/lake/local_store.h"
 
@@ -114,6 +115,7 @@ Json BuildSchemas() {
        {"reasoning", Prop("string", "Brief explanation of how the answer was found")},
        {"sources", StringArray("Dataset ids or file paths used")}},
       {"answer"}));
+  AddGraphSchemas(tools);
   return tools;
 }
 
@@ -129,6 +131,9 @@ const std::map<std::string, std::set<std::string>, std::less<>>& AllowedArgs() {
       {"execute_code", {"code"}},
       {"get_sandbox_info", {}},
       {"submit_answer", {"answer", "reasoning", "sources"}},
+      {"graph_find_nodes", {"name", "label", "property", "limit"}},
+      {"graph_neighbors", {"node", "type", "direction", "limit"}},
+      {"graph_query", {"cypher"}},
   };
   return m;
 }
@@ -322,6 +327,7 @@ Result<std::unique_ptr<ToolSet>> ToolSet::Open(std::unique_ptr<lake::Store> stor
     if (!r.ok()) return r.status().WithContext("opening the text index " + text_dir);
     t->text_index_ = *r;
   }
+  LAKEQA_RETURN_IF_ERROR(Impl::OpenGraph(*t, options.index_dir));
   // Namespaces: those the catalog knows, else the lake's top-level folders.
   {
     sqlite3_stmt* st = nullptr;
@@ -388,6 +394,9 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in)
       {"execute_code", &Impl::ExecuteCode},
       {"get_sandbox_info", &Impl::GetSandboxInfo},
       {"submit_answer", &Impl::SubmitAnswer},
+      {"graph_find_nodes", &Impl::GraphFindNodes},
+      {"graph_neighbors", &Impl::GraphNeighbors},
+      {"graph_query", &Impl::GraphQuery},
   };
   Result<ToolOutput> out = Internal("unreachable");
   auto fn = kTools.find(tool);

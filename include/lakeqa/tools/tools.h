@@ -25,6 +25,9 @@ class Catalog;
 namespace lakeqa::index {
 class IndexReader;
 }
+namespace lakeqa::graph {
+class Graph;
+}
 
 namespace lakeqa::tools {
 
@@ -65,6 +68,7 @@ class ToolSet {
   std::mutex catalog_mu_;  // one SQLite connection, shared by every session
   std::shared_ptr<const index::IndexReader> text_index_;
   std::unique_ptr<DownloadCache> cache_;
+  std::unique_ptr<graph::Graph> graph_;  // <index>/graph when the lake has one (graph_* tools)
   std::vector<std::string> namespaces_;
   ToolSetOptions options_;
   friend struct Impl;
