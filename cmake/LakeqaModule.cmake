@@ -41,10 +41,8 @@ function(lakeqa_module_tests name)
   target_include_directories(test_${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
   target_compile_options(test_${name} PRIVATE ${LAKEQA_TEST_WARNINGS})
   target_link_libraries(test_${name} PRIVATE lakeqa::${name} ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
-  target_compile_definitions(test_${name} PRIVATE
-    LAKEQA_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    LAKEQA_BINARY_DIR="${PROJECT_BINARY_DIR}")
-  # Tests that drive the CLI find it through LAKEQA_BIN.
+  # Tests find the checkout through lakeqa::build_paths (no path in their own objects: cmake/FastBuild.cmake)
+  # and the CLI through LAKEQA_BIN.
   target_precompile_headers(test_${name} PRIVATE <gtest/gtest.h> <nlohmann/json.hpp> <string> <vector>)
   gtest_discover_tests(test_${name} DISCOVERY_MODE PRE_TEST
     PROPERTIES ENVIRONMENT "LAKEQA_BIN=${PROJECT_BINARY_DIR}/lakeqa")

@@ -87,11 +87,17 @@ bool IsError(const Json& result) {
   return result.is_object() && result.contains("error") && result.size() == 1;
 }
 
+std::string CallStatus(const Json& result) {
+  if (!IsError(result)) return "ok";
+  const Json& e = result["error"];
+  return e.is_object() && e.contains("code") && e["code"].is_string() ? e["code"].get<std::string>() : "error";
+}
+
 Json ToolEvent(int turn, const std::string& tool, const Json& args, const Json& result, double elapsed_ms) {
   return {{"turn", turn},
           {"tool", tool},
           {"arguments", args},
-          {"status", IsError(result) ? "error" : "ok"},
+          {"status", CallStatus(result)},
           {"elapsed_ms", elapsed_ms},
           {"result", Truncate(DumpJson(result), 4000)}};
 }

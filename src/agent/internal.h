@@ -21,6 +21,8 @@ Json TrackDatasets(ToolEnv& env, bool called, const std::string& tool, const Jso
 Json SafeCall(ToolEnv& env, const std::string& tool, const Json& args);
 
 bool IsError(const Json& result);
+// A trace event's status: "ok", or the error's code name ("not_found", "timeout", ...).
+std::string CallStatus(const Json& result);
 
 // One trace line for a tool call made without a model (oracle, baseline, replay).
 Json ToolEvent(int turn, const std::string& tool, const Json& args, const Json& result, double elapsed_ms);

@@ -159,7 +159,7 @@ class LlmAgent : public Agent {
         req.messages.push_back(llm::Message::ToolResult(call.id, text, is_error));
         event["tool"] = call.name;
         event["arguments"] = call.ArgumentsValid() ? call.arguments : Json(call.arguments_text);
-        event["status"] = is_error ? "error" : "ok";
+        event["status"] = internal::CallStatus(result);
         event["elapsed_ms"] = MsSince(t1);
         event["result"] = text;
         event.update(ids);

@@ -14,6 +14,7 @@ class ReplayAgent : public Agent {
 
   AgentResult Run(const eval::Task& task, ToolEnv& env, const std::atomic<bool>& cancel) override {
     AgentResult out;
+    out.cost_usd = 0.0;  // no model call: nothing is spent (unknown is for unpriced models)
     out.task_id = task.id;
     auto start = std::chrono::steady_clock::now();
     std::string path = dir_ + "/" + task.id + ".jsonl";

@@ -1,5 +1,6 @@
 // Outcome names and the prediction line.
 #include "lakeqa/agent/agent.h"
+#include "lakeqa/eval/score.h"
 
 namespace lakeqa::agent {
 
@@ -34,8 +35,7 @@ std::optional<Outcome> OutcomeFromName(std::string_view name) {
 }
 
 bool IsFinal(Outcome o) {
-  return o == Outcome::kAnswered || o == Outcome::kMaxTurns || o == Outcome::kTimeout ||
-         o == Outcome::kTokenLimit || o == Outcome::kCostLimit;
+  return eval::IsFinalStatus(OutcomeName(o));
 }
 
 Json AgentResult::ToPrediction() const {

@@ -3,7 +3,6 @@
 
 #include <cerrno>
 #include <chrono>
-#include <ctime>
 #include <exception>
 #include <mutex>
 #include <set>
@@ -15,20 +14,13 @@
 #include "lakeqa/common/log.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/common/thread_pool.h"
+#include "lakeqa/eval/score.h"
 
 #include "agent/internal.h"
+#include "agent/run_record.h"
 
 namespace lakeqa::agent {
 namespace {
-
-std::string NowUtc() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 // Appends whole lines to predictions.jsonl: one write() per line on an O_APPEND descriptor, then fsync,
 // so a kill leaves at most one torn last line (which readers skip) and never loses an earlier one.
@@ -87,14 +79,26 @@ std::string TraceFileName(const std::string& task_id) {
 }
 
 Json RunSummary::ToJson() const {
-  return {{"tasks", tasks},         {"skipped", skipped},         {"ran", ran},
-          {"answered", answered},   {"failed", failed},           {"unfinished", unfinished},
-          {"cancelled", cancelled}, {"interrupted", interrupted}, {"usage", usage.ToJson()},
-          {"cost_usd", cost_usd},   {"elapsed_s", elapsed_s}};
+  Json cost = cost_unknown > 0 && cost_known == 0 ? Json() : Json(cost_usd);
+  return {{"tasks", tasks},
+          {"skipped", skipped},
+          {"ran", ran},
+          {"answered", answered},
+          {"failed", failed},
+          {"unfinished", unfinished},
+          {"cancelled", cancelled},
+          {"not_started", not_started},
+          {"interrupted", interrupted},
+          {"stopped", stopped.empty() ? Json() : Json(stopped)},
+          {"usage", usage.ToJson()},
+          {"cost_usd", cost},
+          {"cost_unknown_tasks", cost_unknown},
+          {"elapsed_s", elapsed_s}};
 }
 
 Result<std::map<std::string, std::string>> ReadRecordedStatus(const std::string& out_dir) {
   std::map<std::string, std::string> status;
+  std::vector<eval::PredictionLine> lines;
   std::string path = out_dir + "/predictions.jsonl";
   if (!PathExists(path)) return status;
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
@@ -111,8 +115,11 @@ Result<std::map<std::string, std::string>> ReadRecordedStatus(const std::string&
       if (!complete) break;  // torn by a kill: that task simply runs again
       return Corrupt(path + ":" + std::to_string(line_no) + ": not a prediction line");
     }
-    status[j["task_id"].get<std::string>()] = j.value("status", "");
+    lines.push_back({j["task_id"].get<std::string>(), j.value("status", ""), line_no});
   }
+  // The scorer's rule, so that what a resumed run skips is what `lakeqa eval` scores.
+  for (size_t i : eval::CurrentLines(lines))
+    status[lines[i].task_id] = lines[i].status;
   return status;
 }
 
@@ -129,34 +136,9 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
     }
   }
   LAKEQA_RETURN_IF_ERROR(MakeDirs(o.out_dir + "/traces"));
-  std::string run_json = o.out_dir + "/run.json";
-  Json meta;
-  if (PathExists(run_json)) {
-    LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(run_json));
-    LAKEQA_ASSIGN_OR_RETURN(meta, ParseJson(text, run_json));
-    for (const char* k : {"agent", "model", "prompt_hash"}) {
-      std::string was = meta.value(k, ""), now = k == std::string("agent")   ? o.agent
-                                                 : k == std::string("model") ? o.model
-                                                                             : o.prompt_hash;
-      if (was != now) {
-        return Status(ErrorCode::kAlreadyExists,
-                      o.out_dir + " holds a run with " + k + " \"" + was + "\", not \"" + now +
-                          "\": resume it with the same settings or choose another --out");
-      }
-    }
-  } else {
-    meta = {{"lakeqa_version", "0.1.0"},
-            {"created", NowUtc()},
-            {"agent", o.agent},
-            {"model", o.model},
-            {"prompt_hash", o.prompt_hash}};
-  }
-  meta["config"] = o.config;
-  meta["index_manifest"] = o.index_manifest;
-  meta["tasks"] = tasks.size();
-  meta["status"] = "running";
-  meta["updated"] = NowUtc();
-  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(run_json, DumpJson(meta, 2) + "\n"));
+  LAKEQA_ASSIGN_OR_RETURN(internal::RunRecord record, internal::RunRecord::Open(o));
+  record.Begin(o, tasks);
+  LAKEQA_RETURN_IF_ERROR(record.Save());
 
   std::string pred_path = o.out_dir + "/predictions.jsonl";
   LAKEQA_RETURN_IF_ERROR(RepairTornTail(pred_path));
@@ -179,17 +161,31 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
       todo.push_back(&t);
   }
 
+  if (!todo.empty() && o.preflight) {
+    Result<Json> pre = o.preflight();
+    record.SetPreflight(pre.ok() ? *pre : Json{{"ok", false}, {"error", ErrorJson(pre.status())["error"]}});
+    if (!pre.ok()) {
+      sum.not_started = todo.size();
+      sum.elapsed_s = internal::MsSince(t_start) / 1000;
+      record.Finish("failed", sum.ToJson());
+      LAKEQA_RETURN_IF_ERROR(record.Save());
+      return pre.status().WithContext("preflight request (no task was started)");
+    }
+  }
+
   std::mutex mu;
   Status write_error;
+  std::atomic<bool> stop{false};  // --max-failures reached: no new task starts
   ProgressBar bar("run", todo.size(), "tasks", o.progress);
   auto run_one = [&](const eval::Task& task) {
-    if (cancel.load()) return;
+    if (cancel.load() || stop.load()) return;
     AgentResult r;
     try {
       auto env = make_env(task);
       if (!env.ok()) {
         r.task_id = task.id;
         r.outcome = Outcome::kError;
+        r.cost_usd = 0.0;  // failed before any model call
         r.error = "tool environment: " + env.status().ToString();
       } else {
         r = make_agent()->Run(task, **env, cancel);
@@ -222,31 +218,42 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
     }
     ++sum.ran;
     sum.usage += r.usage;
-    if (r.cost_usd) sum.cost_usd += *r.cost_usd;
-    if (r.outcome == Outcome::kAnswered)
+    if (r.cost_usd) {
+      sum.cost_usd += *r.cost_usd;
+      ++sum.cost_known;
+    } else {
+      ++sum.cost_unknown;
+    }
+    if (r.outcome == Outcome::kAnswered) {
       ++sum.answered;
-    else if (r.outcome == Outcome::kError || r.outcome == Outcome::kCrashed)
-      ++sum.failed;
-    else
+    } else if (r.outcome == Outcome::kError || r.outcome == Outcome::kCrashed) {
+      if (sum.failed++ == 0) sum.first_failure = task.id + ": " + r.error;
+      if (o.max_failures > 0 && sum.failed >= static_cast<size_t>(o.max_failures)) stop = true;
+    } else {
       ++sum.unfinished;
+    }
     if (!r.error.empty() && !IsFinal(r.outcome)) LAKEQA_LOG_WARN("task {}: {}", task.id, r.error);
     bar.Add();
   };
   {
     ThreadPool pool(std::max(1, o.parallel), std::max(1, o.parallel));
     for (const eval::Task* t : todo) {
-      if (cancel.load()) break;
+      if (cancel.load() || stop.load()) break;
       pool.Submit([&, t] { run_one(*t); });
     }
     pool.Wait();
   }
   bar.Finish();
   sum.interrupted = cancel.load();
+  sum.not_started = todo.size() - sum.ran - sum.cancelled;
+  sum.stopped = sum.interrupted ? "interrupted" : stop.load() ? "max_failures" : "";
   sum.elapsed_s = internal::MsSince(t_start) / 1000;
-  meta["status"] = sum.interrupted ? "interrupted" : "complete";
-  meta["updated"] = NowUtc();
-  meta["last_invocation"] = sum.ToJson();
-  Status st = WriteFileAtomic(run_json, DumpJson(meta, 2) + "\n");
+  std::string status = !write_error.ok() ? "failed"
+                       : sum.interrupted ? "interrupted"
+                       : stop.load()     ? "stopped"
+                                         : "complete";
+  record.Finish(status, sum.ToJson());
+  Status st = record.Save();
   if (!write_error.ok()) return write_error;
   LAKEQA_RETURN_IF_ERROR(st);
   return sum;

@@ -7,6 +7,7 @@
 
 #include "lakeqa/agent/run.h"
 #include "lakeqa/agent/tool_env.h"
+#include "lakeqa/catalog/lake_check.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/lake/store.h"
 #include "lakeqa/tools/tools.h"
@@ -16,15 +17,16 @@ namespace {
 
 class ToolSetEnv : public ToolEnv {
  public:
-  ToolSetEnv(std::shared_ptr<tools::ToolSet> set, std::unique_ptr<tools::Session> session)
-      : set_(std::move(set)), session_(std::move(session)) {}
+  // `keep` holds the ToolSet open when the env owns a share of it (nullptr when the caller keeps it).
+  ToolSetEnv(tools::ToolSet& set, std::shared_ptr<tools::ToolSet> keep, std::shared_ptr<tools::Session> session)
+      : set_(set), keep_(std::move(keep)), session_(std::move(session)) {}
   std::vector<Json> Schemas() override {
     std::vector<Json> out;
     for (const Json& s : tools::ToolSet::Schemas())
       out.push_back(s);
     return out;
   }
-  Json Call(const std::string& tool, const Json& args) override { return set_->Call(*session_, tool, args); }
+  Json Call(const std::string& tool, const Json& args) override { return set_.Call(*session_, tool, args); }
   Json LastCallDatasets() override {
     const tools::TraceEvent& last = session_->last_event();
     if (last.tool.empty()) return Json();
@@ -32,13 +34,18 @@ class ToolSetEnv : public ToolEnv {
   }
 
  private:
-  std::shared_ptr<tools::ToolSet> set_;
-  std::unique_ptr<tools::Session> session_;
+  tools::ToolSet& set_;
+  std::shared_ptr<tools::ToolSet> keep_;
+  std::shared_ptr<tools::Session> session_;
 };
 
 }  // namespace
 
-Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options) {
+std::unique_ptr<ToolEnv> MakeToolSetEnv(tools::ToolSet& tools, std::shared_ptr<tools::Session> session) {
+  return std::make_unique<ToolSetEnv>(tools, nullptr, std::move(session));
+}
+
+Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options, ToolEnvInfo* info) {
   if (options.index_dir.empty()) return InvalidArgument("lakeqa run: --index is required");
   if (options.lake.empty()) return InvalidArgument("lakeqa run: --lake is required");
   lake::S3Options s3;
@@ -50,6 +57,22 @@ Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options) {
     s3.max_retries = so.value("retries", s3.max_retries);
   }
   LAKEQA_ASSIGN_OR_RETURN(auto store, lake::OpenStore(options.lake, s3));
+  LAKEQA_ASSIGN_OR_RETURN(catalog::LakeCheck check, catalog::CheckLake(*store, options.index_dir, true));
+  if (check.differs && !options.force_lake) {
+    return InvalidArgument("--lake " + check.lake + " is not the lake the index " + options.index_dir +
+                           " was built from (" + check.index_lake +
+                           "): point --lake at that lake, rebuild the index, or pass --force to use it anyway");
+  }
+  if (info != nullptr) {
+    info->lake = {{"uri", check.lake}, {"forced", check.differs}};
+    Json manifest;
+    if (auto text = ReadFile(options.index_dir + "/manifest.json", 16 << 20); text.ok())
+      manifest = Json::parse(*text, nullptr, false);
+    info->index = {{"dir", std::filesystem::absolute(options.index_dir).lexically_normal().string()},
+                   {"lake", check.index_lake.empty() ? Json() : Json(check.index_lake)},
+                   {"manifest", manifest.is_discarded() ? Json() : manifest}};
+    if (check.differs) info->warnings.push_back(check.Warning());
+  }
   // Absolute: code the agent runs has the sandbox as its working directory, so a relative --out would
   // make every local_path the tools return point nowhere.
   std::error_code ec;
@@ -72,7 +95,7 @@ Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options) {
     for (char& c : id)
       if (c == '.') c = '_';
     LAKEQA_ASSIGN_OR_RETURN(auto session, tools::Session::Create(root, id));
-    return std::unique_ptr<ToolEnv>(std::make_unique<ToolSetEnv>(shared, std::move(session)));
+    return std::unique_ptr<ToolEnv>(std::make_unique<ToolSetEnv>(*shared, shared, std::move(session)));
   });
 }
 

@@ -1,10 +1,13 @@
 #include "lakeqa/catalog/builder.h"
+#include "lakeqa/catalog/lake_check.h"
 
 #include <openssl/evp.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <mutex>
 #include <memory>
 #include <set>
@@ -253,15 +256,76 @@ Json BuildReport::ToJson() const {
   return {{"listed", listed},     {"unchanged", unchanged}, {"profiled", profiled},
           {"removed", removed},   {"errors", errors},       {"datasets_updated", datasets_updated},
           {"datasets", datasets}, {"bytes_read", bytes_read}, {"requests", requests},
-          {"seconds", seconds},   {"estimate", estimate}};
+          {"seconds", seconds},   {"estimate", estimate},   {"warnings", warnings}};
+}
+
+namespace {
+constexpr const char* kPartialDir = ".partial-build";
+const char* const kCatalogFiles[] = {"catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm"};
+}  // namespace
+
+FirstBuildCleanup::FirstBuildCleanup(std::string index_dir) : dir_(std::move(index_dir)) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  first_ = !PathExists(dir_ + "/catalog.sqlite") && !PathExists(dir_ + "/manifest.json");
+  created_dir_ = !fs::exists(dir_, ec);
+  if (!first_ || created_dir_) return;
+  std::string partial = dir_ + "/" + kPartialDir;
+  if (PathExists(partial + "/catalog.sqlite")) {
+    for (const char* f : kCatalogFiles) {
+      if (PathExists(partial + "/" + f)) fs::rename(partial + "/" + f, dir_ + "/" + f, ec);
+    }
+    fs::remove_all(partial, ec);
+    resumed_ = true;
+  }
+  for (const auto& e : fs::directory_iterator(dir_, ec)) {
+    std::string name = e.path().filename().string();
+    if (name.rfind("catalog.sqlite", 0) != 0) kept_.push_back(name);
+  }
+}
+
+FirstBuildCleanup::~FirstBuildCleanup() {
+  if (done_ || !first_) return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(dir_, ec)) return;
+  bool stash = PathExists(dir_ + "/catalog.sqlite");
+  if (stash) {
+    std::string partial = dir_ + "/" + kPartialDir;
+    fs::create_directories(partial, ec);
+    for (const char* f : kCatalogFiles) {
+      if (PathExists(dir_ + "/" + f)) fs::rename(dir_ + "/" + f, partial + "/" + f, ec);
+    }
+  }
+  if (created_dir_ && !stash) {
+    fs::remove_all(dir_, ec);
+    return;
+  }
+  std::vector<fs::path> made;
+  for (const auto& e : fs::directory_iterator(dir_, ec)) {
+    std::string name = e.path().filename().string();
+    if (name != kPartialDir && std::find(kept_.begin(), kept_.end(), name) == kept_.end()) made.push_back(e.path());
+  }
+  for (const auto& p : made) fs::remove_all(p, ec);
 }
 
 Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_dir, const BuildOptions& o) {
   auto t0 = std::chrono::steady_clock::now();
+  BuildReport report;
+  // Before anything is written: a lake that cannot be opened, or an index of another lake.
+  LAKEQA_ASSIGN_OR_RETURN(LakeCheck lake_check, CheckLake(store, index_dir, /*require_objects=*/false));
+  if (lake_check.differs) {
+    if (!o.force_other_lake) {
+      return Status(ErrorCode::kAlreadyExists,
+                    index_dir + " holds the index of " + lake_check.index_lake + ", not of " + lake_check.lake +
+                        ": choose another --index, or pass --force to replace its datasets with this lake's");
+    }
+    report.warnings.push_back("replacing the index of " + lake_check.index_lake + " with one of " + lake_check.lake +
+                              " (--force)");
+  }
   LAKEQA_RETURN_IF_ERROR(MakeDirs(index_dir));
   LAKEQA_ASSIGN_OR_RETURN(auto cat, Catalog::Open(index_dir + "/catalog.sqlite"));
   sqlite3* db = cat->db();
-  BuildReport report;
   std::string mode(ProfileModeName(o.mode));
   auto* s3 = dynamic_cast<lake::S3Store*>(&store);
   uint64_t requests_before = s3 ? s3->requests() : 0;

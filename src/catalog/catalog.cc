@@ -267,24 +267,74 @@ Status Catalog::SetMeta(const std::string& key, const std::string& value) {
   return s.Bind(1, key).Bind(2, value).Run();
 }
 
-Result<std::vector<DatasetRecord>> Catalog::ListDatasets(const std::string& prefix, uint64_t limit, uint64_t offset) {
-  // A byte-prefix over "namespace/dataset_id" as a key range on UNIQUE(namespace, dataset_id), so that a
-  // prefix lookup costs the matches, not a scan of every dataset (S3 list-with-prefix semantics).
+namespace {
+
+// A byte-prefix over "namespace/dataset_id" as a key range on UNIQUE(namespace, dataset_id), so that a
+// prefix lookup costs the matches, not a scan of every dataset (S3 list-with-prefix semantics). The
+// clause binds ?1 (low), ?4 (namespace) and ?5 (high); BindPrefixRange binds them.
+struct PrefixRange {
+  std::string where, low, ns, high;
+  bool has_ns = false;
+};
+
+PrefixRange DatasetPrefixRange(const std::string& prefix) {
+  PrefixRange r;
   size_t slash = prefix.find('/');
-  std::string col = slash == std::string::npos ? "namespace" : "dataset_id";
-  std::string low = slash == std::string::npos ? prefix : prefix.substr(slash + 1);
-  std::string high = PrefixUpperBound(low);
-  std::string sql = std::string("SELECT ") + kDatasetCols + " FROM datasets WHERE " +
-                    (slash == std::string::npos ? "" : "namespace = ?4 AND ") + col + " >= ?1" +
-                    (high.empty() ? "" : " AND " + col + " < ?5") + " ORDER BY namespace, dataset_id LIMIT ?2 OFFSET ?3";
+  r.has_ns = slash != std::string::npos;
+  std::string col = r.has_ns ? "dataset_id" : "namespace";
+  r.low = r.has_ns ? prefix.substr(slash + 1) : prefix;
+  if (r.has_ns) r.ns = prefix.substr(0, slash);
+  r.high = PrefixUpperBound(r.low);
+  r.where = std::string(" WHERE ") + (r.has_ns ? "namespace = ?4 AND " : "") + col + " >= ?1" +
+            (r.high.empty() ? "" : " AND " + col + " < ?5");
+  return r;
+}
+
+void BindPrefixRange(Stmt& s, const PrefixRange& r) {
+  s.Bind(1, r.low);
+  if (r.has_ns) s.Bind(4, r.ns);
+  if (!r.high.empty()) s.Bind(5, r.high);
+}
+
+}  // namespace
+
+Result<std::vector<DatasetRecord>> Catalog::ListDatasets(const std::string& prefix, uint64_t limit, uint64_t offset) {
+  PrefixRange r = DatasetPrefixRange(prefix);
+  std::string sql = std::string("SELECT ") + kDatasetCols + " FROM datasets" + r.where +
+                    " ORDER BY namespace, dataset_id LIMIT ?2 OFFSET ?3";
   Stmt s(db_, sql.c_str());
-  s.Bind(1, low).Bind(2, static_cast<int64_t>(limit)).Bind(3, static_cast<int64_t>(offset));
-  if (slash != std::string::npos) s.Bind(4, prefix.substr(0, slash));
-  if (!high.empty()) s.Bind(5, high);
+  BindPrefixRange(s, r);
+  s.Bind(2, static_cast<int64_t>(limit)).Bind(3, static_cast<int64_t>(offset));
   std::vector<DatasetRecord> out;
   while (s.Step()) out.push_back(ReadDataset(s));
   if (!s.status().ok()) return s.status();
   return out;
+}
+
+Result<uint64_t> Catalog::CountDatasets(const std::string& prefix) {
+  PrefixRange r = DatasetPrefixRange(prefix);
+  Stmt s(db_, ("SELECT count(*) FROM datasets" + r.where).c_str());
+  BindPrefixRange(s, r);
+  if (s.Step()) return static_cast<uint64_t>(s.Int(0));
+  if (!s.status().ok()) return s.status();
+  return Internal("count(*) over datasets returned no row");
+}
+
+Result<DatasetRecord> Catalog::ResolveDataset(const std::string& id) {
+  if (id.find('/') != std::string::npos) return GetDataset(id);
+  Stmt s(db_, (std::string("SELECT ") + kDatasetCols +
+               " FROM datasets WHERE dataset_id=? ORDER BY namespace LIMIT 10").c_str());
+  s.Bind(1, id);
+  std::vector<DatasetRecord> found;
+  while (s.Step()) found.push_back(ReadDataset(s));
+  if (!s.status().ok()) return s.status();
+  if (found.empty()) return NotFound("no dataset '" + id + "' in any namespace of the catalog");
+  if (found.size() > 1) {
+    std::string ids;
+    for (const auto& d : found) ids += (ids.empty() ? "" : ", ") + d.FullId();
+    return InvalidArgument("dataset id '" + id + "' is ambiguous: pass one of " + ids);
+  }
+  return found[0];
 }
 
 Result<DatasetRecord> Catalog::GetDataset(const std::string& full_id) {
@@ -355,6 +405,28 @@ Status Catalog::ForEachDataset(const std::function<Status(const DatasetRecord&, 
     LAKEQA_RETURN_IF_ERROR(visit(d, files));
   }
   return ds.status();
+}
+
+Status Catalog::ForEachTitleGroup(
+    const std::function<Status(const std::string& title, const std::vector<std::string>& ids)>& visit) {
+  Stmt st(db_,
+          "SELECT lower(trim(title)), title, namespace, dataset_id FROM datasets WHERE lower(trim(title)) IN "
+          "(SELECT lower(trim(title)) FROM datasets WHERE trim(title) != '' GROUP BY 1 HAVING count(*) > 1) "
+          "ORDER BY 1, namespace, dataset_id");
+  std::string key, title;
+  std::vector<std::string> ids;
+  while (st.Step()) {
+    if (st.Text(0) != key) {
+      if (ids.size() > 1) LAKEQA_RETURN_IF_ERROR(visit(title, ids));
+      ids.clear();
+      key = st.Text(0);
+      title = st.Text(1);
+    }
+    ids.push_back(st.Text(2) + "/" + st.Text(3));
+  }
+  LAKEQA_RETURN_IF_ERROR(st.status());
+  if (ids.size() > 1) LAKEQA_RETURN_IF_ERROR(visit(title, ids));
+  return Status::Ok();
 }
 
 Status Catalog::Dump(const std::function<void(const std::string& line)>& out, bool ignore_etag_mtime) {

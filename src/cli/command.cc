@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <string_view>
 
 namespace lakeqa::cli {
 
@@ -48,11 +49,29 @@ int Fail(const Status& status, const OutputOptions& out) {
   return ExitCodeFor(status.code());
 }
 
+int PartialFailure(const std::string& message, const OutputOptions& out, Json* json_result) {
+  if (out.json && json_result != nullptr) {
+    (*json_result)["error"] = {{"code", "partial_failure"}, {"message", message}};
+  } else {
+    std::fprintf(stderr, "lakeqa: partial_failure: %s\n", message.c_str());
+  }
+  return kExitPartialFailure;
+}
+
 void PrintJson(const Json& j) {
   std::string s = DumpJson(j, isatty(STDOUT_FILENO) ? 2 : -1);
   std::fwrite(s.data(), 1, s.size(), stdout);
   std::fputc('\n', stdout);
   std::fflush(stdout);
+}
+
+bool WantsJson(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a == "--") return false;
+    if (a == "--json") return true;
+  }
+  return false;
 }
 
 }  // namespace lakeqa::cli

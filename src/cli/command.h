@@ -48,5 +48,16 @@ void AddOutputOptions(CLI::App* cmd, OutputOptions& out);
 int Fail(const Status& status, const OutputOptions& out);
 // Prints a JSON value to stdout (pretty when stdout is a terminal).
 void PrintJson(const Json& j);
+// Whether the command line asks for JSON output: a `--json` before any `--`. Used before (or when)
+// CLI11 fails to parse, so that usage errors follow --json too.
+bool WantsJson(int argc, const char* const* argv);
+
+// The exit code of a verb that ran to the end while some of its items failed: `run` with failed tasks (or
+// stopped by --max-failures), `eval --judge` with answers the judge gave no verdict for. Not an ErrorCode:
+// the command as a whole did its work and wrote its results. docs/cli.md lists it with the others.
+inline constexpr int kExitPartialFailure = 12;
+// Says so: "lakeqa: partial_failure: <message>" on stderr, or under --json the error object
+// {"code": "partial_failure", "message"} for the caller to add to its result; returns kExitPartialFailure.
+int PartialFailure(const std::string& message, const OutputOptions& out, Json* json_result);
 
 }  // namespace lakeqa::cli

@@ -386,7 +386,7 @@ int Demo::Main() {
         "D_acc P/R", "funnel: top loss", "tokens in/out", "cost", "time");
     for (const Json& r : rows) {
       std::string cost =
-          r["cost_usd"].is_number() ? fmt::format("${:.4f}", r["cost_usd"].get<double>()) : "n/a";
+          r["cost_usd"].is_number() ? fmt::format("${:.4f}", r["cost_usd"].get<double>()) : "unknown";
       Say("{:<9} {:>5} {:>5} {:>13} {:>13}  {:<30} {:>15} {:>9} {:>8}\n", r["agent"].get<std::string>(),
           r["tasks"].get<int64_t>(), pct(r["em"]), pct(r["dret_p"]) + "/" + pct(r["dret_r"]),
           pct(r["dacc_p"]) + "/" + pct(r["dacc_r"]), r["funnel_top"].get<std::string>(),

@@ -7,6 +7,7 @@
 #include "lakeqa/eval/judge.h"
 #include "lakeqa/eval/report.h"
 #include "lakeqa/eval/score.h"
+#include "lakeqa/llm/pricing.h"
 
 #include "cli/command.h"
 
@@ -21,20 +22,6 @@ struct Opts {
   OutputOptions out;
 };
 
-// Task paths from run.json when --tasks is not given: "tasks" as a path or a list of paths.
-std::vector<std::string> TasksFromRunJson(const Json& run_json) {
-  std::vector<std::string> out;
-  auto it = run_json.find("tasks");
-  if (it == run_json.end()) return out;
-  if (it->is_string()) out.push_back(it->get<std::string>());
-  if (it->is_array()) {
-    for (const Json& p : *it) {
-      if (p.is_string()) out.push_back(p.get<std::string>());
-    }
-  }
-  return out;
-}
-
 int Run(const Opts& o) {
   if (o.run.empty()) {
     return Fail(
@@ -43,7 +30,12 @@ int Run(const Opts& o) {
   }
   auto run = eval::LoadRun(o.run);
   if (!run.ok()) return Fail(run.status(), o.out);
-  std::vector<std::string> paths = o.tasks.empty() ? TasksFromRunJson(run->run_json) : o.tasks;
+  std::vector<std::string> paths = o.tasks;
+  if (paths.empty()) {
+    auto from_run = eval::RunTaskPaths(run->run_json, o.run + "/run.json");
+    if (!from_run.ok()) return Fail(from_run.status(), o.out);
+    paths = *from_run;
+  }
   if (paths.empty()) {
     return Fail(InvalidArgument(o.run + "/run.json names no \"tasks\": pass --tasks <files or folders>"),
                 o.out);
@@ -74,32 +66,48 @@ int Run(const Opts& o) {
   }
   Status st = eval::WriteReports(score, *run, o.run);
   if (!st.ok()) return Fail(st, o.out);
+  // Answers the judge could not grade: the reports are written, but the command did not do all it was asked.
+  std::string judge_failed;
+  if (score.judge_failed > 0) {
+    judge_failed = fmt::format("the judge gave no readable verdict for {} of {} tasks (first: {}); scoring again "
+                               "asks it again",
+                               score.judge_failed, score.tasks.size(), score.judge_failed_tasks[0]);
+  }
   if (o.out.json) {
     Json j = score.ToJson();
     j.erase("per_task");
     j["report_json"] = o.run + "/report.json";
     j["report_html"] = o.run + "/report.html";
+    int rc = judge_failed.empty() ? 0 : PartialFailure(judge_failed, o.out, &j);
     PrintJson(j);
-    return 0;
+    return rc;
   }
-  fmt::print("{} tasks scored ({} not run, {} unknown predictions, {} warnings)\n", score.tasks.size(),
-             score.not_run.size(), score.unknown_predictions.size(), score.warnings.size());
+  fmt::print("{} tasks scored ({} not run, {} unknown predictions, {} superseded lines, {} warnings)\n",
+             score.tasks.size(), score.not_run.size(), score.unknown_predictions.size(), score.superseded.size(),
+             score.warnings.size());
   fmt::print("EM {:.2f}%  lenient {:.2f}%  token F1 {:.3f}\n", score.em * 100, score.lenient * 100,
              score.token_f1);
   if (score.judged) {
-    fmt::print("judge {:.2f}%  agreement with EM {:.2f}%  judge cost ${:.4f}\n", score.judge_accuracy * 100,
-               score.judge_agreement * 100, score.judge_cost_usd);
+    fmt::print("judge {}  agreement with EM {}  judge cost {}{}\n",
+               score.judge_verdicts ? fmt::format("{:.2f}%", score.judge_accuracy * 100) : "none",
+               score.judge_verdicts ? fmt::format("{:.2f}%", score.judge_agreement * 100) : "none",
+               llm::FormatCost(score.judge_cost_usd, score.judge_verdicts - score.judge_cost_unknown,
+                               score.judge_cost_unknown),
+               score.judge_failed ? fmt::format("  ({} tasks without a verdict)", score.judge_failed) : "");
   }
   fmt::print("D_acc P/R/F1 {:.2f}/{:.2f}/{:.2f}%  D_ret P/R/F1 {:.2f}/{:.2f}/{:.2f}%\n",
              score.dacc.precision * 100, score.dacc.recall * 100, score.dacc.f1 * 100,
              score.dret.precision * 100, score.dret.recall * 100, score.dret.f1 * 100);
-  fmt::print("runtime mean/median/p90 {:.1f}/{:.1f}/{:.1f}s  cost mean ${:.4f} total ${:.4f}\n",
-             score.runtime.mean, score.runtime.median, score.runtime.p90, score.cost.mean, score.cost.sum);
+  fmt::print("runtime mean/median/p90 {:.1f}/{:.1f}/{:.1f}s  cost {}\n", score.runtime.mean, score.runtime.median,
+             score.runtime.p90,
+             score.cost.n == 0 ? "unknown"
+                               : fmt::format("mean ${:.4f} total {}", score.cost.mean,
+                                             llm::FormatCost(score.cost.sum, score.cost.n, score.cost_unknown)));
   fmt::print("funnel:");
   for (eval::FunnelStage s : eval::AllFunnelStages())
     fmt::print(" {}={}", eval::FunnelStageName(s), score.funnel[s]);
   fmt::print("\nwrote {0}/report.json and {0}/report.html\n", o.run);
-  return 0;
+  return judge_failed.empty() ? 0 : PartialFailure(judge_failed, o.out, nullptr);
 }
 
 Registration reg([](CLI::App& root, Commands& commands) {

@@ -7,6 +7,7 @@
 
 #include <optional>
 
+#include "cli/search_flags.h"
 #include "cli/store_options.h"
 #include "lakeqa/catalog/builder.h"
 #include "lakeqa/common/progress.h"
@@ -24,9 +25,10 @@ struct Opts {
   std::string lake, index, profile = "head";
   size_t jobs = 0;
   uint64_t debug_kill_after = 0;
-  bool no_text = false, chunks = false, rebuild_text = false;
+  bool no_text = false, chunks = false, rebuild_text = false, force = false;
   index::ChunkOptions chunk;
   std::string vectors, glove, embed_model = "text-embedding-3-small", embed_key_env = "OPENAI_API_KEY";
+  RankingFlags ranking;
   StoreFlags store;
   OutputOptions out;
 };
@@ -78,7 +80,9 @@ int Run(const Opts& o) {
   if (!mode.ok()) return Fail(mode.status(), o.out);
   auto store = OpenFromFlags(o.lake, o.store);
   if (!store.ok()) return Fail(store.status(), o.out);
+  catalog::FirstBuildCleanup cleanup(o.index);
   catalog::BuildOptions bo;
+  bo.force_other_lake = o.force;
   bo.mode = *mode;
   bo.jobs = o.jobs;
   bo.progress = !o.out.quiet;
@@ -94,6 +98,8 @@ int Run(const Opts& o) {
   }
   auto report = catalog::BuildCatalog(**store, o.index, bo);
   if (!report.ok()) return Fail(report.status(), o.out);
+  for (const std::string& w : report->warnings)
+    fmt::print(stderr, "lakeqa: warning: {}\n", w);
   std::optional<index::TextBuildReport> text;
   if (!o.no_text || o.chunks) {
     auto cat = catalog::Catalog::Open(o.index + "/catalog.sqlite");
@@ -104,6 +110,10 @@ int Run(const Opts& o) {
     to.chunk = o.chunk;
     to.progress = !o.out.quiet;
     to.rebuild = o.rebuild_text;
+    index::Schema schema = index::Schema::Datasets();
+    auto ranking = ApplyRankingFlags(o.ranking, schema, index::DatasetRanking());
+    if (!ranking.ok()) return Fail(ranking.status(), o.out);
+    to.ranking = *ranking;
     auto tr = index::BuildTextIndex(**cat, o.index, to);
     if (!tr.ok()) return Fail(tr.status().WithContext("text index of " + o.index), o.out);
     text = *tr;
@@ -132,6 +142,7 @@ int Run(const Opts& o) {
       vectors = Json{{"embedder", embedder->name()}, {"rebuilt", true}, {"documents", vr->documents}, {"empty", vr->empty}};
     }
   }
+  cleanup.Succeeded();
   if (o.out.json) {
     Json j = report->ToJson();
     j["index"] = o.index;
@@ -153,6 +164,9 @@ int Run(const Opts& o) {
       fmt::print("text index: {} datasets ({} added, {} updated, {} unchanged, {} deleted) in {}\n", text->datasets,
                  text->added, text->updated, text->unchanged, text->deleted, HumanDuration(text->seconds));
     }
+    if (text && !o.no_text)
+      fmt::print("near-duplicates: {} groups of {} datasets (among {} shared titles)\n", text->near_duplicates.groups,
+                 text->near_duplicates.datasets, text->near_duplicates.title_groups);
     if (text && o.chunks) fmt::print("chunk index: {} chunks written\n", text->chunks);
     fmt::print("sources: {} doc, {} table, {} graph datasets\n", sources->Find("doc")->datasets,
                sources->Find("table")->datasets, sources->Find("graph")->datasets);
@@ -191,6 +205,7 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--chunk-overlap", o->chunk.overlap, "Words shared by consecutive chunks")->capture_default_str();
   cmd->add_option("--chunk-max-words", o->chunk.max_words, "Words chunked per dataset")->capture_default_str();
   cmd->add_flag("--rebuild-text", o->rebuild_text, "Drop and rebuild the text (and chunk) indexes");
+  cmd->add_flag("--force", o->force, "Replace an index built from another lake (refused without it)");
   cmd->add_option("--vectors", o->vectors,
                   "Also build the vector index (<index>/vectors/): glove, or http:<base url> of an "
                   "OpenAI-compatible /v1/embeddings server; re-embeds everything when the text index changed");
@@ -199,6 +214,7 @@ Registration reg([](CLI::App& root, Commands& commands) {
       ->capture_default_str();
   cmd->add_option("--embed-key-env", o->embed_key_env, "--vectors http: environment variable holding the API key")
       ->capture_default_str();
+  AddRankingFlags(cmd, o->ranking);
   AddStoreFlags(cmd, o->store);
   AddOutputOptions(cmd, o->out);
   commands.Bind(cmd, [o] { return Run(*o); });

@@ -3,10 +3,13 @@
 #include <exception>
 
 #include "cli/command.h"
+#include "lakeqa/common/cleanup.h"
 #include "lakeqa/common/log.h"
 
 int main(int argc, char** argv) {
   lakeqa::InitLogging();
+  // SIGINT/SIGTERM remove temporary folders (sandboxes, the Python shim) before the process dies.
+  lakeqa::InstallSignalCleanup();
   CLI::App app{"lakeqa: exploratory question answering over data lakes", "lakeqa"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "lakeqa 0.1.0");
@@ -17,9 +20,17 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // CLI11 returns 0 for --help/--version and 106 etc. for usage errors; usage errors exit 2.
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    // --help and --version are "errors" that exit 0; every other one is a usage error, exit 2.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    // Under --json the caller parses stdout, so a usage error is the same {"error": ...} object as any
+    // other failure (docs/cli.md); without it, CLI11's text and a pointer to --help go to stderr.
+    if (lakeqa::cli::WantsJson(argc, argv)) {
+      lakeqa::cli::PrintJson(
+          lakeqa::ErrorJson(lakeqa::InvalidArgument(std::string(e.what()) + " (run with --help for usage)")));
+      return lakeqa::ExitCodeFor(lakeqa::ErrorCode::kInvalidArgument);
+    }
+    app.exit(e);
+    return lakeqa::ExitCodeFor(lakeqa::ErrorCode::kInvalidArgument);
   }
   if (!log_level.empty()) lakeqa::SetLogLevel(lakeqa::ParseLogLevel(log_level, lakeqa::LogLevel::kWarn));
   const lakeqa::cli::Handler* handler = commands.Parsed(app);

@@ -1,5 +1,6 @@
 // `lakeqa run --tasks <paths> --index <dir> --lake <uri> --agent llm|oracle|baseline|replay
-//  --model provider:model --out <run> [--parallel N] [--max-turns 25] [--timeout 450] [--only-new]`:
+//  --model provider:model --out <run> [--parallel N] [--max-turns 25] [--timeout 450] [--only-new]
+//  [--max-failures N] [--max-retries N] [--force]`:
 // runs an agent over a task set into a run directory (see include/lakeqa/agent/run.h), resumable, with a
 // record/replay cassette of every model call. SIGINT/SIGTERM stop cleanly: finished tasks are kept,
 // running ones are left for the next invocation; a second signal kills at once.
@@ -16,6 +17,7 @@
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/llm/cassette.h"
+#include "lakeqa/llm/preflight.h"
 #include "lakeqa/llm/providers.h"
 
 #include "cli/command.h"
@@ -38,10 +40,10 @@ struct Opts {
   std::vector<std::string> tasks;
   std::string index, lake, agent = "llm", model, out, base_url, pricing, cassette, traces, system_prompt_file;
   std::vector<std::string> tools;
-  int parallel = 1, max_turns = 25, max_output_tokens = 8192;
+  int parallel = 1, max_turns = 25, max_output_tokens = 8192, max_failures = 0, max_retries = 6;
   double timeout = 450, request_timeout = 300, max_cost = 0;
   int64_t max_tokens = 0;
-  bool only_new = false, offline = false, no_stream = false;
+  bool only_new = false, offline = false, no_stream = false, force = false;
   StoreFlags store;
   OutputOptions out_opts;
 };
@@ -51,6 +53,8 @@ int Run(const Opts& o) {
   if (o.max_turns < 1) return Fail(InvalidArgument("--max-turns must be at least 1"), out);
   if (o.timeout <= 0) return Fail(InvalidArgument("--timeout must be positive (seconds)"), out);
   if (o.parallel < 1) return Fail(InvalidArgument("--parallel must be at least 1"), out);
+  if (o.max_failures < 0) return Fail(InvalidArgument("--max-failures must be 0 (no limit) or more"), out);
+  if (o.max_retries < 0) return Fail(InvalidArgument("--max-retries must be 0 or more"), out);
   eval::LoadResult loaded = eval::LoadTasks(o.tasks);
   for (const auto& e : loaded.errors)
     fmt::print(stderr, "skipped: {}\n", e.status.message());
@@ -73,6 +77,9 @@ int Run(const Opts& o) {
   ro.out_dir = o.out;
   ro.parallel = o.parallel;
   ro.only_new = o.only_new;
+  ro.max_failures = o.max_failures;
+  ro.force_lake = o.force;
+  ro.task_paths = o.tasks;
   ro.progress = !out.quiet && !out.json;
   ro.agent = o.agent;
   ro.prompt_hash =
@@ -101,9 +108,20 @@ int Run(const Opts& o) {
       co.base_url = o.base_url;
       co.stream = !o.no_stream;
       co.http.timeout_s = o.request_timeout;
+      co.http.max_retries = o.max_retries;
       auto c = llm::MakeClient(*spec, co);
       if (!c.ok()) return Fail(c.status(), out);
       live = std::move(*c);
+      // The preflight gets at most one retry: a dead endpoint must stop the run in seconds.
+      co.http.max_retries = std::min(o.max_retries, 1);
+      co.http.timeout_s = std::min(o.request_timeout, 60.0);
+      auto pc = llm::MakeClient(*spec, co);
+      if (!pc.ok()) return Fail(pc.status(), out);
+      ro.preflight = [pre = std::shared_ptr<llm::ChatClient>(std::move(*pc)), model = spec->model,
+                      price = pricing->Find(spec->provider, spec->model)]() -> Result<Json> {
+        LAKEQA_ASSIGN_OR_RETURN(llm::PreflightResult r, llm::Preflight(*pre, model));
+        return r.ToJson(price);
+      };
     }
     Status st = MakeDirs(o.out);
     if (!st.ok()) return Fail(st, out);
@@ -138,21 +156,27 @@ int Run(const Opts& o) {
                {"timeout_s", o.timeout},
                {"max_total_tokens", o.max_tokens},
                {"max_cost_usd", o.max_cost},
+               {"max_failures", o.max_failures},
+               {"max_retries", o.max_retries},
                {"tools", o.tools},
                {"cassette", o.agent == "llm" ? Json(cassette) : Json()},
-               {"offline", o.offline}};
-  if (!o.index.empty() && PathExists(o.index + "/manifest.json")) {
-    auto text = ReadFile(o.index + "/manifest.json", 16 << 20);
-    if (text.ok()) ro.index_manifest = Json::parse(*text, nullptr, false);
-  }
+               {"offline", o.offline},
+               {"force", o.force}};
 
   agent::ToolEnvOptions eo;
   eo.index_dir = o.index;
   eo.lake = o.lake;
   eo.work_dir = o.out + "/work";
   eo.store_options = StoreFlagsJson(o.store);
-  auto envs = agent::MakeToolEnvFactory(eo);
+  eo.force_lake = o.force;
+  agent::ToolEnvInfo info;
+  auto envs = agent::MakeToolEnvFactory(eo, &info);
   if (!envs.ok()) return Fail(envs.status(), out);
+  for (const std::string& w : info.warnings)
+    fmt::print(stderr, "lakeqa run: warning: {}\n", w);
+  ro.lake = info.lake;
+  ro.index = info.index;
+  ro.warnings = info.warnings;
 
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
@@ -160,20 +184,33 @@ int Run(const Opts& o) {
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (!sum.ok()) return Fail(sum.status(), out);
+  // Failed tasks are recorded and the run goes on, but the run did not do what was asked: exit non-zero.
+  std::string failed;
+  if (sum->failed > 0) {
+    failed = fmt::format("{} of {} tasks failed{} (first: {}); `lakeqa run` again retries them", sum->failed,
+                         sum->ran,
+                         sum->stopped == "max_failures"
+                             ? fmt::format(", the run stopped at --max-failures {} with {} tasks not started",
+                                           o.max_failures, sum->not_started)
+                             : "",
+                         sum->first_failure);
+  }
+  std::string cost = llm::FormatCost(sum->cost_usd, sum->cost_known, sum->cost_unknown);
+  Json j = sum->ToJson();
+  j["out"] = o.out;
+  int rc = failed.empty() ? 0 : PartialFailure(failed, out, &j);
   if (out.json) {
-    Json j = sum->ToJson();
-    j["out"] = o.out;
     PrintJson(j);
   } else {
     fmt::print(
         "{} tasks: {} skipped (done earlier), {} ran: {} answered, {} unfinished, {} failed{}\n", sum->tasks,
         sum->skipped, sum->ran, sum->answered, sum->unfinished, sum->failed,
-        sum->interrupted ? fmt::format(", interrupted ({} left for the next run)", sum->cancelled) : "");
-    fmt::print("tokens: {} in ({} cached), {} out; cost ${:.4f}; {} → {}\n", sum->usage.input_tokens,
-               sum->usage.cache_read_tokens, sum->usage.output_tokens, sum->cost_usd,
-               HumanDuration(sum->elapsed_s), o.out);
+        sum->interrupted ? fmt::format(", interrupted ({} left for the next run)", sum->cancelled + sum->not_started)
+                         : "");
+    fmt::print("tokens: {} in ({} cached), {} out; cost {}; {} → {}\n", sum->usage.input_tokens,
+               sum->usage.cache_read_tokens, sum->usage.output_tokens, cost, HumanDuration(sum->elapsed_s), o.out);
   }
-  return sum->interrupted ? ExitCodeFor(ErrorCode::kCancelled) : 0;
+  return sum->interrupted ? ExitCodeFor(ErrorCode::kCancelled) : rc;
 }
 
 Registration reg([](CLI::App& root, Commands& commands) {
@@ -195,6 +232,12 @@ Registration reg([](CLI::App& root, Commands& commands) {
       ->capture_default_str();
   cmd->add_option("--tools", o->tools, "Tools beyond the paper's set (e.g. query)")->delimiter(',');
   cmd->add_flag("--only-new", o->only_new, "Skip every task already recorded, failed ones too");
+  cmd->add_option("--max-failures", o->max_failures,
+                  "Stop starting tasks after this many failed (error, crashed); 0 = no limit")
+      ->capture_default_str();
+  cmd->add_option("--max-retries", o->max_retries, "Retries of a model request (429, 5xx, connection errors)")
+      ->capture_default_str();
+  cmd->add_flag("--force", o->force, "Use a lake other than the one the index was built from (run.json says so)");
   cmd->add_option("--base-url", o->base_url,
                   "OpenAI-compatible or Anthropic endpoint (vLLM, llama.cpp, Ollama)");
   cmd->add_option("--pricing", o->pricing, "Pricing table JSON (default data/pricing.json)");

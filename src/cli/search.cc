@@ -1,45 +1,35 @@
-// `lakeqa search --index <dir> "<query>" [--k N] [--mode bm25] [--filter field=value ...] [--facets f1,f2]
-//  [--json]`: ranked dataset discovery over <dir>/text/; `--prefix` lists dataset ids by prefix instead
-// (S3 list-with-delimiter semantics over the catalog: `--delimiter`, `--max-keys`, `--token`).
+// `lakeqa search --index <dir> "<query>" [--k N] [--offset N] [--mode bm25|vector|hybrid] [--collapse]
+//  [--explain] [--filter field=value ...] [--facets f1,f2 --facet-limit N] [ranking flags] [--json]`: ranked
+// dataset discovery over <dir>/text/; `--prefix` lists dataset ids by prefix instead (S3
+// list-with-delimiter semantics over the catalog: `--delimiter`, `--max-keys`, `--token`).
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "cli/command.h"
+#include "cli/search_flags.h"
 #include "lakeqa/catalog/catalog.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/common/strings.h"
-#include "lakeqa/index/catalog_docs.h"
-#include "lakeqa/index/embedder.h"
-#include "lakeqa/index/hybrid.h"
+#include "lakeqa/index/hit_view.h"
 #include "lakeqa/index/prefix.h"
-#include "lakeqa/index/vector_index.h"
-#include "lakeqa/index/searcher.h"
+#include "lakeqa/index/retriever.h"
 #include "lakeqa/text/normalize.h"
 
 namespace lakeqa::cli {
 namespace {
 
 struct Opts {
-  std::string index, query, mode = "bm25", facets;
+  std::string index, query, facets;
   std::vector<std::string> filters;
-  size_t k = 10;
-  bool prefix = false;
+  size_t k = 10, offset = 0, facet_limit = 20;
+  bool prefix = false, collapse = false, explain = false;
   std::string delimiter, token;
   uint64_t max_keys = 100;
-  bool all_stop_words = false;
-  std::string glove, embed_url;
-  double vector_weight = 0.7;
+  RetrievalFlags retrieval;
+  RankingFlags ranking;
   OutputOptions out;
 };
-
-std::string StoredField(const index::Hit& h, std::string_view name) {
-  for (const auto& [k, v] : h.fields) {
-    if (k == name) return v;
-  }
-  return "";
-}
 
 // --filter field=value, repeated: values of one field OR, fields AND (as field:value in the query).
 Status AddFilters(const std::vector<std::string>& filters, const index::Schema& schema, index::Query& q) {
@@ -92,166 +82,97 @@ int RunPrefix(const Opts& o) {
   return 0;
 }
 
-// The query embedder for the vector index: the one its manifest names (GloVe file or HTTP server).
-Result<std::unique_ptr<index::Embedder>> QueryEmbedder(const index::VectorIndex& vi, const Opts& o) {
-  const std::string& name = vi.options().embedder;
-  std::unique_ptr<index::Embedder> e;
-  if (name.rfind("glove", 0) == 0) {
-    std::string path = o.glove;
-    if (path.empty()) {
-      const char* env = std::getenv("LAKEQA_GLOVE");
-      if (env == nullptr || !*env)
-        return InvalidArgument("the vector index was embedded with " + name + ": pass --glove <glove100.bin> or set LAKEQA_GLOVE");
-      path = env;
+void PrintHit(size_t rank, const index::Hit& h, const Json& view) {
+  std::string title = view["title"].get<std::string>();
+  fmt::print("{:>3}. {:>8.3f}  {}{}\n", rank, h.score, h.id, title.empty() ? "" : "  — " + title);
+  std::string facts;
+  if (!view["rows"].is_null())
+    facts += fmt::format("{}{} rows", view["rows_exact"].get<bool>() ? "" : ">=", view["rows"].get<uint64_t>());
+  if (!view["months"].get<std::string>().empty()) facts += (facts.empty() ? "" : "; ") + view["months"].get<std::string>();
+  if (!view["years"].get<std::string>().empty()) facts += (facts.empty() ? "" : "; ") + view["years"].get<std::string>();
+  if (!facts.empty()) fmt::print("              {}\n", facts);
+  std::string desc = view["description"].get<std::string>();
+  if (!desc.empty()) fmt::print("              {}\n", desc);
+  if (!view["matched"].empty()) {
+    std::string m;
+    for (const auto& [field, words] : view["matched"].items()) {
+      std::string ws;
+      for (const auto& w : words) ws += (ws.empty() ? "" : " ") + w.get<std::string>();
+      m += (m.empty() ? "" : "; ") + field + ": " + ws;
     }
-    LAKEQA_ASSIGN_OR_RETURN(e, index::GloveEmbedder::Open(path));
-  } else if (name.rfind("http:", 0) == 0) {
-    if (o.embed_url.empty())
-      return InvalidArgument("the vector index was embedded with " + name + ": pass --embed-url <base url>");
-    index::HttpEmbedderOptions ho;
-    ho.base_url = o.embed_url;
-    ho.model = name.substr(5);
-    ho.dim = vi.dim();
-    LAKEQA_ASSIGN_OR_RETURN(e, index::HttpEmbedder::Create(ho));
-  } else {
-    return Unsupported("vector index embedded with unknown embedder '" + name + "'");
+    fmt::print("              matched {}\n", m);
   }
-  LAKEQA_RETURN_IF_ERROR(vi.CheckEmbedder(*e));
-  return e;
-}
-
-// --mode vector|hybrid: nearest datasets by embedding, alone or fused (weighted RRF) with BM25 hits.
-int RunVector(const Opts& o) {
-  auto vi = index::VectorIndex::Load(o.index + "/vectors");
-  if (!vi.ok()) return Fail(vi.status().WithContext("vector index (build it with `lakeqa index build --vectors glove|http:<url>`)"), o.out);
-  auto emb = QueryEmbedder(**vi, o);
-  if (!emb.ok()) return Fail(emb.status(), o.out);
-  auto qv = (*emb)->Embed({o.query});
-  if (!qv.ok()) return Fail(qv.status().WithContext("embedding the query"), o.out);
-  size_t depth = o.mode == "hybrid" ? std::max<size_t>(o.k, 100) : o.k;
-  auto vh = (*vi)->Search((*qv)[0], depth);
-  if (!vh.ok()) return Fail(vh.status(), o.out);
-  std::vector<index::FusedItem> fused;
-  if (o.mode == "vector") {
-    for (const auto& h : *vh) fused.push_back({h.id, h.score, {}, {}});
-  } else {
-    auto reader = index::IndexReader::Open(o.index + "/text");
-    if (!reader.ok()) return Fail(reader.status(), o.out);
-    text::AnalyzerOptions ao;
-    ao.stop_words = !o.all_stop_words;
-    index::Searcher searcher(*reader, ao);
-    index::SearchOptions so;
-    so.k = depth;
-    so.snippets = false;
-    auto tr = searcher.Search(o.query, so);
-    if (!tr.ok()) return Fail(tr.status(), o.out);
-    std::vector<index::RankedItem> text, vec;
-    for (const auto& h : tr->hits) text.push_back({h.id, h.score});
-    for (const auto& h : *vh) vec.push_back({h.id, h.score});
-    index::HybridOptions ho;
-    ho.vector_weight = o.vector_weight;
-    ho.limit = o.k;
-    auto f = index::FuseTextAndVectors(std::move(text), std::move(vec), ho);
-    if (!f.ok()) return Fail(f.status(), o.out);
-    fused = std::move(*f);
+  for (const auto& d : view["near_duplicates"]) {
+    std::string differs;
+    for (const auto& x : d["differs"]) differs += (differs.empty() ? "" : "; ") + x.get<std::string>();
+    fmt::print("              near-duplicate {} ({})\n", d["id"].get<std::string>(), differs);
   }
-  // Titles from the catalog: vector hits carry ids only.
-  auto cat = catalog::Catalog::Open(o.index + "/catalog.sqlite", /*read_only=*/true);
-  auto title = [&](const std::string& id) -> std::string {
-    if (!cat.ok()) return "";
-    auto d = (*cat)->GetDataset(id);
-    auto files = (*cat)->ListFiles(id);
-    if (!d.ok() || !files.ok()) return "";
-    // The title the text index shows (catalog title, or the metadata-file fallback).
-    for (const auto& [k, v] : index::DatasetDocument(*d, *files).fields) {
-      if (k == "title") return v;
+  if (h.explanation) {
+    std::string text = h.explanation->ToText();
+    for (std::string_view line : Split(text, '\n')) {
+      if (!line.empty()) fmt::print("            {}\n", line);
     }
-    return "";
-  };
-  if (o.out.json) {
-    Json hits = Json::array();
-    for (const auto& h : fused) hits.push_back({{"id", h.id}, {"title", title(h.id)}, {"score", h.score}});
-    PrintJson({{"query", o.query}, {"mode", o.mode}, {"total", -1}, {"hits", hits}, {"facets", Json::object()}});
-    return 0;
   }
-  size_t rank = 0;
-  for (const auto& h : fused) {
-    std::string t = title(h.id);
-    fmt::print("{:>3}. {:>7.4f}  {}{}\n", ++rank, h.score, h.id, t.empty() ? "" : "  — " + t);
-  }
-  return 0;
 }
 
 int Run(const Opts& o) {
   if (o.prefix) return RunPrefix(o);
-  if (o.mode == "vector" || o.mode == "hybrid") {
-    if (!o.filters.empty() || !o.facets.empty())
-      return Fail(InvalidArgument("--filter and --facets work with --mode bm25 only"), o.out);
-    return RunVector(o);
-  }
-  if (o.mode != "bm25") return Fail(InvalidArgument("--mode must be bm25, vector or hybrid, got '" + o.mode + "'"), o.out);
-  auto reader = index::IndexReader::Open(o.index + "/text");
-  if (!reader.ok()) {
-    Status s = reader.status();
-    if (s.code() == ErrorCode::kNotFound)
-      s = NotFound("no text index at " + o.index + "/text (run `lakeqa index build` without --no-text)");
-    return Fail(s, o.out);
-  }
-  text::AnalyzerOptions ao;
-  ao.stop_words = !o.all_stop_words;
-  index::Searcher searcher(*reader, ao);
-  text::Analyzer analyzer(ao);
-  auto q = index::ParseQuery(o.query, (*reader)->schema(), analyzer);
+  auto ro = ToRetrieverOptions(o.retrieval);
+  if (!ro.ok()) return Fail(ro.status(), o.out);
+  ro->collapse = o.collapse;
+  auto retriever = index::Retriever::Open(o.index, *ro);
+  if (!retriever.ok()) return Fail(retriever.status(), o.out);
+  index::Retriever& r = **retriever;
+  const index::IndexReader& reader = r.searcher().reader();
+  auto ranking = ApplyRankingFlags(o.ranking, reader.schema(), reader.ranking());
+  if (!ranking.ok()) return Fail(ranking.status(), o.out);
+  std::vector<index::Correction> corrections;
+  auto q = r.searcher().Parse(o.query, &corrections);
   if (!q.ok()) return Fail(q.status().WithContext("query"), o.out);
-  if (Status s = AddFilters(o.filters, (*reader)->schema(), *q); !s.ok()) return Fail(s, o.out);
+  if (Status s = AddFilters(o.filters, reader.schema(), *q); !s.ok()) return Fail(s, o.out);
   index::SearchOptions so;
   so.k = o.k;
+  so.offset = o.offset;
   so.count_total = true;
+  so.explain = o.explain;
+  so.facet_limit = o.facet_limit;
+  if (*ranking) so.ranking = &**ranking;
   for (auto f : Split(o.facets, ',')) {
     f = Trim(f);
     if (!f.empty()) so.facet_fields.emplace_back(f);
   }
-  auto r = searcher.Search(*q, so);
-  if (!r.ok()) return Fail(r.status(), o.out);
+  auto res = r.Search(o.query, *q, so);
+  if (!res.ok()) return Fail(res.status(), o.out);
+  res->corrections = corrections;
+  std::vector<Json> views;
+  for (const auto& h : res->hits) views.push_back(index::HitJson(h, &r.duplicates()));
   if (o.out.json) {
-    Json hits = Json::array();
-    for (const auto& h : r->hits) {
-      Json hl = Json::array();
-      for (const auto& x : h.snippet.highlights) hl.push_back({x.start, x.end});
-      hits.push_back({{"id", h.id},
-                      {"title", StoredField(h, "title")},
-                      {"score", h.score},
-                      {"snippet", {{"field", h.snippet.field}, {"text", h.snippet.text}, {"highlights", hl}}},
-                      {"matched_columns", h.matched_columns}});
-    }
     Json facets = Json::object();
-    for (const auto& [f, vals] : r->facets) {
+    for (const auto& [f, vals] : res->facets) {
       Json a = Json::array();
       for (const auto& v : vals) a.push_back({{"value", v.value}, {"count", v.count}});
       facets[f] = a;
     }
-    PrintJson({{"query", o.query}, {"mode", o.mode}, {"total", r->total}, {"hits", hits}, {"facets", facets}});
+    Json corr = Json::array();
+    for (const auto& c : res->corrections) corr.push_back({{"word", c.word}, {"term", c.term}});
+    Json j = {{"query", o.query},
+              {"mode", o.retrieval.mode},
+              {"total", res->total < 0 ? Json() : Json(res->total)},
+              {"offset", o.offset},
+              {"collapse", o.collapse},
+              {"hits", views},
+              {"facets", facets},
+              {"dropped", res->dropped},
+              {"corrections", corr}};
+    if (!res->note.empty()) j["note"] = res->note;
+    PrintJson(j);
     return 0;
   }
-  fmt::print("{} matching datasets\n", r->total);
-  size_t rank = 0;
-  for (const auto& h : r->hits) {
-    std::string title = StoredField(h, "title");
-    fmt::print("{:>3}. {:>7.3f}  {}{}\n", ++rank, h.score, h.id, title.empty() ? "" : "  — " + title);
-    if (!h.matched_columns.empty()) {
-      std::string cols;
-      for (const auto& c : h.matched_columns) cols += (cols.empty() ? "" : ", ") + c;
-      fmt::print("             columns: {}\n", cols);
-    }
-    if (!h.snippet.text.empty()) {
-      std::string snip = h.snippet.text;
-      for (char& c : snip) {
-        if (c == '\n' || c == '\t') c = ' ';
-      }
-      fmt::print("             {}: {}\n", h.snippet.field, snip);
-    }
-  }
-  for (const auto& [f, vals] : r->facets) {
+  if (res->total >= 0) fmt::print("{} matching datasets\n", res->total);
+  if (!res->note.empty()) fmt::print("{}\n", res->note);
+  for (const auto& c : res->corrections) fmt::print("(searched for '{}' as '{}')\n", c.word, c.term);
+  for (size_t i = 0; i < res->hits.size(); ++i) PrintHit(o.offset + i + 1, res->hits[i], views[i]);
+  for (const auto& [f, vals] : res->facets) {
     fmt::print("facet {}:", f);
     for (const auto& v : vals) fmt::print("  {} ({})", v.value, v.count);
     fmt::print("\n");
@@ -267,16 +188,15 @@ Registration reg([](CLI::App& root, Commands& commands) {
                   "Query: words, \"phrases\", prefix*, field:value (see docs/search.md); with --prefix, an id prefix")
       ->required();
   cmd->add_option("--k", o->k, "Hits to return")->capture_default_str();
-  cmd->add_option("--mode", o->mode, "bm25, vector (<index>/vectors/) or hybrid (weighted RRF of both)")
-      ->capture_default_str();
-  cmd->add_option("--glove", o->glove, "vector/hybrid: GloVe binary for queries (default $LAKEQA_GLOVE)");
-  cmd->add_option("--embed-url", o->embed_url, "vector/hybrid: base URL of the OpenAI-compatible embeddings server");
-  cmd->add_option("--vector-weight", o->vector_weight, "hybrid: weight of the vector list (text gets 1 - it)")
-      ->capture_default_str();
+  cmd->add_option("--offset", o->offset, "Hits to skip (the next page: --offset 10 after --k 10)")->capture_default_str();
+  cmd->add_flag("--collapse", o->collapse, "One hit per near-duplicate group (the others are listed in it)");
+  cmd->add_flag("--explain", o->explain, "bm25: per hit, what every query term and field added to the score");
+  AddRetrievalFlags(cmd, o->retrieval);
+  AddRankingFlags(cmd, o->ranking);
   cmd->add_option("--filter", o->filters, "field=value on a keyword field (namespace, format, category, tags, "
                                           "theme, publisher); repeatable");
   cmd->add_option("--facets", o->facets, "Comma-separated keyword fields to count over all matches");
-  cmd->add_flag("--keep-stop-words", o->all_stop_words, "Score English stop words in the query too");
+  cmd->add_option("--facet-limit", o->facet_limit, "Values shown per facet")->capture_default_str();
   cmd->add_flag("--prefix", o->prefix, "List dataset ids starting with the query instead of searching");
   cmd->add_option("--delimiter", o->delimiter, "With --prefix: roll up ids at this delimiter (e.g. /)");
   cmd->add_option("--max-keys", o->max_keys, "With --prefix: page size (1..1000)")->capture_default_str();

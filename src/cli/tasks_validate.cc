@@ -1,6 +1,8 @@
 // `lakeqa tasks validate <paths...> [--json] [--errors-only]`: loads LakeQA / CMDBench task files and
 // folders, checks each task, and prints every problem as file[:line[:column]]. Exit 0 when every file
-// and task is valid, the parse-error exit code otherwise (after the full report).
+// and task is valid; otherwise, after the full report, not_found's exit code when a path does not exist or a
+// folder holds no task files, unsupported's when the only problems are questions that do not apply to a lake,
+// else parse_error's.
 #include <fmt/format.h>
 
 #include "cli/command.h"
@@ -42,11 +44,20 @@ int Run(const Opts& o) {
     }
   }
   if (report.ok()) return 0;
-  if (!o.out.json) {
-    fmt::print(stderr, "lakeqa: {}: {} error(s) in the task files\n", CodeName(ErrorCode::kParseError),
-               report.errors);
+  // The most telling code wins: a missing input, then anything malformed, then questions that only do not
+  // apply to a lake (CMDBench graph, document and source-routing questions).
+  bool missing = false, unsupported_only = report.errors == loaded.errors.size();
+  for (const eval::LoadError& e : loaded.errors) {
+    missing = missing || e.status.code() == ErrorCode::kNotFound;
+    unsupported_only = unsupported_only && e.status.code() == ErrorCode::kUnsupported;
   }
-  return ExitCodeFor(ErrorCode::kParseError);
+  ErrorCode code = missing ? ErrorCode::kNotFound
+                   : unsupported_only ? ErrorCode::kUnsupported
+                                      : ErrorCode::kParseError;
+  if (!o.out.json) {
+    fmt::print(stderr, "lakeqa: {}: {} error(s) in the task files\n", CodeName(code), report.errors);
+  }
+  return ExitCodeFor(code);
 }
 
 Registration reg([](CLI::App& root, Commands& commands) {

@@ -1,15 +1,15 @@
 // `lakeqa tasks verify <paths> --lake <uri> --index <dir>`: the grounding check of the LakeQA annotation
 // guideline. For every task, the oracle agent walks the gold nodes through the real tools (download of
 // each node's source, its `fact` code run in the Python sandbox against the lake) and checks that each
-// node yields its annotated answer. Exit 0 when every node of every task is grounded, 6 otherwise.
+// node yields its annotated answer. Exit 0 when every node of every task is grounded, 6 otherwise; questions
+// that do not apply to a lake (CMDBench graph, document, source routing) are named with the reason and skipped
+// (exit 11, unsupported, when no question applies).
 #include <fmt/format.h>
 
 #include <sys/stat.h>
 
-#include <atomic>
-
-#include "lakeqa/agent/agent.h"
 #include "lakeqa/agent/tool_env.h"
+#include "lakeqa/agent/verify.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/eval/task.h"
@@ -29,8 +29,22 @@ struct Opts {
 
 int Run(const Opts& o) {
   eval::LoadResult loaded = eval::LoadTasks(o.paths);
-  for (const auto& e : loaded.errors) fmt::print(stderr, "skipped: {}\n", e.status.message());
-  if (loaded.tasks.empty()) return Fail(NotFound("no task could be loaded from the given paths"), o.out);
+  // Questions that cannot apply to a lake (CMDBench graph, document, source routing) are reported in one
+  // line each and are not failures; every other load error is.
+  size_t not_applicable = 0;
+  for (const auto& e : loaded.errors) {
+    bool na = e.status.code() == ErrorCode::kUnsupported;
+    not_applicable += na;
+    fmt::print(stderr, "skipped: {}\n", e.status.message());
+  }
+  const size_t load_failures = loaded.errors.size() - not_applicable;
+  if (loaded.tasks.empty()) {
+    if (load_failures == 0 && not_applicable > 0) {
+      return Fail(Unsupported(fmt::format("none of the {} question(s) applies to a lake (reasons above)", not_applicable)),
+                  o.out);
+    }
+    return Fail(NotFound("no task could be loaded from the given paths"), o.out);
+  }
 
   std::string work = o.work;
   if (work.empty()) {
@@ -48,41 +62,21 @@ int Run(const Opts& o) {
   auto envs = agent::MakeToolEnvFactory(eo);
   if (!envs.ok()) return Fail(envs.status(), o.out);
 
-  auto oracle = agent::MakeOracleAgent();
-  std::atomic<bool> cancel{false};
   ProgressBar bar("verifying", loaded.tasks.size(), "tasks", !o.out.quiet && !o.out.json);
-  Json rows = Json::array();
-  size_t tasks_ok = 0, nodes = 0, nodes_ok = 0;
-  for (const eval::Task& task : loaded.tasks) {
-    Json row = {{"task_id", task.id}, {"file", task.Where()}};
-    auto env = (*envs)(task);
-    if (!env.ok()) {
-      row["error"] = env.status().ToString();
-      row["grounded"] = false;
-    } else {
-      agent::AgentResult r = oracle->Run(task, **env, cancel);
-      Json per_node = r.extra.value("nodes", Json::array());
-      size_t g = r.extra.value("grounded", size_t{0});
-      nodes += task.nodes.size();
-      nodes_ok += g;
-      row["nodes"] = per_node;
-      row["grounded"] = !task.nodes.empty() && g == task.nodes.size();
-      if (!r.error.empty()) row["error"] = r.error;
-    }
-    if (row["grounded"].get<bool>()) ++tasks_ok;
-    rows.push_back(std::move(row));
-    bar.Add(1);
-  }
+  agent::VerifyReport rep = agent::VerifyTasks(loaded.tasks, *envs, [&bar] { bar.Add(1); });
   bar.Finish();
   if (o.work.empty()) (void)RemoveAll(work);
 
-  bool all = tasks_ok == loaded.tasks.size() && loaded.errors.empty();
+  const Json& rows = rep.results;
+  size_t tasks_ok = rep.tasks_grounded, nodes = rep.nodes, nodes_ok = rep.nodes_grounded;
+  bool all = tasks_ok == loaded.tasks.size() && load_failures == 0;
   if (o.out.json) {
     PrintJson({{"tasks", loaded.tasks.size()},
                {"tasks_grounded", tasks_ok},
                {"nodes", nodes},
                {"nodes_grounded", nodes_ok},
-               {"load_errors", loaded.errors.size()},
+               {"load_errors", load_failures},
+               {"not_applicable", not_applicable},
                {"results", rows}});
   } else {
     for (const Json& row : rows) {
@@ -90,8 +84,9 @@ int Run(const Opts& o) {
       fmt::print("NOT GROUNDED {} ({}): {}\n", row["task_id"].get<std::string>(), row["file"].get<std::string>(),
                  row.value("error", std::string("a node did not yield its answer")));
     }
-    fmt::print("{}/{} tasks grounded, {}/{} nodes{}\n", tasks_ok, loaded.tasks.size(), nodes_ok, nodes,
-               loaded.errors.empty() ? "" : fmt::format(", {} file(s) could not be loaded", loaded.errors.size()));
+    fmt::print("{}/{} tasks grounded, {}/{} nodes{}{}\n", tasks_ok, loaded.tasks.size(), nodes_ok, nodes,
+               load_failures == 0 ? "" : fmt::format(", {} task(s) or file(s) could not be loaded", load_failures),
+               not_applicable == 0 ? "" : fmt::format(", {} question(s) do not apply to a lake", not_applicable));
   }
   return all ? 0 : ExitCodeFor(ErrorCode::kParseError);
 }

@@ -1,5 +1,7 @@
 #include "lakeqa/common/fs.h"
 
+#include "lakeqa/common/cleanup.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -128,10 +130,12 @@ Result<std::string> MakeTempDir(std::string_view prefix) {
   const char* base = std::getenv("TMPDIR");
   std::string tmpl = std::string(base && *base ? base : "/tmp") + "/" + std::string(prefix) + "XXXXXX";
   if (::mkdtemp(tmpl.data()) == nullptr) return ErrnoStatus(errno, "mkdtemp " + tmpl);
+  RegisterTempPath(tmpl);
   return tmpl;
 }
 
 Status RemoveAll(const std::string& path) {
+  ForgetTempPath(path);
   std::error_code ec;
   std::filesystem::remove_all(path, ec);
   if (ec) return ErrnoStatus(ec.value(), "removing " + path);

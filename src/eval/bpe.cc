@@ -15,6 +15,8 @@
 #include <limits>
 #include <queue>
 
+#include "lakeqa/common/base64.h"
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 
 namespace lakeqa::eval {
@@ -164,33 +166,6 @@ void ForEachPiece(std::string_view text, Fn&& fn) {
   }
 }
 
-int Base64Value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
-bool DecodeBase64(std::string_view in, std::string& out) {
-  out.clear();
-  while (!in.empty() && in.back() == '=') in.remove_suffix(1);
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : in) {
-    int v = Base64Value(c);
-    if (v < 0) return false;
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xFF));
-    }
-  }
-  return !out.empty();
-}
-
 }  // namespace
 
 Result<Cl100kTokenizer> Cl100kTokenizer::Load(const std::string& path) {
@@ -213,7 +188,7 @@ Result<Cl100kTokenizer> Cl100kTokenizer::Load(const std::string& path) {
     std::string rank_text(sp == std::string_view::npos ? "" : line.substr(sp + 1));
     unsigned long rank = rank_text.empty() ? 0 : std::strtoul(rank_text.c_str(), &rank_end, 10);
     if (sp == std::string_view::npos || rank_text.empty() || *rank_end != '\0' ||
-        rank >= kNoRank || !DecodeBase64(line.substr(0, sp), bytes)) {
+        rank >= kNoRank || !DecodeBase64(line.substr(0, sp), bytes) || bytes.empty()) {
       return ParseError(path + ":" + std::to_string(line_no) +
                         ": expected '<base64 token> <rank>' in a .tiktoken ranks file");
     }
@@ -238,7 +213,7 @@ std::string Cl100kTokenizer::DefaultRanksPath() {
   const std::string rel = "/gpt-tokenizer/data/cl100k_base.tiktoken";
   if (const char* d = std::getenv("LAKEQA_DEPS_DIR"); d != nullptr && *d) return d + rel;
   if (const char* s = std::getenv("LAKEQA_SOURCE_DIR"); s != nullptr && *s) return std::string(s) + "/.deps" + rel;
-  return std::string(LAKEQA_EVAL_DEPS_DIR) + rel;
+  return build_paths::DepsDir() + rel;
 }
 
 Result<Cl100kTokenizer> Cl100kTokenizer::LoadDefault() {

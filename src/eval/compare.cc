@@ -21,6 +21,29 @@ double Num(const Json& j, const char* key) {
   return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
+double Round(double v, int decimals) {
+  double scale = std::pow(10.0, decimals);
+  return std::round(v * scale) / scale;
+}
+Json Fraction(double v) { return Round(v, 4); }
+
+// "<agent> / <model>" from run.json, or what of it there is; empty when it names neither.
+std::string AgentModelLabel(const std::string& dir) {
+  auto text = ReadFile(dir + "/run.json", 256ull << 20);
+  if (!text.ok()) return "";
+  Json j = Json::parse(*text, nullptr, false);
+  if (!j.is_object()) return "";
+  auto str = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : ""; };
+  std::string agent = str("agent"), model = str("model");
+  if (agent.empty()) return model;
+  return model.empty() ? agent : agent + " / " + model;
+}
+
+std::string FolderName(const std::string& dir) {
+  std::string name = std::filesystem::path(dir).filename().string();
+  return name.empty() ? std::filesystem::path(dir).parent_path().filename().string() : name;
+}
+
 double Quantile(std::vector<double>& sorted, double q) {
   if (sorted.empty()) return 0;
   double pos = q * static_cast<double>(sorted.size() - 1);
@@ -69,19 +92,13 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
     }
     RunColumn col;
     col.dir = dirs[r];
-    col.label = std::filesystem::path(dirs[r]).filename().string();
-    if (col.label.empty()) col.label = std::filesystem::path(dirs[r]).parent_path().filename().string();
-    if (auto rj = ReadFile(dirs[r] + "/run.json", 1 << 20); rj.ok()) {
-      auto parsed = ParseJson(*rj, dirs[r] + "/run.json");
-      if (parsed.ok() && parsed->is_object() && parsed->contains("model") && (*parsed)["model"].is_string()) {
-        col.label += " (" + (*parsed)["model"].get<std::string>() + ")";
-      }
-    }
+    col.label = AgentModelLabel(dirs[r]);
+    if (col.label.empty()) col.label = FolderName(dirs[r]);
     col.em = Num(j, "em");
     col.lenient = Num(j, "lenient");
     col.token_f1 = Num(j, "token_f1");
     col.runtime_s = Num(j, "runtime_s");
-    col.cost_usd = Num(j, "cost_usd");
+    if (j.contains("cost_usd") && j["cost_usd"].is_number()) col.cost_usd = j["cost_usd"].get<double>();
     col.dret_r = Num(j, "dret_r");
     col.dacc_r = Num(j, "dacc_r");
     col.dret_f1 = Num(j, "dret_f1");
@@ -104,6 +121,21 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
       ++col.tasks;
     }
     c.runs.push_back(std::move(col));
+  }
+  // Two runs of the same agent and model: the folder tells them apart.
+  std::map<std::string, size_t> label_count;
+  for (const RunColumn& col : c.runs) ++label_count[col.label];
+  for (RunColumn& col : c.runs) {
+    if (label_count[col.label] > 1 && col.label != FolderName(col.dir)) col.label += " (" + FolderName(col.dir) + ")";
+  }
+  for (size_t t = 0; t < c.task_ids.size(); ++t) {
+    if (!c.InAllRuns(t)) c.unpaired.push_back(c.task_ids[t]);
+  }
+  if (!c.unpaired.empty()) {
+    c.warnings.push_back(fmt::format(
+        "{} tasks were not scored by every run and are left out of the per-task differences (each pair "
+        "compares only the tasks both runs scored): score the runs on the same task set to compare them all",
+        c.unpaired.size()));
   }
   for (size_t r = 1; r < dirs.size(); ++r) {
     PairedDiff d;
@@ -131,6 +163,10 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
   return c;
 }
 
+bool Comparison::InAllRuns(size_t task) const {
+  return std::all_of(em[task].begin(), em[task].end(), [](int v) { return v >= 0; });
+}
+
 Json Comparison::ToJson() const {
   Json j = Json::object();
   j["runs"] = Json::array();
@@ -138,15 +174,15 @@ Json Comparison::ToJson() const {
     j["runs"].push_back({{"dir", r.dir},
                          {"label", r.label},
                          {"tasks", r.tasks},
-                         {"em", r.em},
-                         {"lenient", r.lenient},
-                         {"token_f1", r.token_f1},
-                         {"runtime_s", r.runtime_s},
-                         {"cost_usd", r.cost_usd},
-                         {"dret_r", r.dret_r},
-                         {"dacc_r", r.dacc_r},
-                         {"dret_f1", r.dret_f1},
-                         {"dacc_f1", r.dacc_f1}});
+                         {"em", Fraction(r.em)},
+                         {"lenient", Fraction(r.lenient)},
+                         {"token_f1", Fraction(r.token_f1)},
+                         {"runtime_s", Round(r.runtime_s, 3)},
+                         {"cost_usd", r.cost_usd ? Json(Round(*r.cost_usd, 6)) : Json()},
+                         {"dret_r", Fraction(r.dret_r)},
+                         {"dacc_r", Fraction(r.dacc_r)},
+                         {"dret_f1", Fraction(r.dret_f1)},
+                         {"dacc_f1", Fraction(r.dacc_f1)}});
   }
   j["bootstrap"] = {
       {"resamples", options.resamples}, {"seed", options.seed}, {"confidence", options.confidence}};
@@ -155,19 +191,23 @@ Json Comparison::ToJson() const {
     j["pairs"].push_back({{"base", runs[0].dir},
                           {"other", runs[d.run].dir},
                           {"paired_tasks", d.paired},
-                          {"em_base", d.em_base},
-                          {"em_other", d.em_other},
-                          {"em_diff", d.diff},
-                          {"ci_low", d.ci_low},
-                          {"ci_high", d.ci_high},
+                          {"em_base", Fraction(d.em_base)},
+                          {"em_other", Fraction(d.em_other)},
+                          {"em_diff", Fraction(d.diff)},
+                          {"ci_low", Fraction(d.ci_low)},
+                          {"ci_high", Fraction(d.ci_high)},
                           {"other_only_correct", d.other_only},
                           {"base_only_correct", d.base_only}});
   }
+  j["paired_tasks"] = task_ids.size() - unpaired.size();
+  j["unpaired_tasks"] = unpaired;
+  j["warnings"] = warnings;
   j["per_task"] = Json::array();
   for (size_t t = 0; t < task_ids.size(); ++t) {
+    if (!InAllRuns(t)) continue;
     Json ems = Json::array();
     for (int v : em[t])
-      ems.push_back(v < 0 ? Json(nullptr) : Json(v == 1));
+      ems.push_back(v == 1);
     j["per_task"].push_back({{"task_id", task_ids[t]}, {"em", ems}});
   }
   return j;
@@ -179,9 +219,10 @@ std::string Comparison::FormatTable() const {
                    "lenient%", "Dret R%", "Dacc R%", "runtime s", "cost $");
   for (size_t r = 0; r < runs.size(); ++r) {
     const RunColumn& c = runs[r];
-    s += fmt::format("{:<4} {:<40} {:>6} {:>7.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>10.1f} {:>9.4f}\n", r,
+    s += fmt::format("{:<4} {:<40} {:>6} {:>7.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>10.1f} {:>9}\n", r,
                      c.label.size() > 40 ? c.label.substr(0, 39) + "…" : c.label, c.tasks, c.em * 100,
-                     c.lenient * 100, c.dret_r * 100, c.dacc_r * 100, c.runtime_s, c.cost_usd);
+                     c.lenient * 100, c.dret_r * 100, c.dacc_r * 100, c.runtime_s,
+                     c.cost_usd ? fmt::format("{:.4f}", *c.cost_usd) : "unknown");
   }
   s += fmt::format(
       "\nEM difference against run 0 (paired tasks; {:.0f}% bootstrap CI, {} resamples, seed {}):\n",
@@ -195,21 +236,24 @@ std::string Comparison::FormatTable() const {
   size_t differing = 0;
   std::string rows;
   for (size_t t = 0; t < task_ids.size(); ++t) {
+    if (!InAllRuns(t)) continue;
     bool same = std::all_of(em[t].begin(), em[t].end(), [&](int v) { return v == em[t][0]; });
     if (same) continue;
     ++differing;
     rows += fmt::format("  {:<30}", task_ids[t]);
     for (int v : em[t])
-      rows += v < 0 ? "    -" : v ? "    ✔" : "    ✘";
+      rows += v ? "    ✔" : "    ✘";
     rows += "\n";
   }
-  s += fmt::format("\nTasks where the runs differ: {} of {}\n", differing, task_ids.size());
+  s += fmt::format("\nTasks where the runs differ: {} of {}\n", differing, task_ids.size() - unpaired.size());
   if (differing > 0) {
     s += fmt::format("  {:<30}", "task");
     for (size_t r = 0; r < runs.size(); ++r)
       s += fmt::format("{:>5}", r);
     s += "\n" + rows;
   }
+  for (const std::string& w : warnings)
+    s += "\nwarning: " + w + "\n";
   return s;
 }
 

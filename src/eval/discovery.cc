@@ -1,64 +1,55 @@
 #include "lakeqa/eval/discovery.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "lakeqa/catalog/catalog.h"
-#include "lakeqa/common/fs.h"
-#include "lakeqa/index/searcher.h"
-#include "lakeqa/ingest/convert.h"
 
 namespace lakeqa::eval {
+namespace {
 
-std::string CmdbenchTableDatasetId(std::string_view table, std::string_view ns) {
-  return std::string(ns) + "/" + ingest::NameToFolder(table);
-}
+struct NamedMetric {
+  const char* name;
+  double DiscoveryMetrics::*field;
+};
+constexpr NamedMetric kMetrics[] = {
+    {"p@1", &DiscoveryMetrics::p_at_1},         {"r@1", &DiscoveryMetrics::r_at_1},
+    {"r@3", &DiscoveryMetrics::r_at_3},         {"r@5", &DiscoveryMetrics::r_at_5},
+    {"r@10", &DiscoveryMetrics::r_at_10},       {"r_precision", &DiscoveryMetrics::r_precision},
+    {"mrr", &DiscoveryMetrics::mrr},            {"ndcg@10", &DiscoveryMetrics::ndcg_at_10},
+    {"r@1_random_ties", &DiscoveryMetrics::r_at_1_random},
+};
 
-Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestions(const std::string& path, std::string_view ns) {
-  LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
-  LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));
-  if (!j.is_array()) return ParseError(path + ": expected a JSON array of questions");
-  std::vector<DiscoveryQuestion> out;
-  for (size_t i = 0; i < j.size(); ++i) {
-    const Json& item = j[i];
-    std::string where = path + ": item " + std::to_string(i);
-    if (!item.is_object()) return ParseError(where + ": expected an object");
-    DiscoveryQuestion q;
-    if (auto it = item.find("qid"); it != item.end()) q.qid = it->is_string() ? it->get<std::string>() : it->dump();
-    if (q.qid.empty()) q.qid = std::to_string(i);
-    auto qt = item.find("question");
-    if (qt == item.end() || !qt->is_string() || qt->get<std::string>().empty())
-      return ParseError(where + " (" + q.qid + "): no \"question\" string");
-    q.question = qt->get<std::string>();
-    auto pt = item.find("provenance_table");
-    if (pt == item.end() || !pt->is_object() || !pt->contains("table"))
-      return ParseError(where + " (" + q.qid + "): no \"provenance_table\": {\"table\": ...}");
-    const Json& t = (*pt)["table"];
-    std::vector<std::string> tables;
-    if (t.is_string()) tables.push_back(t.get<std::string>());
-    else if (t.is_array()) {
-      for (const auto& e : t) {
-        if (e.is_string()) tables.push_back(e.get<std::string>());
-      }
-    }
-    for (const auto& name : tables) {
-      if (name.empty()) continue;
-      std::string id = CmdbenchTableDatasetId(name, ns);
-      if (std::find(q.gold.begin(), q.gold.end(), id) == q.gold.end()) q.gold.push_back(id);
-    }
-    if (q.gold.empty()) return ParseError(where + " (" + q.qid + "): provenance_table.table names no table");
-    out.push_back(std::move(q));
-  }
-  return out;
-}
+}  // namespace
 
 Json DiscoveryMetrics::ToJson() const {
-  return {{"p@1", p_at_1},   {"r@1", r_at_1},   {"r@3", r_at_3},          {"r@5", r_at_5},
-          {"r@10", r_at_10}, {"r_precision", r_precision}, {"mrr", mrr}, {"r@1_random_ties", r_at_1_random}};
+  Json j = Json::object();
+  for (const auto& m : kMetrics) j[m.name] = this->*m.field;
+  return j;
+}
+
+std::optional<double> DiscoveryMetrics::Get(std::string_view name) const {
+  for (const auto& m : kMetrics) {
+    if (name == m.name) return this->*m.field;
+  }
+  return std::nullopt;
+}
+
+DiscoveryMetrics& DiscoveryMetrics::operator+=(const DiscoveryMetrics& o) {
+  for (const auto& m : kMetrics) this->*m.field += o.*m.field;
+  return *this;
+}
+
+DiscoveryMetrics& DiscoveryMetrics::operator/=(double n) {
+  for (const auto& m : kMetrics) this->*m.field /= n;
+  return *this;
 }
 
 DiscoveryMetrics ComputeDiscoveryMetrics(const std::vector<ScoredId>& ranked, const std::vector<std::string>& gold_list,
-                                         size_t k) {
+                                         size_t k, const std::map<std::string, int>& grade) {
   DiscoveryMetrics m;
   std::set<std::string> gold(gold_list.begin(), gold_list.end());
   if (gold.empty()) return m;
@@ -81,6 +72,20 @@ DiscoveryMetrics ComputeDiscoveryMetrics(const std::vector<ScoredId>& ranked, co
       break;
     }
   }
+  auto gain = [&](const std::string& id) {
+    auto it = grade.find(id);
+    return std::pow(2.0, it == grade.end() ? 1 : it->second) - 1.0;
+  };
+  double dcg = 0, ideal = 0;
+  for (size_t i = 0; i < std::min<size_t>(n, 10); ++i) {
+    if (gold.count(ranked[i].id)) dcg += gain(ranked[i].id) / std::log2(static_cast<double>(i) + 2.0);
+  }
+  std::vector<double> gains;
+  for (const auto& id : gold) gains.push_back(gain(id));
+  std::sort(gains.rbegin(), gains.rend());
+  for (size_t i = 0; i < std::min<size_t>({gains.size(), k, 10}); ++i)
+    ideal += gains[i] / std::log2(static_cast<double>(i) + 2.0);
+  m.ndcg_at_10 = ideal > 0 ? dcg / ideal : 0;
   if (n > 0) {
     size_t tied = 0, tied_gold = 0;
     for (const auto& r : ranked) {
@@ -98,76 +103,161 @@ Json DiscoveryReport::ToJson() const {
   for (const auto& q : questions) {
     Json top = Json::array();
     for (const auto& t : q.top) top.push_back({{"id", t.id}, {"score", t.score}});
-    Json j = {{"qid", q.question.qid}, {"question", q.question.question}, {"gold", q.question.gold},
-              {"metrics", q.metrics.ToJson()}, {"top_ties", q.top_ties}, {"top", top}};
+    Json j = {{"qid", q.question.qid},       {"question", q.question.question}, {"gold", q.question.gold},
+              {"metrics", q.metrics.ToJson()}, {"top_ties", q.top_ties},          {"top", top}};
+    if (!q.question.where.empty()) j["where"] = q.question.where;
     if (!q.missing_gold.empty()) j["missing_gold"] = q.missing_gold;
+    if (!q.dropped.empty()) j["dropped"] = q.dropped;
+    if (!q.corrections.empty()) {
+      Json c = Json::array();
+      for (const auto& x : q.corrections) c.push_back({{"word", x.word}, {"term", x.term}});
+      j["corrections"] = c;
+    }
+    if (!q.explanations.is_null()) j["explanations"] = q.explanations;
     qs.push_back(std::move(j));
   }
   return {{"k", k},
+          {"mode", mode},
           {"questions", questions.size()},
+          {"questions_with_missing_gold", questions_with_missing_gold},
           {"tie_break", "equal scores ordered by dataset id ascending; r@1_random_ties is R@1 in expectation "
                         "under uniformly random ordering of ties"},
           {"overall", overall.ToJson()},
           {"per_question", qs}};
 }
 
-Result<DiscoveryReport> RunDiscovery(const std::string& index_dir, const std::vector<DiscoveryQuestion>& questions,
-                                     const DiscoveryOptions& o) {
-  if (o.k == 0) return InvalidArgument("discovery evaluation depth k must be at least 1");
-  LAKEQA_ASSIGN_OR_RETURN(auto reader, index::IndexReader::Open(index_dir + "/text"));
-  text::AnalyzerOptions ao;
-  ao.stop_words = o.drop_stop_words;
-  index::Searcher searcher(reader, ao);
-  text::Analyzer analyzer(ao);
+std::string DiscoveryReport::TrecRun(std::string_view tag) const {
+  std::string out;
+  for (const auto& q : questions) {
+    for (size_t i = 0; i < q.top.size(); ++i)
+      out += fmt::format("{} Q0 {} {} {:.6f} {}\n", q.question.qid, q.top[i].id, i + 1, q.top[i].score, tag);
+  }
+  return out;
+}
+
+struct DiscoveryRunner::Impl {
+  std::unique_ptr<index::Retriever> retriever;
+  std::unique_ptr<catalog::Catalog> catalog;
+};
+
+DiscoveryRunner::~DiscoveryRunner() = default;
+
+Result<std::unique_ptr<DiscoveryRunner>> DiscoveryRunner::Open(const std::string& index_dir,
+                                                               const index::RetrieverOptions& options) {
+  std::unique_ptr<DiscoveryRunner> r(new DiscoveryRunner());
+  r->impl_ = std::make_unique<Impl>();
+  LAKEQA_ASSIGN_OR_RETURN(r->impl_->retriever, index::Retriever::Open(index_dir, options));
   auto cat = catalog::Catalog::Open(index_dir + "/catalog.sqlite", /*read_only=*/true);
+  if (cat.ok()) r->impl_->catalog = std::move(*cat);
+  return r;
+}
+
+const index::RankingParams& DiscoveryRunner::index_ranking() const {
+  return impl_->retriever->searcher().reader().ranking();
+}
+
+const index::Schema& DiscoveryRunner::schema() const { return impl_->retriever->searcher().reader().schema(); }
+
+Result<DiscoveryReport> DiscoveryRunner::Run(const std::vector<DiscoveryQuestion>& questions,
+                                             const DiscoveryOptions& o) {
+  if (o.k == 0) return InvalidArgument("discovery evaluation depth k must be at least 1");
+  index::Retriever& retriever = *impl_->retriever;
   DiscoveryReport report;
   report.k = o.k;
+  report.mode = std::string(index::RetrievalModeName(retriever.options().mode));
   index::SearchOptions so;
-  so.k = std::max(o.k, o.tie_depth);
+  so.k = retriever.options().mode == index::RetrievalMode::kBm25 ? std::max(o.k, o.tie_depth) : o.k;
   so.snippets = false;
-  DiscoveryMetrics sum;
+  so.matches = false;
+  so.stored = false;
+  if (o.ranking) so.ranking = &*o.ranking;
   for (const auto& q : questions) {
     QuestionResult qr;
     qr.question = q;
-    // Questions are natural language: field:value and quotes in them are text, not syntax.
+    // Questions are natural language: field:value, quotes and wildcards in them are text, not syntax.
     std::string text = q.question;
     for (char& c : text) {
       if (c == ':' || c == '"' || c == '*') c = ' ';
     }
-    LAKEQA_ASSIGN_OR_RETURN(index::Query query, index::ParseQuery(text, reader->schema(), analyzer));
-    LAKEQA_ASSIGN_OR_RETURN(index::SearchResult r, searcher.Search(query, so));
+    LAKEQA_ASSIGN_OR_RETURN(index::Query query, retriever.searcher().Parse(text, &qr.corrections));
+    qr.dropped = query.dropped;
+    LAKEQA_ASSIGN_OR_RETURN(index::SearchResult r, retriever.Search(text, query, so));
     std::vector<ScoredId> ranked;
     ranked.reserve(r.hits.size());
     for (const auto& h : r.hits) ranked.push_back({h.id, h.score});
     // A gold id absent from the catalog is a mapping or lake problem, not a ranking one: say so.
-    if (cat) {
+    if (impl_->catalog) {
       for (const auto& g : q.gold) {
-        if (!(*cat)->GetDataset(g).ok()) qr.missing_gold.push_back(g);
+        if (!impl_->catalog->GetDataset(g).ok()) qr.missing_gold.push_back(g);
       }
     }
-    qr.metrics = ComputeDiscoveryMetrics(ranked, q.gold, o.k);
+    if (!qr.missing_gold.empty()) report.questions_with_missing_gold.push_back(q.qid);
+    qr.metrics = ComputeDiscoveryMetrics(ranked, q.gold, o.k, q.grade);
     for (const auto& s : ranked) {
       if (s.score != ranked[0].score) break;
       ++qr.top_ties;
     }
+    if (o.explain) {
+      // The top hits and every gold dataset (with its rank, null beyond the depth searched).
+      index::SearchOptions eo = so;
+      eo.stored = true;
+      eo.k = std::min(o.explain_hits, o.k);
+      eo.explain = true;
+      eo.explain_ids = q.gold;
+      LAKEQA_ASSIGN_OR_RETURN(index::SearchResult e, retriever.searcher().Search(query, eo));
+      Json hits = Json::array(), gold = Json::array();
+      for (const auto& h : e.hits) {
+        if (h.explanation) hits.push_back({{"id", h.id}, {"score", h.score}, {"explanation", h.explanation->ToJson()}});
+      }
+      for (const auto& h : e.explained) {
+        Json rank = nullptr;
+        for (size_t i = 0; i < ranked.size(); ++i) {
+          if (ranked[i].id == h.id) rank = i + 1;
+        }
+        gold.push_back({{"id", h.id}, {"rank", rank}, {"bm25_score", h.score}, {"explanation", h.explanation->ToJson()}});
+      }
+      qr.explanations = {{"hits", hits}, {"gold", gold}};
+    }
     ranked.resize(std::min(ranked.size(), o.k));
     qr.top = std::move(ranked);
-    sum.p_at_1 += qr.metrics.p_at_1;
-    sum.r_at_1 += qr.metrics.r_at_1;
-    sum.r_at_3 += qr.metrics.r_at_3;
-    sum.r_at_5 += qr.metrics.r_at_5;
-    sum.r_at_10 += qr.metrics.r_at_10;
-    sum.r_precision += qr.metrics.r_precision;
-    sum.mrr += qr.metrics.mrr;
-    sum.r_at_1_random += qr.metrics.r_at_1_random;
+    report.overall += qr.metrics;
     report.questions.push_back(std::move(qr));
   }
-  if (!questions.empty()) {
-    double n = static_cast<double>(questions.size());
-    report.overall = {sum.p_at_1 / n, sum.r_at_1 / n, sum.r_at_3 / n, sum.r_at_5 / n, sum.r_at_10 / n,
-                      sum.r_precision / n, sum.mrr / n, sum.r_at_1_random / n};
-  }
+  if (!questions.empty()) report.overall /= static_cast<double>(questions.size());
   return report;
+}
+
+Result<DiscoveryReport> RunDiscovery(const std::string& index_dir, const std::vector<DiscoveryQuestion>& questions,
+                                     const DiscoveryOptions& options) {
+  LAKEQA_ASSIGN_OR_RETURN(auto runner, DiscoveryRunner::Open(index_dir, options.retriever));
+  return runner->Run(questions, options);
+}
+
+Result<std::vector<std::string>> CheckExpectedMetrics(const Json& expected, std::string_view mode,
+                                                      const DiscoveryMetrics& got) {
+  if (!expected.is_object()) return InvalidArgument("expected metrics: a JSON object {\"tolerance\", \"metrics\"}");
+  double tolerance = expected.value("tolerance", 0.0);
+  if (!(tolerance >= 0)) return InvalidArgument("expected metrics: tolerance must be >= 0");
+  const Json* metrics = nullptr;
+  if (auto m = expected.find("modes"); m != expected.end()) {
+    auto it = m->find(std::string(mode));
+    if (it == m->end()) return InvalidArgument("expected metrics: no entry for mode " + std::string(mode));
+    metrics = &*it;
+  } else if (auto m = expected.find("metrics"); m != expected.end()) {
+    metrics = &*m;
+  }
+  if (metrics == nullptr || !metrics->is_object())
+    return InvalidArgument("expected metrics: need \"metrics\": {name: value} or \"modes\": {mode: {...}}");
+  std::vector<std::string> out;
+  for (const auto& [name, value] : metrics->items()) {
+    auto g = got.Get(name);
+    if (!g) return InvalidArgument("expected metrics: unknown metric '" + name + "'");
+    if (!value.is_number()) return InvalidArgument("expected metrics: " + name + " must be a number");
+    double want = value.get<double>();
+    if (*g < want - tolerance - 1e-12)
+      out.push_back(fmt::format("{} {:.3f} < expected {:.3f} - {:.3f}", name, *g, want, tolerance));
+  }
+  return out;
 }
 
 }  // namespace lakeqa::eval

@@ -112,6 +112,10 @@ Status JudgeRun(RunScore& score, JudgeClient& client, const JudgeSpec& spec, con
         score.warnings.push_back(fmt::format("{}:{}: judge cache line skipped", path, line_no));
         continue;
       }
+      // Earlier lakeqa versions cached an unreadable reply as an "incorrect" verdict with the parse error as
+      // its rationale: that was never a verdict, so it is dropped and the task is judged again.
+      auto why = j->find("rationale");
+      if (why != j->end() && why->is_string() && StartsWith(why->get<std::string>(), "judge reply is neither")) continue;
       std::string key = (*j)["key"].get<std::string>();
       if (!cache.count(key)) order.push_back(key);
       cache[key] = *j;
@@ -129,29 +133,50 @@ Status JudgeRun(RunScore& score, JudgeClient& client, const JudgeSpec& spec, con
     std::string key = CacheKey(model, t);
     if (auto it = cache.find(key); it != cache.end()) {
       const Json& c = it->second;
+      auto cost = c.find("cost_usd");
       t.judge = JudgeVerdict{c.value("correct", false), c.value("rationale", std::string()),
-                             c.value("cost_usd", 0.0), true};
+                             cost != c.end() && cost->is_number() ? std::optional<double>(cost->get<double>())
+                                                                  : std::nullopt,
+                             true};
       continue;
     }
     JudgeVerdict v;
     if (t.answer.cleaned.empty()) {
       v.rationale = "no answer was submitted";
+      v.cost_usd = 0.0;
     } else {
-      auto reply = client.Complete(
-          JudgeSystemPrompt(), JudgeUserPrompt(t.question, t.answer.gold_text, AnswerTextFor(t.raw_answer)));
-      if (!reply.ok()) {
-        result = reply.status().WithContext("judging task " + t.task_id);
-        break;
+      Status unreadable;
+      bool got = false;
+      double cost = 0;
+      bool cost_known = true;
+      for (int attempt = 0; attempt < kJudgeAttempts && !got; ++attempt) {
+        auto reply = client.Complete(JudgeSystemPrompt(),
+                                     JudgeUserPrompt(t.question, t.answer.gold_text, AnswerTextFor(t.raw_answer)));
+        if (!reply.ok()) {
+          result = reply.status().WithContext("judging task " + t.task_id);
+          break;
+        }
+        if (reply->cost_usd)
+          cost += *reply->cost_usd;
+        else
+          cost_known = false;
+        auto parsed = ParseJudgeReply(reply->text);
+        if (parsed.ok()) {
+          v = *parsed;
+          got = true;
+        } else {
+          unreadable = parsed.status();
+        }
       }
-      auto parsed = ParseJudgeReply(reply->text);
-      if (parsed.ok()) {
-        v = *parsed;
-      } else {
-        // An unreadable verdict counts as incorrect and says why, rather than failing the report.
-        v.rationale = parsed.status().message();
-        score.warnings.push_back("judge, task " + t.task_id + ": " + parsed.status().message());
+      if (!result.ok()) break;
+      if (!got) {
+        t.judge.reset();
+        t.judge_error = unreadable.message();
+        score.warnings.push_back(fmt::format("judge, task {}: no verdict after {} attempts: {}", t.task_id,
+                                             kJudgeAttempts, unreadable.message()));
+        continue;
       }
-      v.cost_usd = reply->cost_usd;
+      v.cost_usd = cost_known ? std::optional<double>(cost) : std::nullopt;
     }
     t.judge = v;
     cache[key] = {{"key", key},
@@ -160,7 +185,7 @@ Status JudgeRun(RunScore& score, JudgeClient& client, const JudgeSpec& spec, con
                   {"prompt", kJudgePromptVersion},
                   {"correct", v.correct},
                   {"rationale", v.rationale},
-                  {"cost_usd", v.cost_usd}};
+                  {"cost_usd", v.cost_usd ? Json(*v.cost_usd) : Json()}};
     order.push_back(key);
     LAKEQA_RETURN_IF_ERROR(save());
   }

@@ -25,7 +25,7 @@ class LlmJudgeClient : public JudgeClient {
     LAKEQA_ASSIGN_OR_RETURN(llm::ChatResponse resp, client_->Complete(req));
     JudgeCompletion out;
     out.text = resp.content;
-    if (price_) out.cost_usd = llm::PricingTable::Cost(*price_, resp.usage);
+    if (price_) out.cost_usd = llm::PricingTable::Cost(*price_, resp.usage);  // else unknown
     return out;
   }
   std::string Model() const override { return spec_.Name(); }

@@ -275,6 +275,8 @@ LoadResult LoadTasks(const std::vector<std::string>& paths) {
         if (ext == ".json" || ext == ".jsonl" || ext == ".ndjson") files.push_back(it->path().string());
       }
       if (ec) AddError(out, path, 0, 0, ErrnoStatus(ec.value(), "listing " + path));
+      // An empty folder is a mistake (a wrong path, a missing download), never an empty benchmark.
+      if (!ec && files.empty()) AddError(out, path, 0, 0, NotFound(path + ": no *.json or *.jsonl task files in this folder"));
       std::sort(files.begin(), files.end(), NaturalLess);
     } else {
       files.push_back(path);

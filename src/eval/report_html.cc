@@ -1,18 +1,24 @@
-// report.html: one file, no external resources (it must open offline and from an archived run), so the
-// charts are SVG drawn here and the only script is a few lines of inline JS for sorting and filtering the
-// task table. Every string from the run (answers, tool arguments, summaries) is escaped; long ones are
-// cut so a runaway trace cannot make the file unusable.
+// report.html: a page with no external resource (it must open offline and from an archived run), so the
+// charts are SVG drawn here and the only script is inline JS for sorting and filtering the task table and
+// for loading a task's trace (report-traces/<n>.js, written by report_trace.cc) when it is opened. Every
+// string from the run is escaped here or, in the trace view, put into the page as text, never as markup;
+// long ones are cut so a runaway trace cannot make the page unusable.
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include <fmt/format.h>
 
+#include "eval/report_util.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/report.h"
 
 namespace lakeqa::eval {
 namespace {
+
+using report_internal::AnswerText;
+using report_internal::Cut;
 
 struct Bar {
   std::string label;
@@ -24,11 +30,6 @@ constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", 
 
 std::string Pct(double v) {
   return fmt::format("{:.1f}%", v * 100);
-}
-
-std::string Cut(std::string_view s, size_t max) {
-  if (s.size() <= max) return std::string(s);
-  return std::string(TruncateUtf8(s, max)) + fmt::format(" … ({} bytes)", s.size());
 }
 
 // A vertical bar chart; `id` goes into data-chart so tests and readers can find it.
@@ -151,19 +152,25 @@ std::string FunnelChart(const RunScore& score) {
   return s + "</svg></figure>";
 }
 
-// Cost vs accuracy: one point per task (cost on x, token F1 on y), filled when EM is 1.
+// Cost vs accuracy: one point per task of known cost (cost on x, token F1 on y), filled when EM is 1.
+// Tasks of unknown cost have no x: they are left out, and the caption says how many.
 std::string CostChart(const RunScore& score) {
   const int w = 460, h = 260, left = 50, bottom = 40, top = 15, right = 15;
+  if (score.cost.n == 0) {
+    return "<figure><figcaption>Cost vs accuracy: cost unknown for every task (an unpriced model)</figcaption>"
+           "</figure>";
+  }
   double max_cost = 0;
   for (const auto& t : score.tasks)
-    max_cost = std::max(max_cost, t.cost_usd);
+    if (t.cost_usd) max_cost = std::max(max_cost, *t.cost_usd);
   if (max_cost <= 0) max_cost = 1;
   std::string s = fmt::format(
       "<figure><figcaption>Cost vs accuracy per task (x: cost USD, y: token F1; filled = exact "
-      "match)</figcaption>"
+      "match){}</figcaption>"
       "<svg data-chart=\"cost-accuracy\" data-points=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
       "role=\"img\">",
-      score.tasks.size(), w, h, w, h);
+      score.cost_unknown ? fmt::format("; {} tasks of unknown cost not shown", score.cost_unknown) : "",
+      score.cost.n, w, h, w, h);
   s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/>", left, h - bottom,
                    w - right, h - bottom);
   s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/>", left, top, left,
@@ -178,13 +185,14 @@ std::string CostChart(const RunScore& score) {
   }
   for (size_t i = 0; i < score.tasks.size(); ++i) {
     const TaskScore& t = score.tasks[i];
-    double x = left + (w - left - right) * (t.cost_usd / max_cost);
+    if (!t.cost_usd) continue;
+    double x = left + (w - left - right) * (*t.cost_usd / max_cost);
     double y = h - bottom - (h - bottom - top) * t.answer.f1;
     s += fmt::format(
         "<circle class=\"pt\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"{}\" stroke=\"#4e79a7\"><title>{}: "
         "${:.4f}, "
         "F1 {:.2f}, EM {}</title></circle>",
-        x, y, t.answer.em ? "#4e79a7" : "none", HtmlEscape(t.task_id), t.cost_usd, t.answer.f1,
+        x, y, t.answer.em ? "#4e79a7" : "none", HtmlEscape(t.task_id), *t.cost_usd, t.answer.f1,
         t.answer.em ? 1 : 0);
   }
   return s + "</svg></figure>";
@@ -195,57 +203,35 @@ std::string Metric(const std::string& name, const std::string& value) {
                      HtmlEscape(value), HtmlEscape(name));
 }
 
-std::string AnswerText(const Json& j) {
-  return j.is_string() ? j.get<std::string>() : DumpJson(j);
+// A task's trace, closed: the page fills it in from report-traces/<index>.js when it is opened.
+std::string TracePlaceholder(const TaskScore& t, size_t index) {
+  return fmt::format(
+      "<details class=\"trace\" id=\"trace-{0}\" data-index=\"{0}\"><summary>{1} — EM {2} — {3} — {4} tool "
+      "calls — <a href=\"#row-{0}\">task row</a></summary><div class=\"tbody\"><i>Open to load "
+      "{5}.</i></div></details>",
+      index, HtmlEscape(t.task_id), t.answer.em ? "✔" : "✘", FunnelStageName(t.stage), t.sets.calls,
+      TraceScriptPath(index));
 }
 
-std::string Ids(const std::vector<std::string>& ids, const std::vector<std::string>& gold) {
-  std::string s;
-  for (const auto& id : ids) {
-    bool g = std::find(gold.begin(), gold.end(), id) != gold.end();
-    s += fmt::format("<span class=\"id{}\">{}</span> ", g ? " gold" : "", HtmlEscape(id));
+// "1,234,567"
+std::string Count(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
   }
-  return s;
+  return n < 0 ? "-" + out : out;
 }
 
-std::string TraceView(const TaskScore& t, size_t index, const RunData& run, const ReportOptions& o) {
-  std::string s = fmt::format(
-      "<details class=\"trace\" id=\"trace-{}\"><summary>{} — EM {} — {} — {} tool calls</summary>", index,
-      HtmlEscape(t.task_id), t.answer.em ? "✔" : "✘", FunnelStageName(t.stage), t.sets.calls);
-  s += fmt::format("<p class=\"q\">{}</p>", HtmlEscape(Cut(t.question, 4 * o.max_field_chars)));
-  s += fmt::format(
-      "<p><b>Gold:</b> {} &nbsp; <b>Answer:</b> {} &nbsp; <b>Cleaned:</b> {} &nbsp; <b>Status:</b> {}</p>",
-      HtmlEscape(Cut(AnswerText(t.gold), o.max_field_chars)),
-      HtmlEscape(Cut(AnswerText(t.raw_answer), o.max_field_chars)),
-      HtmlEscape(Cut(t.answer.cleaned, o.max_field_chars)), HtmlEscape(t.status));
-  s += "<p><b>Gold datasets (D*):</b> " + Ids(t.gold_datasets, t.gold_datasets) + "</p>";
-  if (t.judge) {
-    s += fmt::format("<p><b>Judge:</b> {} — {}</p>", t.judge->correct ? "correct" : "wrong",
-                     HtmlEscape(Cut(t.judge->rationale, o.max_field_chars)));
-  }
-  auto it = run.traces.find(t.task_id);
-  if (it == run.traces.end() || it->second.empty()) return s + "<p><i>No trace recorded.</i></p></details>";
-  s += "<table class=\"ev\"><thead><tr><th>turn</th><th>tool</th><th>status</th><th>ms</th><th>arguments</th>"
-       "<th>summary</th><th>returned</th><th>accessed</th></tr></thead><tbody>";
-  size_t shown = 0;
-  for (const TraceEvent& e : it->second) {
-    if (shown++ >= o.max_trace_events) break;
-    s += fmt::format(
-        "<tr "
-        "class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{:.0f}</td><td><pre>{}</pre></td><td><pre>{}</"
-        "pre></td>"
-        "<td>{}</td><td>{}</td></tr>",
-        e.status == "ok" ? "" : "err", e.turn, HtmlEscape(e.tool), HtmlEscape(e.status), e.elapsed_ms,
-        HtmlEscape(Cut(e.arguments.is_null() ? "" : DumpJson(e.arguments, 1), o.max_field_chars)),
-        HtmlEscape(Cut(e.summary, o.max_field_chars)), Ids(e.returned, t.gold_datasets),
-        Ids(e.accessed, t.gold_datasets));
-  }
-  s += "</tbody></table>";
-  if (it->second.size() > o.max_trace_events) {
-    s += fmt::format("<p><i>{} more events not shown (see traces/{}.jsonl).</i></p>",
-                     it->second.size() - o.max_trace_events, HtmlEscape(t.task_id));
-  }
-  return s + "</details>";
+// A row's value for a filter: "-" for none, so that no option has the empty value that means "all".
+std::string Facet(const std::string& v) { return v.empty() ? "-" : v; }
+
+// A <select> that filters the task table on one data-* attribute of its rows.
+std::string FilterSelect(const std::string& attr, const std::string& label, const std::vector<std::string>& values) {
+  std::string s = fmt::format("<label>{} <select class=\"flt\" data-attr=\"{}\"><option value=\"\">all</option>",
+                              HtmlEscape(label), attr);
+  for (const auto& v : values) s += fmt::format("<option>{}</option>", HtmlEscape(v));
+  return s + "</select></label> ";
 }
 
 constexpr const char* kStyle = R"(
@@ -261,15 +247,23 @@ pre{white-space:pre-wrap;word-break:break-word;margin:0;max-width:420px;font-siz
 .id{font-family:monospace;font-size:12px;background:#f0f0f0;padding:0 3px;border-radius:3px}.id.gold{background:#d7f0d0}
 tr.err td{background:#fff0f0}details.trace{margin:8px 0;border:1px solid #ddd;border-radius:6px;padding:6px}
 details.trace summary{cursor:pointer;font-weight:600}.q{font-style:italic}.warn{color:#a60}
+.filters{display:flex;flex-wrap:wrap;gap:10px;align-items:center;font-size:13px;margin:8px 0}
+.ev{border-top:1px solid #eee;padding:6px 0}.ev .hd{font-size:12px;color:#555}.ev .hd b{color:#222}
+.ev .say{background:#f4f7fb;border-left:3px solid #4e79a7;padding:4px 8px;margin:4px 0;white-space:pre-wrap;font-size:13px}
+.ev pre{max-width:none;background:#fafafa;border:1px solid #eee;padding:4px 6px;margin:3px 0}
+.ev pre.code{background:#f6f8f0}.ev .k{font-size:12px;color:#666;margin-top:3px}.ev.err .hd b{color:#c33}
 )";
 
-// Sorting by a clicked header and filtering by text; the body's data-ready attribute tells a headless
-// check that the script ran to the end.
+// Sorting by a clicked header; filtering by text and by the selects (also preset from the address:
+// report.html?stage=wrong_answer&k=3); a trace is loaded (report-traces/<n>.js) and rendered the first time
+// it is opened. Run data only ever reaches the page as text nodes. The body's data-ready attribute, and a
+// trace's data-loaded, tell a headless check that the script ran to the end.
 constexpr const char* kScript = R"(
 (function(){
   var table=document.getElementById('tasks');
   var tbody=table.tBodies[0];
-  Array.prototype.forEach.call(table.tHead.rows[0].cells,function(th,col){
+  function each(list,fn){Array.prototype.forEach.call(list,fn);}
+  each(table.tHead.rows[0].cells,function(th,col){
     th.addEventListener('click',function(){
       var rows=Array.prototype.slice.call(tbody.rows);
       var dir=th.getAttribute('data-dir')==='asc'?-1:1;th.setAttribute('data-dir',dir>0?'asc':'desc');
@@ -279,11 +273,83 @@ constexpr const char* kScript = R"(
       rows.forEach(function(r){tbody.appendChild(r);});
     });
   });
-  var f=document.getElementById('filter');
-  f.addEventListener('input',function(){var q=f.value.toLowerCase();
-    Array.prototype.forEach.call(tbody.rows,function(r){r.style.display=r.textContent.toLowerCase().indexOf(q)>=0?'':'none';});});
-  Array.prototype.forEach.call(document.querySelectorAll('a.tr'),function(a){a.addEventListener('click',function(){
-    var d=document.getElementById(a.getAttribute('href').slice(1));if(d)d.open=true;});});
+  var f=document.getElementById('filter'),sels=document.querySelectorAll('select.flt'),shown=document.getElementById('shown');
+  function apply(){
+    var q=f.value.toLowerCase(),n=0;
+    each(tbody.rows,function(r){
+      var ok=r.textContent.toLowerCase().indexOf(q)>=0;
+      each(sels,function(s){if(s.value&&r.getAttribute('data-'+s.getAttribute('data-attr'))!==s.value)ok=false;});
+      r.style.display=ok?'':'none';if(ok)n++;
+    });
+    shown.textContent=n+' of '+tbody.rows.length+' tasks shown';
+  }
+  f.addEventListener('input',apply);
+  each(sels,function(s){s.addEventListener('change',apply);});
+  var params=new URLSearchParams(location.search);
+  if(params.get('q'))f.value=params.get('q');
+  // A value from the address that no row has still filters (to nothing): a select silently drops a value
+  // it has no option for, which would show rows the address excludes.
+  each(sels,function(s){var v=params.get(s.getAttribute('data-attr'));if(v===null)return;
+    if(![].some.call(s.options,function(o){return o.value===v;})){var o=document.createElement('option');o.value=v;o.textContent=v;s.appendChild(o);}
+    s.value=v;});
+  apply();
+
+  function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!==undefined&&text!==null)e.textContent=String(text);return e;}
+  function ids(label,list,gold){
+    var p=el('div','k');p.appendChild(document.createTextNode(label+' '));
+    (list||[]).forEach(function(id){p.appendChild(el('span',gold.indexOf(id)>=0?'id gold':'id',id));p.appendChild(document.createTextNode(' '));});
+    return p;
+  }
+  function num(v,unit){return v===null||v===undefined?'unknown':Math.round(v).toLocaleString('en-US')+unit;}
+  function render(box,t){
+    box.textContent='';
+    box.appendChild(el('p','q',t.question));
+    var p=el('p');
+    [['Gold',t.gold],['Answer',t.answer],['Cleaned',t.cleaned],['Status',t.status],['Funnel',t.stage]].forEach(function(kv){
+      p.appendChild(el('b',null,kv[0]+': '));p.appendChild(document.createTextNode(kv[1]+'   '));});
+    box.appendChild(p);
+    box.appendChild(ids('Gold datasets (D*):',t.gold_datasets,t.gold_datasets));
+    if(t.judge)box.appendChild(el('p',null,'Judge: '+(t.judge.correct?'correct':'wrong')+' — '+t.judge.rationale));
+    if(!t.events.length)box.appendChild(el('p',null,'No trace recorded.'));
+    t.events.forEach(function(e){
+      var d=el('div',e.status==='ok'?'ev':'ev err');
+      var hd=el('div','hd');
+      hd.appendChild(el('b',null,'turn '+e.turn+' · '+e.tool+' · '+e.status));
+      var tok=(e.input_tokens===null&&e.output_tokens===null)?'':' · tokens '+num(e.input_tokens,'')+' in / '+num(e.output_tokens,'')+' out';
+      hd.appendChild(document.createTextNode(' · tool '+num(e.elapsed_ms,' ms')+(e.model_ms===null?'':' · model '+num(e.model_ms,' ms'))+tok));
+      d.appendChild(hd);
+      if(e.content)d.appendChild(el('div','say',e.content));
+      var args=e.arguments;
+      if(args&&typeof args==='object'&&!Array.isArray(args)){
+        Object.keys(args).forEach(function(k){
+          var v=args[k];d.appendChild(el('div','k',k+':'));
+          d.appendChild(el('pre',typeof v==='string'&&v.indexOf('\n')>=0?'code':null,typeof v==='string'?v:JSON.stringify(v,null,1)));
+        });
+      }else if(args!==null&&args!==undefined){d.appendChild(el('pre',null,JSON.stringify(args,null,1)));}
+      if(e.result){d.appendChild(el('div','k','result:'));d.appendChild(el('pre','result',e.result));}
+      else if(e.summary){d.appendChild(el('div','k','summary: '+e.summary));}
+      if(e.returned.length)d.appendChild(ids('returned:',e.returned,t.gold_datasets));
+      if(e.accessed.length)d.appendChild(ids('accessed:',e.accessed,t.gold_datasets));
+      box.appendChild(d);
+    });
+    if(t.more_events)box.appendChild(el('p',null,t.more_events+' more events not shown (see '+t.trace_file+').'));
+  }
+  window.lakeqaTrace=function(i,t){
+    var d=document.getElementById('trace-'+i);if(!d)return;
+    render(d.querySelector('.tbody'),t);d.setAttribute('data-loaded','1');
+  };
+  function load(d){
+    if(d.getAttribute('data-requested'))return;d.setAttribute('data-requested','1');
+    var s=document.createElement('script');s.src='report-traces/'+d.getAttribute('data-index')+'.js';
+    s.onerror=function(){d.querySelector('.tbody').textContent='Could not load '+s.src+
+      ': keep the report-traces folder beside report.html (the raw trace is in traces/).';d.setAttribute('data-loaded','error');};
+    document.body.appendChild(s);
+  }
+  each(document.querySelectorAll('details.trace'),function(d){d.addEventListener('toggle',function(){if(d.open)load(d);});});
+  function openHash(){var m=/^#trace-(\d+)$/.exec(location.hash);if(!m)return;var d=document.getElementById('trace-'+m[1]);
+    if(d){d.open=true;load(d);}}
+  window.addEventListener('hashchange',openHash);
+  openHash();
   document.body.setAttribute('data-ready','1');
 })();
 )";
@@ -333,14 +399,34 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
   h += Metric("EM (LakeQA)", Pct(score.em));
   h += Metric("lenient (EM ∪ numeric ∪ date)", Pct(score.lenient));
   h += Metric("token F1", fmt::format("{:.3f}", score.token_f1));
-  if (score.judged) h += Metric("LLM judge", Pct(score.judge_accuracy));
+  if (score.judged) {
+    h += Metric(score.judge_failed ? fmt::format("LLM judge ({} of {} tasks without a verdict)", score.judge_failed,
+                                                 score.tasks.size())
+                                   : "LLM judge",
+                score.judge_verdicts ? Pct(score.judge_accuracy) : "none");
+  }
   h += Metric("runtime mean / p90", fmt::format("{:.1f}s / {:.1f}s", score.runtime.mean, score.runtime.p90));
-  h += Metric("cost mean / total", fmt::format("${:.4f} / ${:.2f}", score.cost.mean, score.cost.sum));
+  if (score.cost.n == 0) {
+    h += Metric("cost (an unpriced model)", "unknown");
+  } else {
+    h += Metric(score.cost_unknown ? fmt::format("cost mean / total of {} tasks ({} of unknown cost left out)",
+                                                 score.cost.n, score.cost_unknown)
+                                   : "cost mean / total",
+                fmt::format("${:.4f} / ${:.2f}", score.cost.mean, score.cost.sum));
+  }
   h += Metric("D_acc P / R / F1", fmt::format("{:.1f} / {:.1f} / {:.1f}", score.dacc.precision * 100,
                                               score.dacc.recall * 100, score.dacc.f1 * 100));
   h += Metric("D_ret P / R / F1", fmt::format("{:.1f} / {:.1f} / {:.1f}", score.dret.precision * 100,
                                               score.dret.recall * 100, score.dret.f1 * 100));
   h += Metric("tool calls mean", fmt::format("{:.1f}", score.tool_calls.mean));
+  int64_t tokens_in = 0, tokens_out = 0, tokens_cached = 0;
+  for (const TaskScore& t : score.tasks) {
+    tokens_in += t.input_tokens;
+    tokens_out += t.output_tokens;
+    tokens_cached += t.cache_read_tokens;
+  }
+  h += Metric("tokens in / out (cached in)",
+              fmt::format("{} / {} ({})", Count(tokens_in), Count(tokens_out), Count(tokens_cached)));
   h += "</div>";
 
   h += "<h2>Charts</h2><div class=\"charts\">";
@@ -399,30 +485,57 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
     h += "</ul>";
   }
 
-  h += "<h2>Tasks</h2><p><input id=\"filter\" placeholder=\"filter rows\" size=\"40\"></p>";
+  // Filters: each select matches one data-* attribute of the rows (and ?<attr>=<value> in the address).
+  std::set<std::string> stages, statuses, types, mixes;
+  std::set<int> ks;
+  for (const TaskScore& t : score.tasks) {
+    stages.insert(std::string(FunnelStageName(t.stage)));
+    ks.insert(t.hops);
+    statuses.insert(Facet(t.status));
+    types.insert(Facet(t.answer_type));
+    mixes.insert(Facet(t.namespace_mix));
+  }
+  h += "<h2>Tasks</h2><div class=\"filters\"><input id=\"filter\" placeholder=\"filter rows by text\" size=\"30\"> ";
+  auto list = [](const auto& set) {
+    std::vector<std::string> v;
+    for (const auto& x : set) v.push_back(fmt::format("{}", x));
+    return v;
+  };
+  std::vector<std::string> stage_order;  // the funnel's order, not the alphabet's
+  for (FunnelStage st : AllFunnelStages()) {
+    if (stages.count(std::string(FunnelStageName(st)))) stage_order.emplace_back(FunnelStageName(st));
+  }
+  h += FilterSelect("stage", "funnel stage", stage_order) + FilterSelect("k", "hops k", list(ks)) +
+       FilterSelect("status", "status", list(statuses)) + FilterSelect("type", "answer type", list(types)) +
+       FilterSelect("ns", "namespaces", list(mixes));
+  h += "<span id=\"shown\"></span></div>";
   h += "<table id=\"tasks\"><thead><tr><th>task</th><th>EM</th><th>lenient</th><th>F1</th>";
   if (score.judged) h += "<th>judge</th>";
   h += "<th>answer</th><th>gold</th><th>status</th><th>funnel</th><th>k</th><th>docs</th><th>D_ret R</th>"
-       "<th>D_acc R</th><th>calls</th><th>runtime s</th><th>cost $</th><th>trace</th></tr></thead><tbody>";
+       "<th>D_acc R</th><th>calls</th><th>tokens in</th><th>tokens out</th><th>runtime s</th><th>cost $</th>"
+       "<th>trace</th></tr></thead><tbody>";
   for (size_t i = 0; i < score.tasks.size(); ++i) {
     const TaskScore& t = score.tasks[i];
     h += fmt::format(
-        "<tr class=\"{}\"><td>{}</td><td class=\"em\" data-v=\"{}\">{}</td><td>{}</td><td>{:.2f}</td>",
-        t.answer.em ? "ok" : "bad", HtmlEscape(t.task_id), t.answer.em ? 1 : 0, t.answer.em ? "✔" : "✘",
-        t.answer.lenient() ? "✔" : "", t.answer.f1);
-    if (score.judged) h += fmt::format("<td>{}</td>", t.judge && t.judge->correct ? "✔" : "✘");
+        "<tr id=\"row-{}\" class=\"{}\" data-stage=\"{}\" data-k=\"{}\" data-status=\"{}\" data-type=\"{}\" "
+        "data-ns=\"{}\"><td><a class=\"tr\" href=\"#trace-{}\">{}</a></td><td class=\"em\" data-v=\"{}\">{}</td>"
+        "<td>{}</td><td>{:.2f}</td>",
+        i, t.answer.em ? "ok" : "bad", FunnelStageName(t.stage), t.hops, HtmlEscape(Facet(t.status)),
+        HtmlEscape(Facet(t.answer_type)), HtmlEscape(Facet(t.namespace_mix)), i, HtmlEscape(t.task_id), t.answer.em ? 1 : 0,
+        t.answer.em ? "✔" : "✘", t.answer.lenient() ? "✔" : "", t.answer.f1);
+    if (score.judged) h += fmt::format("<td>{}</td>", !t.judge ? "no verdict" : t.judge->correct ? "✔" : "✘");
     h += fmt::format(
-        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2f}</td><td>{:.2f}</"
-        "td><td>{}</td>"
-        "<td>{:.1f}</td><td>{:.4f}</td><td><a class=\"tr\" href=\"#trace-{}\">view</a></td></tr>",
+        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2f}</td><td>{:.2f}</td>"
+        "<td>{}</td><td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td><td>{:.1f}</td><td>{}</td>"
+        "<td><a class=\"tr\" href=\"#trace-{}\">view</a></td></tr>",
         HtmlEscape(Cut(AnswerText(t.raw_answer), 200)), HtmlEscape(Cut(AnswerText(t.gold), 200)),
         HtmlEscape(t.status), FunnelStageName(t.stage), t.hops, t.documents, t.dret.recall, t.dacc.recall,
-        t.sets.calls, t.runtime_s, t.cost_usd, i);
+        t.sets.calls, t.input_tokens, Count(t.input_tokens), t.output_tokens, Count(t.output_tokens), t.runtime_s,
+        t.cost_usd ? fmt::format("{:.4f}", *t.cost_usd) : "unknown", i);
   }
   h += "</tbody></table>";
-  h += "<h2>Traces</h2>";
-  for (size_t i = 0; i < score.tasks.size(); ++i)
-    h += TraceView(score.tasks[i], i, run, o);
+  h += "<h2>Traces</h2><p>Each trace loads when opened (from report-traces/ beside this page).</p>";
+  for (size_t i = 0; i < score.tasks.size(); ++i) h += TracePlaceholder(score.tasks[i], i);
   h += "<script>";
   h += kScript;
   h += "</script></body></html>\n";
@@ -432,6 +545,8 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
 Status WriteReports(const RunScore& score, const RunData& run, const std::string& dir,
                     const ReportOptions& o) {
   LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(dir + "/report.json", DumpJson(score.ToJson(), 2) + "\n"));
+  // The traces first, so a page never points at trace scripts that are not there yet.
+  LAKEQA_RETURN_IF_ERROR(WriteTraceScripts(score, run, dir, o));
   return WriteFileAtomic(dir + "/report.html", RenderHtml(score, run, o));
 }
 

@@ -29,7 +29,7 @@ Json RunScore::ToJson() const {
   j["tasks"] = tasks.size();
   j["em"] = em;
   j["runtime_s"] = runtime_s;
-  j["cost_usd"] = cost_usd;
+  j["cost_usd"] = cost_usd ? Json(*cost_usd) : Json();
   j["dacc_p"] = dacc.precision;
   j["dacc_r"] = dacc.recall;
   j["dacc_f1"] = dacc.f1;
@@ -53,19 +53,27 @@ Json RunScore::ToJson() const {
   j["by_answer_type"] = Buckets(by_answer_type);
   j["runtime"] = runtime.ToJson();
   j["cost"] = cost.ToJson();
+  j["cost"]["unknown"] = cost_unknown;  // tasks of unknown cost, left out of every cost statistic
   j["turns"] = turns.ToJson();
   j["tool_calls"] = tool_calls.ToJson();
   j["tool_call_totals"] = tool_call_totals;
   j["tokens"] = {{"input", input_tokens}, {"output", output_tokens}, {"cache_read", cache_read_tokens}};
   if (judged) {
     j["judge"] = {{"model", judge_model},
-                  {"accuracy", judge_accuracy},
-                  {"agreement_with_em", judge_agreement},
+                  {"judged", judge_verdicts},
+                  {"failed", judge_failed},
+                  {"failed_tasks", judge_failed_tasks},
+                  {"accuracy", judge_verdicts ? Json(judge_accuracy) : Json()},
+                  {"agreement_with_em", judge_verdicts ? Json(judge_agreement) : Json()},
                   {"disagreements", judge_em_disagreements},
-                  {"cost_usd", judge_cost_usd}};
+                  {"cost_usd", judge_cost_unknown && judge_cost_unknown == judge_verdicts ? Json() : Json(judge_cost_usd)},
+                  {"cost_unknown", judge_cost_unknown}};
   }
   j["not_run"] = not_run;
   j["unknown_predictions"] = unknown_predictions;
+  j["superseded"] = Json::array();
+  for (const SupersededLine& l : superseded)
+    j["superseded"].push_back(l.ToJson());
   j["warnings"] = warnings;
   Json rows = Json::array();
   for (const TaskScore& t : tasks)

@@ -144,7 +144,10 @@ Result<Prediction> PredictionFromJson(const Json& j, std::string_view where) {
                       "one of ok (answered), timeout, crashed, turn_limit (max_turns), token_limit, cost_limit, error");
   LAKEQA_RETURN_IF_ERROR(GetNumber(j, "runtime_s", where, p.runtime_s));
   if (!j.contains("runtime_s")) LAKEQA_RETURN_IF_ERROR(GetNumber(j, "elapsed_s", where, p.runtime_s));
-  LAKEQA_RETURN_IF_ERROR(GetNumber(j, "cost_usd", where, p.cost_usd));
+  if (auto c = j.find("cost_usd"); c != j.end() && !c->is_null()) {
+    if (!c->is_number()) return FieldError(where, "cost_usd", "a number or null (unknown)");
+    p.cost_usd = c->get<double>();
+  }
   int64_t turns = 0;
   LAKEQA_RETURN_IF_ERROR(GetInt(j, "turns", where, turns));
   p.turns = static_cast<int>(turns);
@@ -175,7 +178,48 @@ Result<TraceEvent> TraceEventFromJson(const Json& j, std::string_view where) {
   LAKEQA_RETURN_IF_ERROR(GetString(j, "summary", where, e.summary));
   LAKEQA_RETURN_IF_ERROR(GetIds(j, "returned", where, e.returned));
   LAKEQA_RETURN_IF_ERROR(GetIds(j, "accessed", where, e.accessed));
+  // Agents write the result as the text the model saw; any other JSON value is shown as JSON.
+  if (auto r = j.find("result"); r != j.end() && !r->is_null()) e.result = r->is_string() ? r->get<std::string>() : DumpJson(*r);
+  LAKEQA_RETURN_IF_ERROR(GetString(j, "content", where, e.content));
+  LAKEQA_RETURN_IF_ERROR(GetNumber(j, "model_ms", where, e.model_ms));
+  if (auto u = j.find("usage"); u != j.end() && u->is_object()) {
+    LAKEQA_RETURN_IF_ERROR(GetInt(*u, "input_tokens", where, e.input_tokens));
+    LAKEQA_RETURN_IF_ERROR(GetInt(*u, "output_tokens", where, e.output_tokens));
+  }
   return e;
+}
+
+bool IsFinalStatus(std::string_view s) {
+  static const std::set<std::string, std::less<>> kFinal = {"ok",         "answered",    "timeout",   "turn_limit",
+                                                            "max_turns", "token_limit", "cost_limit"};
+  return kFinal.count(s) > 0;
+}
+
+Json SupersededLine::ToJson() const {
+  return {{"task_id", task_id}, {"line", line}, {"status", status}, {"by_line", by_line}};
+}
+
+std::vector<size_t> CurrentLines(const std::vector<PredictionLine>& lines, std::vector<SupersededLine>* superseded) {
+  std::map<std::string, size_t> slot;  // task id → position in `current`
+  std::vector<size_t> current;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    auto [it, added] = slot.emplace(lines[i].task_id, current.size());
+    if (added) {
+      current.push_back(i);
+    } else if (IsFinalStatus(lines[i].status) || !IsFinalStatus(lines[current[it->second]].status)) {
+      current[it->second] = i;
+    }
+  }
+  if (superseded != nullptr) {
+    std::map<std::string, size_t> by_task;
+    for (size_t i : current)
+      by_task[lines[i].task_id] = i;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      size_t wins = by_task[lines[i].task_id];
+      if (wins != i) superseded->push_back({lines[i].task_id, lines[i].line, lines[i].status, lines[wins].line});
+    }
+  }
+  return current;
 }
 
 Result<RunData> LoadRun(const std::string& dir) {
@@ -184,16 +228,18 @@ Result<RunData> LoadRun(const std::string& dir) {
   std::string pred_path = (fs::path(dir) / "predictions.jsonl").string();
   if (!PathExists(pred_path)) return NotFound(pred_path + ": no predictions.jsonl in the run directory");
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(pred_path, kMaxPredictionsBytes));
-  std::set<std::string> seen;
+  std::vector<Prediction> all;
+  std::vector<PredictionLine> lines;
   ForEachJsonLine(text, pred_path, run.warnings, [&](const Json& j, const std::string& where, size_t line) {
     LAKEQA_ASSIGN_OR_RETURN(Prediction p, PredictionFromJson(j, where));
     p.line = line;
-    if (!seen.insert(p.task_id).second) {
-      return ParseError(where + ": duplicate task_id \"" + p.task_id + "\" (the first line is kept)");
-    }
-    run.predictions.push_back(std::move(p));
+    auto st = j.find("status");
+    lines.push_back({p.task_id, st != j.end() && st->is_string() ? st->get<std::string>() : p.status, line});
+    all.push_back(std::move(p));
     return Status::Ok();
   });
+  for (size_t i : CurrentLines(lines, &run.superseded))
+    run.predictions.push_back(std::move(all[i]));
 
   run.run_json = Json::object();
   std::string run_path = (fs::path(dir) / "run.json").string();
@@ -254,6 +300,10 @@ Distribution Summarize(std::vector<double> values) {
 }
 
 Json Distribution::ToJson() const {
+  if (n == 0) {
+    return {{"n", 0},       {"mean", nullptr}, {"median", nullptr}, {"p90", nullptr},
+            {"min", nullptr}, {"max", nullptr},  {"sum", nullptr}};
+  }
   return {{"n", n},     {"mean", mean}, {"median", median}, {"p90", p90},
           {"min", min}, {"max", max},   {"sum", sum}};
 }
@@ -295,14 +345,16 @@ Json TaskScore::ToJson() const {
       {"failed_tool_calls", sets.failed_calls},
       {"tool_call_counts", sets.tool_calls},
       {"runtime_s", runtime_s},
-      {"cost_usd", cost_usd},
+      {"cost_usd", cost_usd ? Json(*cost_usd) : Json()},
       {"tokens", {{"input", input_tokens}, {"output", output_tokens}, {"cache_read", cache_read_tokens}}},
       {"turns", turns}};
   if (judge) {
     j["judge"] = {{"correct", judge->correct},
                   {"rationale", judge->rationale},
-                  {"cost_usd", judge->cost_usd},
+                  {"cost_usd", judge->cost_usd ? Json(*judge->cost_usd) : Json()},
                   {"cached", judge->cached}};
+  } else if (!judge_error.empty()) {
+    j["judge"] = {{"error", judge_error}};
   }
   return j;
 }
@@ -311,6 +363,7 @@ RunScore ScoreRun(const RunData& run, const std::vector<Task>& tasks) {
   RunScore score;
   score.run_dir = run.dir;
   score.warnings = run.warnings;
+  score.superseded = run.superseded;
   std::map<std::string, const Prediction*> preds;
   for (const Prediction& p : run.predictions)
     preds.emplace(p.task_id, &p);
@@ -379,6 +432,10 @@ void Aggregate(RunScore& s) {
   std::vector<double> runtime, cost, turns, calls;
   size_t judged = 0, judge_correct = 0, agree = 0;
   double judge_cost = 0;
+  s.cost_unknown = 0;
+  s.judge_failed = 0;
+  s.judge_failed_tasks.clear();
+  s.judge_cost_unknown = 0;
   for (const TaskScore& t : s.tasks) {
     em += t.answer.em;
     lenient += t.answer.lenient();
@@ -403,7 +460,10 @@ void Aggregate(RunScore& s) {
       dacc.f1 += t.dacc.f1;
     }
     runtime.push_back(t.runtime_s);
-    cost.push_back(t.cost_usd);
+    if (t.cost_usd)
+      cost.push_back(*t.cost_usd);
+    else
+      ++s.cost_unknown;
     turns.push_back(t.turns);
     calls.push_back(static_cast<double>(t.sets.calls));
     for (const auto& [tool, c] : t.sets.tool_calls)
@@ -415,7 +475,13 @@ void Aggregate(RunScore& s) {
       ++judged;
       judge_correct += t.judge->correct;
       agree += t.judge->correct == t.answer.em;
-      judge_cost += t.judge->cost_usd;
+      if (t.judge->cost_usd)
+        judge_cost += *t.judge->cost_usd;
+      else
+        ++s.judge_cost_unknown;
+    } else if (!t.judge_error.empty()) {
+      ++s.judge_failed;
+      s.judge_failed_tasks.push_back(t.task_id);
     }
   }
   auto rate = [n](size_t c) { return n > 0 ? static_cast<double>(c) / n : 0.0; };
@@ -440,11 +506,14 @@ void Aggregate(RunScore& s) {
   s.turns = Summarize(turns);
   s.tool_calls = Summarize(calls);
   s.runtime_s = s.runtime.mean;
-  s.cost_usd = s.cost.mean;
-  s.judged = judged > 0 && judged == s.tasks.size();
+  s.cost_usd = s.cost.n > 0 ? std::optional<double>(s.cost.mean) : std::nullopt;
+  // Judged once every task has a verdict or a counted failure; rates are over the verdicts.
+  s.judged = judged + s.judge_failed > 0 && judged + s.judge_failed == s.tasks.size();
+  s.judge_verdicts = judged;
   if (s.judged) {
-    s.judge_accuracy = rate(judge_correct);
-    s.judge_agreement = rate(agree);
+    double jn = static_cast<double>(judged);
+    s.judge_accuracy = judged ? static_cast<double>(judge_correct) / jn : 0;
+    s.judge_agreement = judged ? static_cast<double>(agree) / jn : 0;
     s.judge_em_disagreements = judged - agree;
     s.judge_cost_usd = judge_cost;
   }

@@ -227,6 +227,26 @@ Result<Task> TaskFromJson(const Json& j, std::string_view where) {
   return task;
 }
 
+namespace {
+
+// Why a CMDBench provenance kind has no gold dataset in lakeqa's cmdbench lake; "" when it has one.
+std::string CmdBenchProvenanceNotInLake(const std::string& key) {
+  if (key == "provenance_graph") {
+    return "a CMDBench graph question: its provenance is a Cypher query over Neo4j node and edge ids, and the "
+           "cmdbench lake holds the graph as CSV files without those ids";
+  }
+  if (key == "provenance_doc") {
+    return "a CMDBench document question: its gold paragraphs are KILT Wikipedia pages, which the cmdbench "
+           "lake does not include";
+  }
+  if (key == "provenance_sources") {
+    return "a CMDBench source-routing question: its gold is a modality (table, graph, document), not a dataset";
+  }
+  return "";
+}
+
+}  // namespace
+
 Result<Task> TaskFromCmdBenchJson(const Json& j, std::string_view where) {
   if (!j.is_object()) {
     return ParseError(fmt::format("{}: a CMDBench question must be a JSON object, got {}", where, TypeName(j)));
@@ -244,10 +264,18 @@ Result<Task> TaskFromCmdBenchJson(const Json& j, std::string_view where) {
   task.question = StringField(j, "question", true, p, "");
   if (const Json* a = Field(j, "answer", p, "")) task.answer = *a;
   // provenance_<modality>: one record or a list; the element a record names becomes a gold source.
+  // A table is a dataset of lakeqa's cmdbench lake (docs/lake-build.md), and its node's source is the
+  // table's CSV, so the oracle and `tasks verify` can open it. Graph, document and source-routing
+  // provenance name nothing the lake holds; they are collected as reasons the question does not apply.
   Hop hop;
   hop.number = 1;
+  std::vector<std::string> not_applicable;
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (it.key().rfind("provenance", 0) != 0 || it->is_null()) continue;
+    if (auto reason = CmdBenchProvenanceNotInLake(it.key()); !reason.empty()) {
+      not_applicable.push_back(reason);
+      continue;
+    }
     std::vector<const Json*> records;
     if (it->is_array()) {
       for (const Json& r : *it) records.push_back(&r);
@@ -256,12 +284,14 @@ Result<Task> TaskFromCmdBenchJson(const Json& j, std::string_view where) {
     }
     for (const Json* r : records) {
       std::string name;
+      bool table = it.key() == "provenance_table";
       if (r->is_string()) {
         name = r->get<std::string>();
       } else if (r->is_object()) {
         for (const char* key : {"table", "doc", "document", "title", "page", "graph", "node"}) {
           if (auto f = r->find(key); f != r->end() && f->is_string()) {
             name = f->get<std::string>();
+            table = table || std::string_view(key) == "table";
             break;
           }
         }
@@ -272,11 +302,13 @@ Result<Task> TaskFromCmdBenchJson(const Json& j, std::string_view where) {
       }
       Node node;
       node.id = std::to_string(task.nodes.size() + 1);
-      node.source = "cmdbench/" + name;
+      node.source = table ? "cmdbench/" + name + "/" + name + ".csv" : "cmdbench/" + name;
       node.subquestion = task.question;
       node.answer = task.answer;
       if (r->is_object()) {
-        if (auto c = r->find("column"); c != r->end()) node.fact = c->is_string() ? c->get<std::string>() : c->dump();
+        if (auto c = r->find("column"); c != r->end()) {
+          node.fact = "columns " + (c->is_string() ? c->get<std::string>() : c->dump()) + " of " + name;
+        }
       }
       if (std::find(task.datasets_used.begin(), task.datasets_used.end(), node.source) == task.datasets_used.end()) {
         task.datasets_used.push_back(node.source);
@@ -284,6 +316,11 @@ Result<Task> TaskFromCmdBenchJson(const Json& j, std::string_view where) {
       hop.node_ids.push_back(node.id);
       task.nodes.push_back(std::move(node));
     }
+  }
+  if (task.nodes.empty() && p.empty() && !not_applicable.empty()) {
+    std::string why;
+    for (const auto& r : not_applicable) why += (why.empty() ? "" : "; ") + r;
+    return Unsupported(fmt::format("{}: not applicable: {}", where, why));
   }
   if (task.nodes.empty() && p.empty()) p.Add("no provenance_* record (no gold source)");
   if (!p.empty()) return p.ToStatus(where);

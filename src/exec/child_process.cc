@@ -12,7 +12,11 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <thread>
+
+#include "lakeqa/common/cleanup.h"
 
 namespace lakeqa::exec {
 namespace {
@@ -90,10 +94,37 @@ class Sink {
   uint64_t saved_ = 0;
 };
 
+// Children running now, so that SIGINT/SIGTERM kill them before their folders are removed.
+std::mutex g_live_mu;
+std::set<pid_t> g_live;
+
+void KillLiveChildren() {
+  std::lock_guard lock(g_live_mu);
+  for (pid_t p : g_live) {
+    ::kill(-p, SIGKILL);
+    ::kill(p, SIGKILL);
+  }
+}
+
+struct LiveChild {
+  pid_t pid;
+  explicit LiveChild(pid_t p) : pid(p) {
+    static std::once_flag hooked;
+    std::call_once(hooked, [] { AddTerminationHook(KillLiveChildren); });
+    std::lock_guard lock(g_live_mu);
+    g_live.insert(pid);
+  }
+  ~LiveChild() {
+    std::lock_guard lock(g_live_mu);
+    g_live.erase(pid);
+  }
+};
+
 }  // namespace
 
 Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& capture) {
   if (spec.argv.empty()) return InvalidArgument("no program to run");
+  if (spec.pass_fds.size() > 16) return InvalidArgument("at most 16 descriptors can be passed to a child");
   // Everything the child touches is prepared before fork: after it only async-signal-safe calls.
   std::vector<char*> argv, envp;
   for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
@@ -123,9 +154,27 @@ Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& captu
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);
     if (::dup2(devnull.fd, 0) < 0 || ::dup2(out_w.fd, 1) < 0 || ::dup2(err_w.fd, 2) < 0) fail(1);
-    int keep = exec_w.fd;
+    // Passed descriptors go to 3, 4, ...: first lift them (and the exec pipe) above every target, so
+    // that no dup2 below overwrites one not yet moved.
+    int npass = static_cast<int>(spec.pass_fds.size());
+    int floor_fd = 3 + npass + 16;
+    for (int fd : spec.pass_fds) floor_fd = std::max(floor_fd, fd + 1);
+    for (int fd : spec.join_fds) floor_fd = std::max(floor_fd, fd + 1);
+    int keep = ::fcntl(exec_w.fd, F_DUPFD_CLOEXEC, floor_fd);
+    if (keep < 0) fail(1);
+    exec_w.fd = keep;  // fail() reports through the lifted copy from here on
+    int lifted[16];
+    for (int i = 0; i < npass && i < 16; ++i) {
+      lifted[i] = ::fcntl(spec.pass_fds[static_cast<size_t>(i)], F_DUPFD, floor_fd);
+      if (lifted[i] < 0) fail(1);
+    }
+    for (int i = 0; i < npass && i < 16; ++i)
+      if (::dup2(lifted[i], 3 + i) < 0) fail(1);  // dup2 clears close-on-exec on the target
+    // Join the cgroup before anything else runs as the sandbox.
+    for (int fd : spec.join_fds)
+      if (::write(fd, "0", 1) != 1) fail(6);
     // Close every other descriptor the parent had open (DuckDB files, sockets...).
-    if (keep > 3) ::syscall(SYS_close_range, 3U, static_cast<unsigned>(keep - 1), 0U);
+    ::syscall(SYS_close_range, static_cast<unsigned>(3 + npass), static_cast<unsigned>(keep - 1), 0U);
     ::syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0U, 0U);
     for (const auto& [res, val] : spec.rlimits) {
       struct rlimit rl{val, val};
@@ -151,12 +200,15 @@ Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& captu
   if (got == static_cast<ssize_t>(sizeof msg)) {
     int status;
     ::waitpid(pid, &status, 0);
-    static const char* const kSteps[] = {"", "redirecting output", "setting resource limits", "dropping group",
-                                         "dropping user", "executing"};
-    std::string what = std::string(kSteps[msg[0] < 6 && msg[0] > 0 ? msg[0] : 0]) + " " + spec.argv[0];
+    static const char* const kSteps[] = {"",          "redirecting output", "setting resource limits",
+                                         "dropping group", "dropping user",   "executing",
+                                         "joining the sandbox's cgroup"};
+    std::string what = std::string(kSteps[msg[0] < 7 && msg[0] > 0 ? msg[0] : 0]) + " " + spec.argv[0];
     return ErrnoStatus(msg[1], what);
   }
 
+  LiveChild live(pid);
+  if (capture.on_start) capture.on_start(pid);
   ChildOutcome res;
   Sink out(res.out, capture.keep_bytes, capture.save_bytes, capture.save_dir_fd, capture.save_stdout_name);
   Sink err(res.err, capture.keep_bytes, capture.save_bytes, capture.save_dir_fd, capture.save_stderr_name);
@@ -181,6 +233,11 @@ Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& captu
     auto now = Clock::now();
     if (!killed && now >= deadline) {
       res.timed_out = true;
+      kill_all();
+      drain_until = now + std::chrono::seconds(2);
+    }
+    if (!killed && capture.stop_requested && capture.stop_requested()) {
+      res.stopped = true;
       kill_all();
       drain_until = now + std::chrono::seconds(2);
     }

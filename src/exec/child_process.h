@@ -19,6 +19,11 @@ struct ChildSpec {
   std::vector<std::string> env;   // "K=V"
   std::vector<std::pair<int, rlim_t>> rlimits;
   int uid = -1, gid = -1;         // switched to before exec when >= 0 (requires root)
+  // cgroup.procs descriptors: the child writes "0" to each before dropping privileges, so it and every
+  // process it starts live in the sandbox's cgroup from the first instruction of the program.
+  std::vector<int> join_fds;
+  // Descriptors the program receives as 3, 4, ... (everything else above 2 is closed).
+  std::vector<int> pass_fds;
 };
 
 struct CaptureOptions {
@@ -32,6 +37,10 @@ struct CaptureOptions {
   // Called every check_every_ms while the child runs; returning true kills it.
   std::function<bool()> check;
   int check_every_ms = 250;
+  // Polled about every 50 ms; returning true kills the child (cancellation from another thread).
+  std::function<bool()> stop_requested;
+  // Called (in the parent) once the program runs, with the child's pid; returning kills nothing.
+  std::function<void(int pid)> on_start;
 };
 
 struct StreamCapture {
@@ -47,6 +56,7 @@ struct ChildOutcome {
   int term_signal = 0;
   bool timed_out = false;
   bool killed_by_check = false;
+  bool stopped = false;  // stop_requested killed it
   double elapsed_ms = 0;
 };
 

@@ -17,6 +17,7 @@
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 
+#include "duck_open.h"
 #include "watchdog.h"
 
 namespace lakeqa::exec {
@@ -25,14 +26,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using Schema = std::vector<std::pair<std::string, std::string>>;  // column name, full DuckDB type
 
-std::string Quote(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    out += c;
-    if (c == '\'') out += '\'';
-  }
-  return out + "'";
-}
+std::string Quote(std::string_view s) { return SqlQuote(s); }
 
 struct Fd {
   int fd = -1;
@@ -41,58 +35,25 @@ struct Fd {
   }
 };
 
+// How the importer's DuckDB sees the cache's columnar folder.
+constexpr const char* kCacheAlias = "/lakeqa-cache";
+
 // A private, locked-down DuckDB for one import: it may read the sandbox and write the cache, nothing else.
 class Importer {
  public:
-  ~Importer() {
-    if (conn_ != nullptr) duckdb_disconnect(&conn_);
-    if (db_ != nullptr) duckdb_close(&db_);
-  }
   Status Open(const SqlLimits& limits, const std::string& sandbox_dir, const std::string& cache_dir) {
-    duckdb_config cfg;
-    if (duckdb_create_config(&cfg) == DuckDBError) return Internal("duckdb_create_config failed");
-    uint64_t mib = std::max<uint64_t>(16, (limits.memory_limit_bytes + (1 << 20) - 1) >> 20);
-    std::pair<const char*, std::string> opts[] = {
-        {"autoinstall_known_extensions", "false"},
-        {"autoload_known_extensions", "false"},
-        {"threads", std::to_string(std::max(1, limits.threads))},
-        {"memory_limit", std::to_string(mib) + "MiB"},
-        {"temp_directory", ""},  // the query's memory cap holds for the import too
-    };
-    for (auto& [k, v] : opts) {
-      if (duckdb_set_config(cfg, k, v.c_str()) == DuckDBError) {
-        duckdb_destroy_config(&cfg);
-        return Internal(std::string("duckdb config ") + k + " rejected");
-      }
-    }
-    char* err = nullptr;
-    duckdb_state st = duckdb_open_ext(nullptr, &db_, cfg, &err);
-    duckdb_destroy_config(&cfg);
-    if (st == DuckDBError) {
-      std::string msg = err != nullptr ? err : "unknown error";
-      duckdb_free(err);
-      return Internal("opening DuckDB for a columnar import: " + msg);
-    }
-    if (duckdb_connect(db_, &conn_) == DuckDBError) return Internal("connecting to DuckDB failed");
-    for (const std::string& s :
-         {"SET allowed_directories = [" + Quote(sandbox_dir + "/") + ", " + Quote(cache_dir + "/") + "]",
-          std::string("SET enable_external_access = false"), std::string("SET lock_configuration = true")})
-      LAKEQA_RETURN_IF_ERROR(Exec(s));
+    cache_dir_ = cache_dir;
+    LAKEQA_RETURN_IF_ERROR(OpenLockedDuck(
+        limits, {{kSandboxAlias, sandbox_dir, false}, {kCacheAlias, cache_dir, true}}, nullptr, nullptr, &duck_));
+    conn_ = duck_.conn;
     return Status::Ok();
+  }
+  // A cache path as this DuckDB names it.
+  std::string Alias(const std::string& host_path) const {
+    return std::string(kCacheAlias) + host_path.substr(cache_dir_.size());
   }
   duckdb_connection conn() const { return conn_; }
-  Status Exec(const std::string& sql) {
-    duckdb_result r;
-    if (duckdb_query(conn_, sql.c_str(), &r) == DuckDBError) {
-      std::string msg = duckdb_result_error(&r);
-      duckdb_destroy_result(&r);
-      ErrorCode code =
-          msg.rfind("Out of Memory", 0) == 0 ? ErrorCode::kResourceExhausted : ErrorCode::kInvalidArgument;
-      return Status(code, msg);
-    }
-    duckdb_destroy_result(&r);
-    return Status::Ok();
-  }
+  Status Exec(const std::string& sql) { return DuckExec(conn_, sql); }
   // Column names and full type names (STRUCT(a BIGINT, ...) included) of a table expression.
   Result<Schema> Describe(const std::string& table_expr) {
     duckdb_result r;
@@ -115,8 +76,9 @@ class Importer {
   }
 
  private:
-  duckdb_database db_ = nullptr;
+  DuckHandles duck_;
   duckdb_connection conn_ = nullptr;
+  std::string cache_dir_;
 };
 
 Json SchemaJson(const Schema& s) {
@@ -136,7 +98,7 @@ bool EntryValid(Importer& im, const std::string& path, const std::string& meta_p
   *bytes = (*meta)["bytes"].get<uint64_t>();
   if (!ColumnarEntryIntact(path, *bytes)) return false;
   if ((*meta)["schema"] != SchemaJson(expected)) return false;
-  auto got = im.Describe("read_parquet(" + Quote(path) + ")");
+  auto got = im.Describe("read_parquet(" + Quote(im.Alias(path)) + ")");
   return got.ok() && *got == expected;
 }
 
@@ -211,7 +173,7 @@ Result<ColumnarEntry> AcquireColumnar(const ColumnarRequest& req, const SqlLimit
   bool fired = false;
   {
     Watchdog dog(im.conn(), left_ms);
-    copied = im.Exec("COPY (SELECT * FROM " + req.reader_sql + ") TO " + Quote(tmp) +
+    copied = im.Exec("COPY (SELECT * FROM " + req.reader_sql + ") TO " + Quote(im.Alias(tmp)) +
                      " (FORMAT parquet, COMPRESSION zstd)");
     fired = dog.Stop();
   }
@@ -219,7 +181,7 @@ Result<ColumnarEntry> AcquireColumnar(const ColumnarRequest& req, const SqlLimit
     return fail(Status(ErrorCode::kTimeout, "the columnar import was interrupted at its time limit of " +
                                                 std::to_string(left_ms) + " ms"));
   if (!copied.ok()) return fail(copied.WithContext("columnar import"));
-  auto got = im.Describe("read_parquet(" + Quote(tmp) + ")");
+  auto got = im.Describe("read_parquet(" + Quote(im.Alias(tmp)) + ")");
   if (!got.ok()) return fail(got.status().WithContext("reading back the columnar import"));
   if (*got != expected)
     return fail(

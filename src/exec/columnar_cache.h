@@ -21,7 +21,7 @@ inline constexpr int kColumnarVersion = 1;
 struct ColumnarRequest {
   std::string cache_dir;    // the shared cache; entries under <cache_dir>/columnar/<2 hex>/
   std::string sandbox_dir;  // real path; the importer may read only here and write only in the cache
-  std::string reader_sql;   // the table expression the direct view uses for the file (absolute path)
+  std::string reader_sql;   // the table expression the direct view uses for the file (/sandbox path)
   std::string sha256;       // content hash of the file's bytes
   std::string format;       // csv | json
   uint64_t source_bytes = 0;

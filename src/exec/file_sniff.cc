@@ -1,6 +1,7 @@
 #include "file_sniff.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -136,20 +137,29 @@ Sniffed SniffContent(std::string_view head) {
   return {DataFormat::kNone, "text without a consistent delimiter"};
 }
 
-Sniffed SniffFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return {DataFormat::kNone, std::string("unreadable: ") + std::strerror(errno)};
+Sniffed SniffFd(int fd) {
+  struct stat st{};
+  if (::fstat(fd, &st) != 0) return {DataFormat::kNone, std::string("unreadable: ") + std::strerror(errno)};
+  if (!S_ISREG(st.st_mode)) return {DataFormat::kNone, "not a regular file"};
   std::string buf(kHeadBytes, '\0');
   size_t got = 0;
   while (got < buf.size()) {
-    ssize_t n = ::read(fd, buf.data() + got, buf.size() - got);
+    ssize_t n = ::pread(fd, buf.data() + got, buf.size() - got, static_cast<off_t>(got));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     got += static_cast<size_t>(n);
   }
-  ::close(fd);
   buf.resize(got);
   return SniffContent(buf);
+}
+
+Sniffed SniffFile(const std::string& path) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (SniffFd then refuses it).
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return {DataFormat::kNone, std::string("unreadable: ") + std::strerror(errno)};
+  Sniffed s = SniffFd(fd);
+  ::close(fd);
+  return s;
 }
 
 std::vector<std::string> AssignViewNames(const std::vector<std::string>& rel_paths,

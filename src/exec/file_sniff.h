@@ -19,6 +19,8 @@ std::string_view FormatName(DataFormat f);
 // Looks at up to the first 64 KiB of head (the caller reads it).
 Sniffed SniffContent(std::string_view head);
 Sniffed SniffFile(const std::string& path);
+// The same for an open descriptor (read with pread from offset 0); non-regular files are refused.
+Sniffed SniffFd(int fd);
 
 // SQL view names for files given by sandbox-relative paths: the file stem, lower-cased and reduced to
 // [a-z0-9_], widened with parent folder names until unique, then numbered. Never returns `reserved`.

@@ -9,13 +9,19 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <mutex>
 
+#include "access_watch.h"
+#include "cgroup.h"
 #include "child_process.h"
 #include "exec/python_files.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/log.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/exec/python.h"
+#include "probes.h"
 #include "sandbox_tree.h"
 
 namespace lakeqa::exec {
@@ -182,18 +188,37 @@ std::string Join(const std::vector<std::string>& v, std::string_view sep) {
 
 }  // namespace
 
+bool BwrapSupports(const std::string& bwrap, const std::string& flag) {
+  static std::mutex mu;
+  static std::map<std::string, std::string> help;
+  std::lock_guard lock(mu);
+  auto it = help.find(bwrap);
+  if (it == help.end()) {
+    ChildSpec spec;
+    spec.argv = {bwrap, "--help"};
+    CaptureOptions cap;
+    cap.wall_ms = 10000;
+    auto oc = RunChild(spec, cap);
+    it = help.emplace(bwrap, oc.ok() ? oc->out.kept + oc->err.kept : std::string()).first;
+  }
+  return it->second.find(flag) != std::string::npos;
+}
+
 Json PythonResult::ToJson() const {
   Json j;
   j["stdout"] = stdout_text;
   j["stderr"] = stderr_text;
   j["exit_code"] = exit_code;
-  j["success"] = exit_code == 0 && !timed_out && !disk_exceeded;
+  j["success"] = exit_code == 0 && !timed_out && !disk_exceeded && !memory_exceeded;
   j["timed_out"] = timed_out;
   j["truncated"] = truncated;
   if (disk_exceeded) j["disk_exceeded"] = true;
+  if (memory_exceeded) j["memory_exceeded"] = true;
   if (!stdout_file.empty()) j["stdout_file"] = stdout_file;
   if (!stderr_file.empty()) j["stderr_file"] = stderr_file;
   if (!accessed_keys.empty()) j["accessed_keys"] = accessed_keys;
+  j["access_observed"] = access_observed;
+  if (!access_note.empty()) j["access_note"] = access_note;
   j["elapsed_ms"] = elapsed_ms;
   return j;
 }
@@ -211,6 +236,8 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   if (::access(options.bwrap.c_str(), X_OK) != 0)
     return Unsupported("bubblewrap not found at " + options.bwrap + " (apt-get install bubblewrap)");
   if (::access(options.python.c_str(), X_OK) != 0) return Unsupported("python not found at " + options.python);
+  if (options.cancel != nullptr && options.cancel->cancelled())
+    return Status(ErrorCode::kCancelled, "the code was cancelled before it ran");
   LAKEQA_ASSIGN_OR_RETURN(std::string dir, RealDir(sandbox_dir));
   // The sandbox is handed to the sandbox user (chown) and mounted writable: refuse top-level folders,
   // which are never a session's sandbox and would be costly mistakes.
@@ -222,6 +249,19 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   }
   LAKEQA_ASSIGN_OR_RETURN(std::string shim, ShimDir());
 
+  // The disk quota holds across runs: what the sandbox holds now is the starting point, and the run may
+  // not take it past the quota (nor grow it further when an earlier overshoot left it above).
+  InodeSet exempt(options.quota_exempt.begin(), options.quota_exempt.end());
+  uint64_t walk_cap = 2 * std::max<uint64_t>(1, lim.max_files);
+  TreeUsage before = MeasureTree(dir, walk_cap, exempt);
+  if (before.over_entries)
+    return ResourceExhausted("the sandbox holds more than " + std::to_string(walk_cap) +
+                             " files and folders, twice its limit of " + std::to_string(lim.max_files) +
+                             "; no more code can run in this session");
+  uint64_t byte_cap = std::max(lim.max_disk_bytes, before.bytes);
+  uint64_t entry_cap = std::max(lim.max_files, before.entries);
+  auto over_quota = [&](const TreeUsage& u) { return u.over_entries || u.entries > entry_cap || u.bytes > byte_cap; };
+
   std::string internal = dir + "/.lakeqa";
   LAKEQA_ASSIGN_OR_RETURN(int internal_fd, OpenInternalDir(dir));
   struct CloseFd {
@@ -230,8 +270,7 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   } close_internal{internal_fd};
   int run = 0;
   LAKEQA_ASSIGN_OR_RETURN(std::string script_name, WriteScript(internal_fd, code, &run));
-  std::string script = internal + "/" + script_name;
-  std::string access_log = internal + "/accessed.jsonl";
+  std::string script = std::string(kSandboxAlias) + "/.lakeqa/" + script_name;
   uint64_t access_from = FileSizeAt(internal_fd, "accessed.jsonl");
 
   int uid = -1, gid = -1;
@@ -244,8 +283,27 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
     ChownTree(dir, uid, gid);
   }
 
-  std::vector<std::string> a = {options.bwrap, "--unshare-all", "--die-with-parent", "--new-session",
-                                "--cap-drop", "ALL"};
+  // Limits for all the run's processes together, when the machine gives lakeqa a cgroup.
+  std::unique_ptr<SandboxCgroup> cg;
+  if (options.use_cgroup && DetectCgroups().available) {
+    // bwrap's own two processes (the monitor and the namespace's init) are in the cgroup too.
+    auto c = SandboxCgroup::Create({lim.memory_bytes, lim.max_processes + 2, lim.cpus});
+    if (c.ok()) {
+      cg = std::move(*c);
+    } else {
+      static std::once_flag warned;
+      std::call_once(warned, [&] { LAKEQA_LOG_WARN("sandbox runs without a cgroup: {}", c.status().ToString()); });
+    }
+  }
+  // What the run opens, observed by the kernel (not reported by the code) when lakeqa may.
+  AccessWatch watch;
+  std::string watch_why = "observation of opens is turned off";
+  bool watching = options.observe_access && watch.Init(&watch_why);
+
+  std::vector<std::string> a = {options.bwrap, "--unshare-all", "--unshare-user", "--die-with-parent",
+                                "--new-session", "--cap-drop", "ALL"};
+  // No user namespaces inside: they would let the code mount its own (unlimited) tmpfs.
+  if (BwrapSupports(options.bwrap, "--disable-userns")) a.push_back("--disable-userns");
   auto add = [&a](std::initializer_list<std::string> xs) { a.insert(a.end(), xs); };
   add({"--ro-bind", "/usr", "/usr"});
   // Merged-/usr systems (Debian 12) have /bin, /lib... as symlinks into /usr; others get binds.
@@ -261,20 +319,23 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   // What the dynamic loader and Debian's BLAS/LAPACK alternatives need; nothing else from /etc.
   for (const char* etc : {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/alternatives"})
     if (PathExists(etc)) add({"--ro-bind", etc, etc});
+  // /dev is bwrap's own tmpfs: read-only, with a size-limited /dev/shm, so neither can fill memory.
   add({"--proc", "/proc", "--dev", "/dev"});
+  add({"--size", std::to_string(lim.shm_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"});
   add({"--size", std::to_string(lim.tmp_bytes), "--tmpfs", "/tmp"});
-  add({"--bind", dir, dir});
+  add({"--bind", dir, kSandboxAlias});
   add({"--ro-bind", shim, kShimMount});
   if (!lake_root.empty()) add({"--ro-bind", lake_root, kLakeMount});
   // The root is bwrap's own tmpfs: read-only, or code could fill memory through it. /tmp has a size.
-  add({"--remount-ro", "/", "--chdir", dir, "--clearenv"});
+  add({"--remount-ro", "/", "--chdir", kSandboxAlias, "--clearenv"});
   std::map<std::string, std::string> env = {
       {"PATH", "/usr/local/bin:/usr/bin:/bin"},
-      {"HOME", dir},
-      {"SANDBOX_DIR", dir},
+      {"HOME", kSandboxAlias},
+      {"SANDBOX_DIR", kSandboxAlias},
       {"TMPDIR", "/tmp"},
       {"PYTHONPATH", kShimMount},
       {"PYTHONDONTWRITEBYTECODE", "1"},
+      {"PYTHONNOUSERSITE", "1"},  // nothing from the sandbox runs before the runner (site-packages in $HOME)
       {"PYTHONUNBUFFERED", "1"},
       {"PYTHONIOENCODING", "utf-8"},
       {"PYTHONHASHSEED", "0"},
@@ -284,21 +345,28 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
       {"OPENBLAS_NUM_THREADS", "1"},
       {"OMP_NUM_THREADS", "1"},
       {"MKL_NUM_THREADS", "1"},
-      {"LAKEQA_ACCESS_LOG", access_log},
   };
+  if (watching) {
+    env["LAKEQA_CONTROL_FD"] = "3";
+  } else {
+    // Unobserved: the boto3 stand-in's own log is all there is (code in the sandbox can write it).
+    env["LAKEQA_ACCESS_LOG"] = std::string(kSandboxAlias) + "/.lakeqa/accessed.jsonl";
+  }
   if (!lake_root.empty()) {
     env["LAKEQA_LAKE_ROOT"] = kLakeMount;
     env["LAKEQA_LAKE_BUCKETS"] = Join(options.lake->buckets, ",");
   }
   for (const auto& [k, v] : options.extra_env) env[k] = v;
   for (const auto& [k, v] : env) add({"--setenv", k, v});
-  add({options.python, "-B", std::string(kShimMount) + "/lakeqa_runner.py", script});
+  add({options.python, "-B", "-s", std::string(kShimMount) + "/lakeqa_runner.py", script});
 
   ChildSpec spec;
   spec.argv = std::move(a);
   spec.env = {"PATH=/usr/bin:/bin"};
   spec.uid = uid;
   spec.gid = gid;
+  if (cg) spec.join_fds = cg->join_fds();
+  if (watching) spec.pass_fds = {watch.child_fd()};
   spec.rlimits = {
       {RLIMIT_CPU, static_cast<rlim_t>(std::max(1, lim.cpu_s))},
       {RLIMIT_AS, static_cast<rlim_t>(lim.memory_bytes)},
@@ -321,16 +389,31 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   cap.save_dir_fd = internal_fd;
   cap.save_stdout_name = out_name;
   cap.save_stderr_name = err_name;
-  uint64_t base_bytes = TreeBytes(dir);
   bool disk_exceeded = false;
   cap.check = [&] {
-    disk_exceeded = TreeBytes(dir) > base_bytes + lim.max_disk_bytes;
+    disk_exceeded = over_quota(MeasureTree(dir, walk_cap, exempt));
     return disk_exceeded;
   };
   cap.check_every_ms = 250;
+  if (options.cancel != nullptr) cap.stop_requested = [&] { return options.cancel->cancelled(); };
+  if (watching) cap.on_start = [&](int) { watch.Start(lim.wall_ms); };
 
-  LAKEQA_ASSIGN_OR_RETURN(ChildOutcome oc, RunChild(spec, cap));
-  if (!disk_exceeded && TreeBytes(dir) > base_bytes + lim.max_disk_bytes) disk_exceeded = true;
+  struct timespec run_start{};
+  ::clock_gettime(CLOCK_REALTIME, &run_start);
+  auto oc_or = RunChild(spec, cap);
+  if (cg) cg->KillAll();  // anything that outlived bwrap's namespace init
+  watch.Finish();
+  LAKEQA_ASSIGN_OR_RETURN(ChildOutcome oc, std::move(oc_or));
+  if (oc.stopped) return Status(ErrorCode::kCancelled, "the code was cancelled and its processes killed");
+  TreeUsage after = MeasureTree(dir, walk_cap, exempt);
+  if (!disk_exceeded && over_quota(after)) disk_exceeded = true;
+  // A run past the quota loses what it created, so an overshoot between two measurements never
+  // accumulates over runs.
+  uint64_t rolled_back = 0;
+  if (disk_exceeded) {
+    rolled_back = RemoveCreatedSince(dir, run_start);
+    after = MeasureTree(dir, walk_cap, exempt);
+  }
 
   PythonResult r;
   r.stdout_text = SanitizeUtf8(oc.out.kept);
@@ -338,6 +421,10 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   r.exit_code = oc.exit_code;
   r.timed_out = oc.timed_out;
   r.disk_exceeded = disk_exceeded;
+  r.memory_exceeded = cg && cg->OomKilled();
+  r.cgroup = cg ? DetectCgroups().version : "";
+  r.disk_bytes = after.bytes;
+  r.disk_files = after.entries;
   r.truncated = oc.out.truncated || oc.err.truncated;
   r.elapsed_ms = oc.elapsed_ms;
   auto note = [&](const StreamCapture& s, const std::string& rel, std::string& text, std::string& file) {
@@ -356,20 +443,30 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   if (oc.timed_out)
     r.stderr_text += "\n[lakeqa] killed: wall-time limit of " + std::to_string(lim.wall_ms / 1000.0).substr(0, 5) +
                      " s exceeded\n";
+  if (r.memory_exceeded)
+    r.stderr_text += "\n[lakeqa] killed: the run's processes together used more than " +
+                     std::to_string(lim.memory_bytes) + " bytes of memory (memory limit)\n";
   if (oc.term_signal == SIGXCPU || oc.exit_code == 128 + SIGXCPU || oc.exit_code == 128 + SIGKILL) {
-    if (!oc.timed_out && !disk_exceeded)
+    if (!oc.timed_out && !disk_exceeded && !r.memory_exceeded)
       r.stderr_text += "\n[lakeqa] killed by signal " + std::to_string(oc.exit_code - 128) +
                        " (CPU limit " + std::to_string(lim.cpu_s) + " s, or memory)\n";
   }
   if (disk_exceeded)
-    r.stderr_text += "\n[lakeqa] killed: the sandbox grew by more than " + std::to_string(lim.max_disk_bytes) +
-                     " bytes (disk limit); delete files you no longer need\n";
-  // A symlink out of the sandbox would be followed by host-side readers (the SQL tool): remove it.
-  for (const auto& link : EscapingSymlinks(dir)) {
-    ::unlink((dir + "/" + link).c_str());
-    r.stderr_text += "[lakeqa] removed symbolic link " + link + ": it points outside the sandbox\n";
+    r.stderr_text += "\n[lakeqa] killed: the sandbox went past its disk quota (" + std::to_string(lim.max_disk_bytes) +
+                     " bytes, " + std::to_string(lim.max_files) + " files and folders; it holds " +
+                     std::to_string(after.bytes) + " bytes in " + (after.over_entries ? "more than " : "") +
+                     std::to_string(after.entries) + " entries after removing the " + std::to_string(rolled_back) +
+                     " files and folders this run created); delete files you no longer need\n";
+  if (watching && watch.observed()) {
+    r.access_observed = true;
+    r.opened = watch.TakeOpens();
+    for (const auto& o : r.opened)
+      if (o.where == "lake") r.accessed_keys.push_back(o.path);
+    r.access_note = watch.note();
+  } else {
+    r.access_note = watching ? watch.note() : watch_why;
+    r.accessed_keys = NewAccessedKeys(internal_fd, access_from);
   }
-  r.accessed_keys = NewAccessedKeys(internal_fd, access_from);
   return r;
 }
 

@@ -15,14 +15,21 @@
 #include <mutex>
 #include <thread>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <optional>
+#include <set>
+
 #include "columnar_cache.h"
+#include "duck_open.h"
 #include "duck_values.h"
 #include "file_sniff.h"
+#include "lakeqa/common/beneath.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
+#include "memory_budget.h"
 #include "sandbox_tree.h"
 #include "watchdog.h"
 
@@ -31,15 +38,50 @@ namespace {
 
 constexpr const char* kListingView = "sandbox_files";
 constexpr uint64_t kMaxJsonObjectBytes = 256ULL << 20;
+// How DuckDB sees the session's folder of columnar-cache links (the host path is never shown).
+constexpr const char* kColumnarAlias = "/lakeqa-columnar";
 
-std::string SqlString(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    out += c;
-    if (c == '\'') out += '\'';
+std::string SqlString(std::string_view s) { return SqlQuote(s); }
+
+std::string Virtual(const std::string& rel) { return std::string(kSandboxAlias) + "/" + rel; }
+
+std::string VirtualLink(const std::string& host_link) {
+  return std::string(kColumnarAlias) + "/" + host_link.substr(host_link.rfind('/') + 1);
+}
+
+// The sandbox-relative path a SQL path names: "/sandbox/x", "<host dir>/x" or "x" -> "x"; "" when outside.
+std::string RelUnder(const std::string& host_dir, const std::string& path) {
+  std::string p = path;
+  if (StartsWith(p, "file://")) p = p.substr(7);
+  if (p.empty()) return "";
+  if (p[0] != '/') return p;
+  for (const std::string& prefix : {std::string(kSandboxAlias), host_dir}) {
+    if (p.size() > prefix.size() + 1 && p.compare(0, prefix.size(), prefix) == 0 && p[prefix.size()] == '/')
+      return p.substr(prefix.size() + 1);
   }
-  out += '\'';
-  return out;
+  return "";
+}
+
+using InodeKey = std::pair<dev_t, ino_t>;
+
+// The inode a sandbox-relative path opens (symlinks inside the sandbox followed, never out of it).
+std::optional<InodeKey> InodeAt(int root_fd, const std::string& rel) {
+  auto fd = OpenBeneath(root_fd, rel, O_PATH, 0, Links::kInside, rel);
+  if (!fd.ok()) return std::nullopt;
+  struct stat st{};
+  bool ok = ::fstat(*fd, &st) == 0 && S_ISREG(st.st_mode);
+  ::close(*fd);
+  if (!ok) return std::nullopt;
+  return InodeKey{st.st_dev, st.st_ino};
+}
+
+// SniffFile for a sandbox file, opened confined (a FIFO or a link out of the sandbox is never read).
+Sniffed SniffAt(int root_fd, const std::string& rel) {
+  auto fd = OpenBeneath(root_fd, rel, O_RDONLY | O_NONBLOCK, 0, Links::kInside, rel);
+  if (!fd.ok()) return {DataFormat::kNone, "unreadable: " + fd.status().message()};
+  Sniffed s = SniffFd(*fd);
+  ::close(*fd);
+  return s;
 }
 
 std::string Ident(std::string_view s) {
@@ -68,13 +110,6 @@ std::string ReaderSql(DataFormat f, const std::string& abs) {
     case DataFormat::kNone: break;
   }
   return "";
-}
-
-ErrorCode CodeForDuckError(std::string_view msg) {
-  if (StartsWith(msg, "Permission Error")) return ErrorCode::kPermissionDenied;
-  if (StartsWith(msg, "Out of Memory Error")) return ErrorCode::kResourceExhausted;
-  if (StartsWith(msg, "INTERRUPT Error") || StartsWith(msg, "Interrupt")) return ErrorCode::kCancelled;
-  return ErrorCode::kInvalidArgument;
 }
 
 bool ReadOnlyType(duckdb_statement_type t) {
@@ -155,21 +190,16 @@ std::string RefusedPath(std::string_view msg) {
   return q == std::string_view::npos ? "" : std::string(msg.substr(p, q - p));
 }
 
-// A relative path that stays inside root: no '..' component, no scheme, and (when it names an existing
-// file) a real path under root. Returns the absolute path, or "" when it must stay refused.
-std::string ResolveInside(const std::string& root, const std::string& rel) {
+// A relative path that stays inside the sandbox: no '..' component, no scheme, and (unless it is a
+// glob) a file the confined open finds. Returns its /sandbox path, or "" when it must stay refused.
+std::string ResolveInside(int root_fd, const std::string& rel) {
   if (rel.empty() || rel[0] == '/' || rel.find("://") != std::string::npos || rel.find('\'') != std::string::npos)
     return "";
   for (std::string_view part : Split(rel, '/'))
     if (part == "..") return "";
-  std::string abs = root + "/" + rel;
-  char buf[PATH_MAX];
-  if (::realpath(abs.c_str(), buf) != nullptr) {
-    if (std::string_view(buf).substr(0, root.size() + 1) != root + "/") return "";
-  } else if (rel.find_first_of("*?[") == std::string::npos) {
-    return "";  // neither a file nor a glob: let DuckDB's error stand
-  }
-  return abs;
+  // Neither a file nor a glob: let DuckDB's error stand.
+  if (rel.find_first_of("*?[") == std::string::npos && !InodeAt(root_fd, rel)) return "";
+  return Virtual(rel);
 }
 
 // Replaces every 'rel' and "rel" literal in sql with the absolute path; false if none was found.
@@ -188,19 +218,21 @@ bool ReplaceLiteral(std::string& sql, const std::string& rel, const std::string&
 
 // Resolves FROM 'relative/path' (and FROM 'any.txt') to the reader for the file's sniffed format.
 // DuckDB checks allowed_directories on the literal path, so relative names would otherwise be refused.
-// Real paths of cached CSV files -> their Parquet entries (in the session's link folder).
+// Inodes of cached CSV files -> their Parquet entries (as DuckDB names them, under kColumnarAlias).
 struct Redirects {
   std::mutex mu;
-  std::map<std::string, std::string> csv;
-  std::string Find(const std::string& real) {
+  std::map<InodeKey, std::string> csv;
+  std::string Find(std::optional<InodeKey> key) {
+    if (!key) return "";
     std::lock_guard lock(mu);
-    auto it = csv.find(real);
+    auto it = csv.find(*key);
     return it == csv.end() ? "" : it->second;
   }
 };
 
 struct ScanContext {
   std::string root;
+  int root_fd;
   std::shared_ptr<Redirects> redirects;
 };
 
@@ -229,28 +261,22 @@ bool SameInode(const std::string& abs, const std::string& source) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-std::string RealPathOf(const std::string& p) {
-  char buf[PATH_MAX];
-  return ::realpath(p.c_str(), buf) != nullptr ? std::string(buf) : std::string();
-}
-
 void ReplacementScan(duckdb_replacement_scan_info info, const char* table_name, void* data) {
   const auto* ctx = static_cast<const ScanContext*>(data);
   std::string name = table_name;
   if (name.empty() || name.find('\0') != std::string::npos) return;
-  std::string abs = name[0] == '/' ? name : ctx->root + "/" + name;
-  char buf[PATH_MAX];
-  if (::realpath(abs.c_str(), buf) == nullptr) return;
-  std::string resolved = buf;
-  if (resolved.compare(0, ctx->root.size() + 1, ctx->root + "/") != 0) return;  // DuckDB reports it
-  if (std::string parquet = ctx->redirects->Find(resolved); !parquet.empty()) {
+  std::string rel = RelUnder(ctx->root, name);
+  if (rel.empty()) return;  // outside: DuckDB reports it
+  std::optional<InodeKey> inode = InodeAt(ctx->root_fd, rel);
+  if (!inode) return;
+  if (std::string parquet = ctx->redirects->Find(inode); !parquet.empty()) {
     duckdb_replacement_scan_set_function_name(info, "read_parquet");
     duckdb_value v = duckdb_create_varchar(parquet.c_str());
     duckdb_replacement_scan_add_parameter(info, v);
     duckdb_destroy_value(&v);
     return;
   }
-  Sniffed s = SniffFile(resolved);
+  Sniffed s = SniffAt(ctx->root_fd, rel);
   const char* fn = nullptr;
   switch (s.format) {
     case DataFormat::kCsv: fn = "read_csv_auto"; break;
@@ -260,7 +286,7 @@ void ReplacementScan(duckdb_replacement_scan_info info, const char* table_name, 
     case DataFormat::kNone: return;
   }
   duckdb_replacement_scan_set_function_name(info, fn);
-  duckdb_value v = duckdb_create_varchar(resolved.c_str());
+  duckdb_value v = duckdb_create_varchar(Virtual(rel).c_str());
   duckdb_replacement_scan_add_parameter(info, v);
   duckdb_destroy_value(&v);
 }
@@ -276,13 +302,15 @@ std::string TimeoutMessage(int timeout_ms) {
 }  // namespace
 
 struct SqlSandbox::Impl {
-  duckdb_database db = nullptr;
+  DuckHandles duck;
   duckdb_connection conn = nullptr;
+  int root_fd = -1;  // the sandbox folder, for lakeqa's own confined reads (sniffing, inodes)
+  std::shared_ptr<OpenLog> log = std::make_shared<OpenLog>();
   // A downloaded file and its columnar-cache state in this session.
   struct Known {
     KnownFile file;
     std::string abs;            // <sandbox>/<rel>
-    std::string link;           // the active Parquet link, "" when none
+    std::string link;           // the active Parquet link (host path), "" when none
     uint64_t bytes = 0;         // the entry's size
     std::string format;         // csv | json, when linked
     std::string direct_reason;  // set: this session keeps the file on the direct path
@@ -301,24 +329,16 @@ struct SqlSandbox::Impl {
   void UpdateRedirects() {
     std::lock_guard lock(redirects->mu);
     redirects->csv.clear();
-    for (auto& k : known)
-      if (Active(k) && k.format == "csv") redirects->csv[RealPathOf(k.abs)] = k.link;
+    for (auto& k : known) {
+      struct stat st{};
+      if (Active(k) && k.format == "csv" && ::lstat(k.abs.c_str(), &st) == 0)
+        redirects->csv[{st.st_dev, st.st_ino}] = VirtualLink(k.link);
+    }
   }
   ~Impl() {
-    if (conn != nullptr) duckdb_disconnect(&conn);
-    if (db != nullptr) duckdb_close(&db);
+    if (root_fd >= 0) ::close(root_fd);
   }
-  // Runs trusted setup SQL (ours, not the agent's).
-  Status Exec(const std::string& sql) {
-    duckdb_result r;
-    if (duckdb_query(conn, sql.c_str(), &r) == DuckDBError) {
-      std::string msg = duckdb_result_error(&r);
-      duckdb_destroy_result(&r);
-      return Status(CodeForDuckError(msg), msg);
-    }
-    duckdb_destroy_result(&r);
-    return Status::Ok();
-  }
+  Status Exec(const std::string& sql) { return DuckExec(conn, sql); }
 };
 
 SqlSandbox::~SqlSandbox() = default;
@@ -365,51 +385,40 @@ Result<std::unique_ptr<SqlSandbox>> SqlSandbox::Open(const std::string& sandbox_
     sb->cache_.link_dir = link_dir;
   }
 
-  duckdb_config cfg;
-  if (duckdb_create_config(&cfg) == DuckDBError) return Internal("duckdb_create_config failed");
-  uint64_t mib = std::max<uint64_t>(16, (limits.memory_limit_bytes + (1 << 20) - 1) >> 20);
-  std::pair<const char*, std::string> opts[] = {
-      {"autoinstall_known_extensions", "false"},
-      {"autoload_known_extensions", "false"},
-      {"threads", std::to_string(std::max(1, limits.threads))},
-      {"memory_limit", std::to_string(mib) + "MiB"},
-      {"temp_directory", ""},  // no spilling: the memory limit is the limit
-  };
-  for (auto& [k, v] : opts) {
-    if (duckdb_set_config(cfg, k, v.c_str()) == DuckDBError) {
-      duckdb_destroy_config(&cfg);
-      return Internal(std::string("duckdb config ") + k + "=" + v + " rejected");
-    }
-  }
-  char* err = nullptr;
-  duckdb_state st = duckdb_open_ext(nullptr, &sb->impl_->db, cfg, &err);
-  duckdb_destroy_config(&cfg);
-  if (st == DuckDBError) {
-    std::string msg = err != nullptr ? err : "unknown error";
-    duckdb_free(err);
-    return Internal("opening DuckDB: " + msg);
-  }
-  duckdb_add_replacement_scan(sb->impl_->db, ReplacementScan, new ScanContext{dir, sb->impl_->redirects}, DeleteScanContext);
-  if (duckdb_connect(sb->impl_->db, &sb->impl_->conn) == DuckDBError) return Internal("connecting to DuckDB failed");
-  LAKEQA_RETURN_IF_ERROR(sb->LockDown());
+  Impl& im = *sb->impl_;
+  im.root_fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (im.root_fd < 0) return ErrnoStatus(errno, "opening sandbox " + dir);
+  std::vector<FsRoot> roots = {{kSandboxAlias, dir, false}};
+  if (!sb->cache_.link_dir.empty()) roots.push_back({kColumnarAlias, sb->cache_.link_dir, false});
+  auto* ctx = new ScanContext{dir, im.root_fd, im.redirects};
+  LAKEQA_RETURN_IF_ERROR(OpenLockedDuck(limits, roots, im.log,
+                                        [ctx](duckdb_database db) {
+                                          duckdb_add_replacement_scan(db, ReplacementScan, ctx, DeleteScanContext);
+                                        },
+                                        &im.duck));
+  im.conn = im.duck.conn;
   LAKEQA_RETURN_IF_ERROR(sb->RegisterFileViews());
   return sb;
 }
 
-Status SqlSandbox::LockDown() {
-  // Order matters: allowed_directories must be set before external access goes off, and the lock last.
-  const std::string setup[] = {
-      "SET file_search_path = " + SqlString(dir_),
-      "SET allowed_directories = [" + SqlString(dir_ + "/") +
-          (cache_.link_dir.empty() ? "" : ", " + SqlString(cache_.link_dir + "/")) + "]",
-      "SET enable_external_access = false",
-      "SET lock_configuration = true",
-  };
-  for (const auto& s : setup) {
-    Status st = impl_->Exec(s);
-    if (!st.ok()) return Internal("locking down DuckDB (" + s + "): " + st.message());
+std::string SqlSandbox::RelOf(const std::string& path) const { return RelUnder(dir_, path); }
+
+std::vector<std::string> SqlSandbox::ReadFiles() {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const OpenedFile& f : impl_->log->Take()) {
+    std::string rel;
+    if (f.root == 0) {
+      for (std::string_view part : Split(f.rel, '/'))
+        if (!part.empty() && part != ".") rel += (rel.empty() ? "" : "/") + std::string(part);
+    } else {
+      // A columnar-cache entry stands for the downloaded file it was imported from.
+      for (const auto& k : impl_->known)
+        if (!k.link.empty() && k.link.substr(k.link.rfind('/') + 1) == f.rel) rel = k.file.rel;
+    }
+    if (!rel.empty() && seen.insert(rel).second) out.push_back(rel);
   }
-  return Status::Ok();
+  return out;
 }
 
 Status SqlSandbox::RegisterFileViews() {
@@ -426,7 +435,7 @@ Status SqlSandbox::RegisterFileViews() {
       skipped_.push_back({e.rel, "symbolic link"});
       continue;
     }
-    Sniffed s = SniffFile(dir_ + "/" + e.rel);
+    Sniffed s = SniffAt(impl_->root_fd, e.rel);
     if (s.format == DataFormat::kNone) {
       skipped_.push_back({e.rel, s.reason});
       continue;
@@ -437,11 +446,11 @@ Status SqlSandbox::RegisterFileViews() {
   std::vector<std::string> names = AssignViewNames(rels, {kListingView});
   std::string listing;
   for (size_t i = 0; i < rels.size(); ++i) {
-    std::string abs = dir_ + "/" + rels[i];
+    std::string abs = Virtual(rels[i]);
     DataFormat f = formats[i];
     std::string cached;
     for (auto& k : impl_->known)
-      if (k.file.rel == rels[i] && impl_->Active(k) && k.format == FormatName(f)) cached = k.link;
+      if (k.file.rel == rels[i] && impl_->Active(k) && k.format == FormatName(f)) cached = VirtualLink(k.link);
     Status st = impl_->Exec("CREATE VIEW " + Ident(names[i]) + " AS SELECT * FROM " +
                             (cached.empty() ? ReaderSql(f, abs) : "read_parquet(" + SqlString(cached) + ")"));
     if (!st.ok() && f == DataFormat::kGeoJson) {
@@ -465,17 +474,23 @@ Status SqlSandbox::RegisterFileViews() {
   return impl_->Exec(std::string("CREATE VIEW ") + kListingView + " AS " + body);
 }
 
-Result<SqlResult> SqlSandbox::Query(std::string_view sql_in) {
+Result<SqlResult> SqlSandbox::Query(std::string_view sql_in, CancelToken* cancel) {
   auto start = std::chrono::steady_clock::now();
   std::string sql(sql_in);
   if (Trim(sql).empty()) return InvalidArgument("empty SQL");
   if (sql.find('\0') != std::string::npos) return InvalidArgument("SQL contains a NUL byte");
-
-  // A symlink planted by code in the sandbox would be followed by DuckDB on the host.
-  std::vector<std::string> links = EscapingSymlinks(dir_);
-  if (!links.empty())
-    return Status(ErrorCode::kPermissionDenied,
-                  "the sandbox contains a symbolic link leading outside it (" + links[0] + "); remove it first");
+  // The statement (and a columnar import it triggers) may use its database's whole memory_limit: hold
+  // that much of the process-wide budget while it runs.
+  LAKEQA_ASSIGN_OR_RETURN(
+      MemoryReservation reservation,
+      ReserveSqlMemory(limits_.memory_limit_bytes, start + std::chrono::milliseconds(limits_.timeout_ms), cancel));
+  std::optional<CancelToken::Hook> on_cancel;
+  if (cancel != nullptr) {
+    duckdb_connection conn = impl_->conn;
+    on_cancel.emplace(cancel->OnCancel([conn] { duckdb_interrupt(conn); }));
+  }
+  auto cancelled = [&] { return cancel != nullptr && cancel->cancelled(); };
+  impl_->log->Take();  // opens made while views were registered are not the statement's
 
   // The columnar import (first query of a big file) may take up to half of the call's time; the statement
   // then runs with what is left.
@@ -490,6 +505,7 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in) {
   Watchdog dog(impl_->conn, std::max(1, limits_.timeout_ms - used_ms));
   auto timed_out = [&](Status st) {
     if (dog.Stop()) return Status(ErrorCode::kTimeout, TimeoutMessage(limits_.timeout_ms));
+    if (cancelled()) return Status(ErrorCode::kCancelled, "the query was cancelled");
     return st;
   };
 
@@ -521,7 +537,7 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in) {
   for (int retry = 0; pst == DuckDBError && retry < 8; ++retry) {
     const char* e = duckdb_prepare_error(prep);
     std::string rel = RefusedPath(e != nullptr ? e : "");
-    std::string abs = ResolveInside(dir_, rel);
+    std::string abs = ResolveInside(impl_->root_fd, rel);
     if (abs.empty() || !ReplaceLiteral(sql, rel, abs)) break;
     duckdb_destroy_prepare(&prep);
     pst = duckdb_prepare(impl_->conn, sql.c_str(), &prep);
@@ -531,8 +547,9 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in) {
     std::string msg = e != nullptr ? e : "prepare failed";
     duckdb_destroy_prepare(&p);
     if (CodeForDuckError(msg) == ErrorCode::kPermissionDenied)
-      msg += " (only files under " + dir_ +
-             " can be read: use the views listed in sandbox_files, FROM 'relative/path', or absolute paths)";
+      msg += std::string(" (only files under ") + kSandboxAlias +
+             " can be read, and never through a symbolic link leading out of it: use the views listed in "
+             "sandbox_files, FROM 'relative/path', or " + kSandboxAlias + "/... paths)";
     return timed_out(Status(CodeForDuckError(msg), msg));
   };
   if (pst == DuckDBError) return prepare_failed(prep);
@@ -625,9 +642,11 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in) {
   duckdb_destroy_result(&res);
   bool fired = dog.Stop();
   if (fired && !stop) return Status(ErrorCode::kTimeout, TimeoutMessage(limits_.timeout_ms));
+  if (cancelled() && !stop) return Status(ErrorCode::kCancelled, "the query was cancelled");
   if (!stream_error.empty() && !stop) return Status(CodeForDuckError(stream_error), stream_error);
   out.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   out.cache = std::move(cache_uses);
+  out.read_files = ReadFiles();
   return out;
 }
 
@@ -686,7 +705,7 @@ std::vector<CacheUse> SqlSandbox::PrepareCache(const std::string& sql, int budge
       direct("smaller than " + std::to_string(cache_.min_bytes) + " bytes: read directly", true);
       continue;
     }
-    Sniffed sn = SniffFile(k.abs);
+    Sniffed sn = SniffAt(impl_->root_fd, k.file.rel);
     if (sn.format != DataFormat::kCsv && sn.format != DataFormat::kJson) {
       direct(std::string(FormatName(sn.format)) + " files are read directly", true);
       continue;
@@ -694,7 +713,7 @@ std::vector<CacheUse> SqlSandbox::PrepareCache(const std::string& sql, int budge
     int left = budget_ms - static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
                                                  std::chrono::steady_clock::now() - start)
                                                  .count());
-    ColumnarRequest req{cache_.dir, dir_, ReaderSql(sn.format, k.abs), k.file.sha256,
+    ColumnarRequest req{cache_.dir, dir_, ReaderSql(sn.format, Virtual(k.file.rel)), k.file.sha256,
                         std::string(FormatName(sn.format)), size};
     auto entry = AcquireColumnar(req, limits_, std::max(1, left));
     if (!entry.ok()) {
@@ -718,7 +737,7 @@ std::vector<CacheUse> SqlSandbox::PrepareCache(const std::string& sql, int budge
     uses.push_back(use);
     if (view != nullptr) {
       Status vs = impl_->Exec("CREATE OR REPLACE VIEW " + Ident(view->name) + " AS SELECT * FROM read_parquet(" +
-                              SqlString(link) + ")");
+                              SqlString(VirtualLink(link)) + ")");
       if (!vs.ok()) {
         uses.back() = {k.file.rel, "direct", std::string(TruncateUtf8(vs.message(), 300)), 0};
         k.direct_reason = uses.back().reason;
@@ -753,9 +772,8 @@ std::string SqlSandbox::RewriteCsvCalls(const std::string& sql) const {
     ok = ok && end < sql.size() && sql[end] == ')';
     std::string parquet;
     if (ok) {
-      std::string path = sql.substr(open + 1, close - open - 1);
-      std::string real = RealPathOf(!path.empty() && path[0] == '/' ? path : dir_ + "/" + path);
-      if (!real.empty()) parquet = impl_->redirects->Find(real);
+      std::string rel = RelOf(sql.substr(open + 1, close - open - 1));
+      if (!rel.empty()) parquet = impl_->redirects->Find(InodeAt(impl_->root_fd, rel));
     }
     if (parquet.empty()) {
       out += sql.substr(i, q - i);

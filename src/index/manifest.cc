@@ -2,6 +2,7 @@
 
 #include "index/codec.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/index/ranking.h"
 
 namespace lakeqa::index {
 
@@ -30,6 +31,12 @@ Result<Manifest> ReadManifest(const std::string& dir) {
     auto schema = Schema::FromJson((*j)["schema"]);
     if (!schema.ok()) return bad(schema.status().message());
     m.schema = std::move(*schema);
+    m.analysis = j->value("analysis", 1);
+    if (auto r = j->find("ranking"); r != j->end() && !r->is_null()) {
+      auto ranking = RankingParams::FromJson(*r, m.schema, RankingParams::FromSchema(m.schema));
+      if (!ranking.ok()) return bad(ranking.status().message());
+      m.ranking = *r;
+    }
     for (const Json& s : (*j)["segments"]) {
       SegmentInfo info;
       info.name = s["name"].get<std::string>();
@@ -52,7 +59,9 @@ Status WriteManifest(const std::string& dir, const Manifest& m) {
     segs.push_back({{"name", s.name}, {"docs", s.docs}, {"deleted", s.deleted}, {"del_gen", s.del_gen}});
   }
   Json j = {{"format", "lakeqa-textindex"}, {"version", kFormatVersion}, {"generation", m.generation},
-            {"next_segment", m.next_segment}, {"schema", m.schema.ToJson()}, {"segments", segs}};
+            {"next_segment", m.next_segment}, {"analysis", m.analysis}, {"schema", m.schema.ToJson()},
+            {"segments", segs}};
+  if (!m.ranking.is_null()) j["ranking"] = m.ranking;
   LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(dir + "/" + std::string(kManifestName), DumpJson(j, 1) + "\n"));
   return SyncDir(dir);
 }

@@ -11,6 +11,10 @@ Result<std::shared_ptr<IndexReader>> IndexReader::Open(const std::string& dir, R
   std::shared_ptr<IndexReader> r(new IndexReader());
   r->dir_ = dir;
   r->schema_ = m.schema;
+  r->ranking_ = RankingParams::FromSchema(m.schema);
+  if (!m.ranking.is_null()) {
+    LAKEQA_ASSIGN_OR_RETURN(r->ranking_, RankingParams::FromJson(m.ranking, m.schema, r->ranking_));
+  }
   r->generation_ = m.generation;
   for (const SegmentInfo& info : m.segments) {
     LAKEQA_ASSIGN_OR_RETURN(auto seg,

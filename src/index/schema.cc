@@ -6,12 +6,17 @@
 namespace lakeqa::index {
 
 Schema Schema::Datasets() {
-  auto text = [](const char* n, double w) { return FieldSpec{n, true, false, w, true}; };
-  auto both = [](const char* n, double w) { return FieldSpec{n, true, true, w, true}; };
-  auto kw = [](const char* n) { return FieldSpec{n, false, true, 1.0, true}; };
-  return Schema({text("title", 3.0), text("description", 1.0), both("tags", 2.0), both("theme", 1.5),
-                 both("category", 1.0), both("publisher", 1.0), kw("namespace"), kw("format"),
-                 text("file_names", 1.5), text("columns", 1.0), text("values", 1.0), text("content", 0.3)});
+  // Hand-set weights and b; the tuned ranking a dataset index records in its manifest starts from them
+  // (DatasetRanking(), catalog_docs.h).
+  auto text = [](const char* n, double w, double b) { return FieldSpec{n, true, false, w, true, b}; };
+  auto both = [](const char* n, double w, double b) { return FieldSpec{n, true, true, w, true, b}; };
+  auto kw = [](const char* n) { return FieldSpec{n, false, true, 1.0, true, 0.75}; };
+  auto stored = [](const char* n) { return FieldSpec{n, false, false, 1.0, true, 0.75}; };
+  return Schema({text("title", 3.0, 0.75), text("description", 1.0, 0.75), both("tags", 2.0, 0.75),
+                 both("theme", 1.5, 0.75), both("category", 1.0, 0.75), both("publisher", 1.0, 0.75),
+                 kw("namespace"), kw("format"), text("file_names", 1.5, 0.75), text("columns", 1.0, 0.75),
+                 text("values", 1.0, 0.75), text("content", 0.3, 0.75), text("coverage", 1.0, 0.75),
+                 stored("rows")});
 }
 
 Status Schema::Validate() const {
@@ -25,17 +30,28 @@ Status Schema::Validate() const {
         return InvalidArgument("schema field name '" + f.name + "' must be [a-z0-9_]");
     }
     if (!seen.insert(f.name).second) return InvalidArgument("schema field '" + f.name + "' appears twice");
-    if (!f.text && !f.keyword) return InvalidArgument("schema field '" + f.name + "' is neither text nor keyword");
+    if (!f.text && !f.keyword && !f.stored)
+      return InvalidArgument("schema field '" + f.name + "' is neither text, keyword nor stored");
     if (!(f.weight > 0) || f.weight > 1e6) return InvalidArgument("schema field '" + f.name + "' has a bad weight");
+    if (!(f.b >= 0 && f.b <= 1)) return InvalidArgument("schema field '" + f.name + "' has b outside [0, 1]");
   }
   return Status::Ok();
+}
+
+bool Schema::SameLayout(const Schema& other) const {
+  if (fields_.size() != other.fields_.size()) return false;
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    const FieldSpec &a = fields_[i], &b = other.fields_[i];
+    if (a.name != b.name || a.text != b.text || a.keyword != b.keyword || a.stored != b.stored) return false;
+  }
+  return true;
 }
 
 Json Schema::ToJson() const {
   Json arr = Json::array();
   for (const FieldSpec& f : fields_) {
     arr.push_back({{"name", f.name}, {"text", f.text}, {"keyword", f.keyword}, {"weight", f.weight},
-                   {"stored", f.stored}});
+                   {"b", f.b}, {"stored", f.stored}});
   }
   return arr;
 }
@@ -51,6 +67,7 @@ Result<Schema> Schema::FromJson(const Json& j) {
     s.text = f.value("text", true);
     s.keyword = f.value("keyword", false);
     s.weight = f.value("weight", 1.0);
+    s.b = f.value("b", 0.75);
     s.stored = f.value("stored", true);
     fields.push_back(std::move(s));
   }

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 #include <unordered_set>
 
 #include "index/postings.h"
 #include "index/search_internal.h"
 #include "index/segment.h"
+#include "lakeqa/text/normalize.h"
 
 namespace lakeqa::index {
 namespace {
@@ -17,20 +19,6 @@ namespace {
 // whose exact score ties the current threshold.
 constexpr double kSlack = 1e-9;
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
-
-// One (field, term) pair of the expanded query, in canonical (key) order.
-struct Clause {
-  int field;
-  std::string key;  // field byte + term
-  double weight;    // field weight * idf
-  double k1p1;      // k1 + 1
-  double norm_k[256];  // k1 * (1 - b + b * len / avglen) per length byte
-
-  double Score(uint32_t tf, uint8_t norm) const {
-    double t = tf;
-    return weight * t * k1p1 / (t + norm_k[norm]);
-  }
-};
 
 struct FieldStats {
   uint64_t docs = 0;     // live documents with a non-empty field
@@ -75,10 +63,132 @@ class TopK {
   std::vector<Entry> heap_;  // front: the worst kept entry
 };
 
+// One text field of a query term.
+struct Part {
+  int field;
+  std::string key;     // field byte + term
+  double weight, b;
+  double avg_len;
+  double wn[256];      // weight / (1 - b + b * len / avg_len) per length byte
+};
+
+// One scoring term: BM25F over its parts (ascending field).
+struct Term {
+  std::string term, word;
+  uint32_t position = 0;
+  bool pairs = false;  // may form proximity pairs
+  double idf = 0;
+  std::vector<Part> parts;
+  double k1 = 0;
+  double Saturate(double x) const { return x > 0 ? idf * x * (k1 + 1.0) / (x + k1) : 0.0; }
+};
+
+// Two terms of adjacent query words: a bonus when they occur together in one field.
+struct Pair {
+  size_t a, b;  // term indexes
+  double ub;    // proximity * min(idf)
+};
+
+// A term's postings in one segment: the union of its parts' cursors.
+class TermCursor {
+ public:
+  void Init(const Segment& seg, const Term& t, size_t index) {
+    term_ = &t;
+    index_ = index;
+    for (const Part& p : t.parts) {
+      int64_t i = seg.Find(p.key);
+      if (i < 0) continue;
+      TermInfo info = seg.Info(static_cast<uint32_t>(i));
+      pcs_.emplace_back();
+      pcs_.back().Init(seg, info);
+      parts_.push_back(&p);
+      norms_.push_back(seg.norms(static_cast<size_t>(p.field)));
+      ub_x_ += info.max_tf * p.wn[info.min_norm];
+      postings_ += info.df;
+    }
+    Settle();
+  }
+  bool empty() const { return pcs_.empty(); }
+  uint32_t doc() const { return doc_; }
+  size_t index() const { return index_; }
+  const Term& term() const { return *term_; }
+  double ub() const { return term_->Saturate(ub_x_); }
+  uint64_t postings() const { return postings_; }
+  // x of the current doc: the parts positioned on it, in field order.
+  double X() const {
+    double x = 0;
+    for (size_t i = 0; i < pcs_.size(); ++i) {
+      if (pcs_[i].doc() == doc_) x += pcs_[i].tf() * parts_[i]->wn[norms_[i][doc_]];
+    }
+    return x;
+  }
+  void Next() {
+    for (PostingCursor& c : pcs_) {
+      if (c.doc() == doc_) c.Next();
+    }
+    Settle();
+  }
+  void Advance(uint32_t target) {
+    for (PostingCursor& c : pcs_) {
+      if (c.doc() < target) c.Advance(target);
+    }
+    Settle();
+  }
+  // An upper bound of the term's score on `target` from the skip data of the blocks that may hold it.
+  double BlockBound(uint32_t target) {
+    double x = 0;
+    for (size_t i = 0; i < pcs_.size(); ++i) {
+      PostingCursor& c = pcs_[i];
+      if (c.doc() > target || !c.ShallowAdvance(target)) continue;
+      x += c.block_max_tf() * parts_[i]->wn[c.block_min_norm()];
+    }
+    return term_->Saturate(x);
+  }
+  // Positions of the current doc in `field`, or null when the term is not there.
+  const std::vector<uint32_t>* Positions(int field) {
+    for (size_t i = 0; i < pcs_.size(); ++i) {
+      if (parts_[i]->field == field && pcs_[i].doc() == doc_) return &pcs_[i].Positions();
+    }
+    return nullptr;
+  }
+  bool Corrupt() const {
+    for (const PostingCursor& c : pcs_) {
+      if (c.corrupt()) return true;
+    }
+    return false;
+  }
+
+ private:
+  void Settle() {
+    doc_ = PostingCursor::kEnd;
+    for (const PostingCursor& c : pcs_) doc_ = std::min(doc_, c.doc());
+  }
+  const Term* term_ = nullptr;
+  size_t index_ = 0;
+  std::vector<PostingCursor> pcs_;
+  std::vector<const Part*> parts_;
+  std::vector<const uint8_t*> norms_;
+  double ub_x_ = 0;
+  uint64_t postings_ = 0;
+  uint32_t doc_ = PostingCursor::kEnd;
+};
+
+// Whether two sorted position lists hold p, q with 0 < |p - q| <= kProximityWindow.
+bool Near(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  size_t j = 0;
+  for (uint32_t p : a) {
+    while (j < b.size() && b[j] + kProximityWindow < p) ++j;
+    for (size_t k = j; k < b.size() && b[k] <= p + kProximityWindow; ++k) {
+      if (b[k] != p) return true;
+    }
+  }
+  return false;
+}
+
 class Execution {
  public:
   Execution(const IndexReader& r, const Query& q, const SearchOptions& o, text::Analyzer& a)
-      : r_(r), q_(q), o_(o), analyzer_(a), top_(o.k) {}
+      : r_(r), q_(q), o_(o), ranking_(o.ranking ? *o.ranking : r.ranking()), analyzer_(a), top_(o.k + o.offset) {}
 
   Result<SearchResult> Run();
 
@@ -90,26 +200,34 @@ class Execution {
   bool Constraints(size_t s, Bits& allowed);
   void PhraseDocs(size_t s, int field, const PhraseClause& ph, Bits& out);
   Status ScoreSegment(size_t s, const Bits* allowed);
+  // The proximity bonus of the current doc: every cursor of a term present on it is positioned on it.
+  double Bonus(std::vector<TermCursor*>& at);
   void MatchSet(size_t s, const Bits* allowed, Bits& out);
   Status Facets(std::vector<Bits>& matches);
   Status MakeHits(std::vector<Entry> entries);
-  bool Corrupt(const PostingCursor& c, size_t s);
+  Explanation Explain(const Segment& seg, uint32_t doc);
+  Status ExplainIds();
+  bool Corrupt(bool bad, size_t s);
 
   const IndexReader& r_;
   const Query& q_;
   const SearchOptions& o_;
+  const RankingParams& ranking_;
   text::Analyzer& analyzer_;
   TopK top_;
   std::vector<FieldStats> stats_;
-  std::vector<Clause> clauses_;
+  uint64_t live_docs_ = 0;
+  double max_weight_ = 1;
+  std::vector<Term> terms_;
+  std::vector<Pair> pairs_;
+  double pairs_ub_ = 0;
   SearchResult result_;
   Status failure_;
 };
 
-bool Execution::Corrupt(const PostingCursor& c, size_t s) {
-  if (c.corrupt() && failure_.ok())
-    failure_ = lakeqa::Corrupt(r_.segment(s).name() + ".pst: postings do not decode");
-  return c.corrupt();
+bool Execution::Corrupt(bool bad, size_t s) {
+  if (bad && failure_.ok()) failure_ = lakeqa::Corrupt(r_.segment(s).name() + ".pst: postings do not decode");
+  return bad;
 }
 
 uint32_t Execution::LiveDf(size_t s, std::string_view key) {
@@ -123,14 +241,14 @@ uint32_t Execution::LiveDf(size_t s, std::string_view key) {
   uint32_t n = 0;
   PostingCursor c;
   for (c.Init(seg, info); c.doc() != PostingCursor::kEnd; c.Next()) n += !del.Get(c.doc());
-  Corrupt(c, s);
+  Corrupt(c.corrupt(), s);
   return n;
 }
 
 Status Execution::Prepare() {
   const auto& fields = r_.schema().fields();
-  if (!(o_.k1 >= 0) || !(o_.b >= 0 && o_.b <= 1)) return InvalidArgument("BM25 needs k1 >= 0 and 0 <= b <= 1");
-  if (o_.k > 100000) return InvalidArgument("k must be at most 100000");
+  LAKEQA_RETURN_IF_ERROR(ranking_.Validate(r_.schema()).WithContext("ranking parameters"));
+  if (o_.k > 100000 || o_.offset > 100000) return InvalidArgument("k and offset must each be at most 100000");
   for (const std::string& f : o_.facet_fields) {
     int i = r_.schema().Find(f);
     if (i < 0 || !fields[i].keyword) return InvalidArgument("facet field '" + f + "' is not a keyword field");
@@ -144,6 +262,7 @@ Status Execution::Prepare() {
       return InvalidArgument("term restricted to a field that is not a text field");
   }
   stats_.assign(fields.size(), {});
+  live_docs_ = r_.num_docs();
   for (size_t s = 0; s < r_.num_segments(); ++s) {
     const Segment& seg = r_.segment(s);
     const DeleteBitmap& del = r_.deletes(s);
@@ -163,24 +282,34 @@ Status Execution::Prepare() {
       stats_[f].sum_len += sum;
     }
   }
+  max_weight_ = 0;
+  for (const auto& [name, fr] : ranking_.fields) max_weight_ = std::max(max_weight_, fr.weight);
   ExpandTerms();
   return failure_;
 }
 
 void Execution::ExpandTerms() {
   const auto& fields = r_.schema().fields();
-  std::set<std::pair<int, std::string>> pairs;  // (field, term): sorted like the keys
+  // (restriction, term) → the clause it came from; prefixes expand to the lexicographically first
+  // max_prefix_expansions terms some live document holds, per field, each scored over all the clause's
+  // fields. std::map: canonical (sorted) term order, so scores never depend on query order.
+  struct Source {
+    const TermClause* clause;
+    bool pairs;
+  };
+  std::map<std::pair<int, std::string>, Source> wanted;
   for (const TermClause& t : q_.terms) {
+    if (!t.prefix) {
+      bool pairs = !t.inferred && t.kind != text::TokenKind::kPart;
+      wanted.try_emplace({t.field, t.term}, Source{&t, pairs});
+      continue;
+    }
     for (size_t f = 0; f < fields.size(); ++f) {
       if (!fields[f].text || (t.field >= 0 && static_cast<size_t>(t.field) != f)) continue;
-      if (!t.prefix) {
-        pairs.emplace(static_cast<int>(f), t.term);
-        continue;
-      }
       std::string prefix(1, TextFieldByte(static_cast<int>(f)));
       prefix += t.term;
-      // The lexicographically first expansions that some live document holds: each segment offers
-      // its first max_prefix_expansions live terms, so the union's first ones are the global first.
+      // Each segment offers its first max_prefix_expansions live terms, so the union's first ones are the
+      // global first.
       std::set<std::string> found;
       for (size_t s = 0; s < r_.num_segments(); ++s) {
         auto [lo, hi] = r_.segment(s).PrefixRange(prefix);
@@ -194,25 +323,60 @@ void Execution::ExpandTerms() {
       size_t n = 0;
       for (const std::string& term : found) {
         if (n++ == o_.max_prefix_expansions) break;
-        pairs.emplace(static_cast<int>(f), term);
+        wanted.try_emplace({t.field, term}, Source{&t, false});
       }
     }
   }
-  for (const auto& [f, term] : pairs) {
-    Clause c;
-    c.field = f;
-    c.key = std::string(1, TextFieldByte(f)) + term;
+  const double n = static_cast<double>(live_docs_);
+  for (const auto& [key, src] : wanted) {
+    const auto& [restrict, term] = key;
+    Term t;
+    t.term = term;
+    t.word = src.clause->word.empty() ? term : src.clause->word;
+    t.position = src.clause->position;
+    t.pairs = src.pairs;
+    t.k1 = ranking_.k1;
     uint64_t df = 0;
-    for (size_t s = 0; s < r_.num_segments(); ++s) df += LiveDf(s, c.key);
+    for (size_t f = 0; f < fields.size(); ++f) {
+      if (!fields[f].text || (restrict >= 0 && static_cast<size_t>(restrict) != f)) continue;
+      Part p;
+      p.field = static_cast<int>(f);
+      p.key = std::string(1, TextFieldByte(p.field)) + term;
+      uint64_t field_df = 0;
+      for (size_t s = 0; s < r_.num_segments(); ++s) field_df += LiveDf(s, p.key);
+      if (field_df == 0) continue;
+      // The term's document frequency is its largest per-field one (Lucene's CombinedFieldQuery makes
+      // the same choice): a lower bound of the true one that needs no union of postings.
+      df = std::max(df, field_df);
+      const FieldRanking& fr = ranking_.fields.at(fields[f].name);
+      p.weight = fr.weight;
+      p.b = fr.b;
+      p.avg_len = static_cast<double>(stats_[f].sum_len) / static_cast<double>(stats_[f].docs);
+      for (int nb = 0; nb < 256; ++nb) {
+        double len = DecodeLength(static_cast<uint8_t>(nb));
+        p.wn[nb] = fr.weight / (1.0 - fr.b + fr.b * len / p.avg_len);
+      }
+      t.parts.push_back(std::move(p));
+    }
     if (df == 0) continue;
-    double n = static_cast<double>(stats_[f].docs);
-    double idf = std::log(1.0 + (n - static_cast<double>(df) + 0.5) / (static_cast<double>(df) + 0.5));
-    c.weight = fields[f].weight * idf;
-    c.k1p1 = o_.k1 + 1.0;
-    double avg = static_cast<double>(stats_[f].sum_len) / n;
-    for (int b = 0; b < 256; ++b)
-      c.norm_k[b] = o_.k1 * (1.0 - o_.b + o_.b * static_cast<double>(DecodeLength(static_cast<uint8_t>(b))) / avg);
-    clauses_.push_back(std::move(c));
+    double d = static_cast<double>(df);
+    t.idf = std::log(1.0 + (n - d + 0.5) / (d + 0.5));
+    terms_.push_back(std::move(t));
+  }
+  if (ranking_.proximity <= 0) return;
+  for (size_t a = 0; a < terms_.size(); ++a) {
+    for (size_t b = 0; b < terms_.size(); ++b) {
+      const Term &x = terms_[a], &y = terms_[b];
+      if (a == b || !x.pairs || !y.pairs || y.position != x.position + 1) continue;
+      bool shared = false;
+      for (const Part& p : x.parts) {
+        for (const Part& q : y.parts) shared |= p.field == q.field;
+      }
+      if (!shared) continue;
+      Pair p{a, b, ranking_.proximity * std::min(x.idf, y.idf)};
+      pairs_.push_back(p);
+      pairs_ub_ += p.ub;
+    }
   }
 }
 
@@ -230,7 +394,7 @@ void Execution::PhraseDocs(size_t s, int field, const PhraseClause& ph, Bits& ou
     for (PostingCursor& c : cs) {
       c.Advance(d);
       if (c.doc() == PostingCursor::kEnd) {
-        for (PostingCursor& x : cs) Corrupt(x, s);
+        for (PostingCursor& x : cs) Corrupt(x.corrupt(), s);
         return;
       }
       if (c.doc() != d) {
@@ -277,7 +441,7 @@ bool Execution::Constraints(size_t s, Bits& allowed) {
       int64_t t = seg.Find(std::string(1, KeywordFieldByte(f.field)) + v);
       if (t < 0) continue;
       for (c.Init(seg, seg.Info(static_cast<uint32_t>(t))); c.doc() != PostingCursor::kEnd; c.Next()) SetBit(one, c.doc());
-      Corrupt(c, s);
+      Corrupt(c.corrupt(), s);
     }
     for (size_t i = 0; i < allowed.size(); ++i) allowed[i] &= one[i];
   }
@@ -293,110 +457,144 @@ bool Execution::Constraints(size_t s, Bits& allowed) {
   return true;
 }
 
+double Execution::Bonus(std::vector<TermCursor*>& at) {
+  double bonus = 0;
+  for (const Pair& p : pairs_) {
+    TermCursor *a = nullptr, *b = nullptr;
+    for (TermCursor* c : at) {
+      if (c->index() == p.a) a = c;
+      if (c->index() == p.b) b = c;
+    }
+    if (a == nullptr || b == nullptr) continue;
+    double best = 0;
+    for (const Part& part : terms_[p.a].parts) {
+      const std::vector<uint32_t>* pa = a->Positions(part.field);
+      if (pa == nullptr || part.weight <= best) continue;
+      const std::vector<uint32_t>* pb = b->Positions(part.field);
+      if (pb != nullptr && Near(*pa, *pb)) best = part.weight;
+    }
+    bonus += p.ub * best / max_weight_;
+  }
+  return bonus;
+}
+
 Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
   const Segment& seg = r_.segment(s);
-  if (clauses_.empty() && q_.terms.empty()) {  // filters only: every allowed doc, score 0
+  if (terms_.empty() && q_.terms.empty()) {  // filters only: every allowed doc, score 0
     for (uint32_t d = 0; d < seg.num_docs(); ++d) {
       if (allowed == nullptr || TestBit(*allowed, d)) LAKEQA_RETURN_IF_ERROR(top_.Offer(0.0, seg, static_cast<uint32_t>(s), d));
     }
     return Status::Ok();
   }
-  struct Cur {
-    PostingCursor pc;
-    const Clause* clause;
-    size_t index;
-    const uint8_t* norms;
-    double ub;
-  };
-  std::vector<Cur> cur;
-  cur.reserve(clauses_.size());
-  for (size_t i = 0; i < clauses_.size(); ++i) {
-    int64_t t = seg.Find(clauses_[i].key);
-    if (t < 0) continue;
-    TermInfo info = seg.Info(static_cast<uint32_t>(t));
-    cur.push_back({});
-    Cur& c = cur.back();
-    c.pc.Init(seg, info);
-    c.clause = &clauses_[i];
-    c.index = i;
-    c.norms = seg.norms(static_cast<size_t>(clauses_[i].field));
-    c.ub = clauses_[i].Score(info.max_tf, info.min_norm);
-    result_.stats.postings += info.df;
+  std::vector<TermCursor> cur;
+  cur.reserve(terms_.size());
+  for (size_t i = 0; i < terms_.size(); ++i) {
+    cur.emplace_back();
+    cur.back().Init(seg, terms_[i], i);
+    if (cur.back().empty()) {
+      cur.pop_back();
+      continue;
+    }
+    result_.stats.postings += cur.back().postings();
   }
   if (cur.empty()) return Status::Ok();
-  std::sort(cur.begin(), cur.end(), [](const Cur& a, const Cur& b) { return a.ub < b.ub; });
+  std::sort(cur.begin(), cur.end(), [](const TermCursor& a, const TermCursor& b) { return a.ub() < b.ub(); });
   const size_t n = cur.size();
-  std::vector<double> cum(n);
-  for (size_t i = 0; i < n; ++i) cum[i] = cur[i].ub + (i ? cum[i - 1] : 0.0);
-  std::vector<double> contrib(clauses_.size(), 0.0);
+  // cum[i]: bound of a document holding only terms [0, i]; the essential split adds the bonus of every pair
+  // within [0, i] (a pair needs both terms), the per-document checks add every pair's bound.
+  std::vector<double> cum(n), cum_split(n);
+  for (size_t i = 0; i < n; ++i) {
+    cum[i] = cur[i].ub() + (i ? cum[i - 1] : 0.0);
+    double pairs = 0;
+    for (const Pair& p : pairs_) {
+      bool a = false, b = false;
+      for (size_t j = 0; j <= i; ++j) {
+        a |= cur[j].index() == p.a;
+        b |= cur[j].index() == p.b;
+      }
+      if (a && b) pairs += p.ub;
+    }
+    cum_split[i] = cum[i] + pairs;
+  }
+  std::vector<double> contrib(terms_.size(), 0.0);
   std::vector<size_t> touched;
+  std::vector<TermCursor*> at;
   size_t p = 0;  // cursors [0, p) are non-essential
   auto update_p = [&] {
     if (o_.exhaustive) return;
     double theta = top_.threshold();
-    while (p < n && cum[p] * (1 + kSlack) < theta) ++p;
+    while (p < n && cum_split[p] * (1 + kSlack) < theta) ++p;
   };
   update_p();
   while (p < n) {
     uint32_t d = PostingCursor::kEnd;
-    for (size_t i = p; i < n; ++i) d = std::min(d, cur[i].pc.doc());
+    for (size_t i = p; i < n; ++i) d = std::min(d, cur[i].doc());
     if (d == PostingCursor::kEnd) break;
+    at.clear();
+    for (size_t i = p; i < n; ++i) {
+      if (cur[i].doc() == d) at.push_back(&cur[i]);
+    }
     bool ok = allowed == nullptr || TestBit(*allowed, d);
     double partial = 0;
     touched.clear();
-    for (size_t i = p; i < n; ++i) {
-      Cur& c = cur[i];
-      if (c.pc.doc() != d) continue;
-      if (ok) {
-        double sc = c.clause->Score(c.pc.tf(), c.norms[d]);
+    bool pruned = !ok;
+    if (ok) {
+      for (TermCursor* c : at) {
+        double sc = c->term().Saturate(c->X());
         partial += sc;
-        contrib[c.index] = sc;
-        touched.push_back(c.index);
+        contrib[c->index()] = sc;
+        touched.push_back(c->index());
       }
-      c.pc.Next();
-    }
-    if (!ok) continue;
-    ++result_.stats.scored_docs;
-    double theta = o_.exhaustive ? kNegInf : top_.threshold();
-    bool pruned = false;
-    for (size_t i = p; i-- > 0;) {
-      if ((partial + cum[i]) * (1 + kSlack) < theta) {
-        pruned = true;
-        break;
-      }
-      Cur& c = cur[i];
-      if (!c.pc.ShallowAdvance(d)) continue;
-      double block_ub = c.clause->Score(c.pc.block_max_tf(), c.pc.block_min_norm());
-      if ((partial + block_ub + (i ? cum[i - 1] : 0.0)) * (1 + kSlack) < theta) {
-        pruned = true;
-        break;
-      }
-      c.pc.Advance(d);
-      if (c.pc.doc() == d) {
-        double sc = c.clause->Score(c.pc.tf(), c.norms[d]);
-        partial += sc;
-        contrib[c.index] = sc;
-        touched.push_back(c.index);
+      ++result_.stats.scored_docs;
+      double theta = o_.exhaustive ? kNegInf : top_.threshold();
+      for (size_t i = p; i-- > 0;) {
+        if ((partial + cum[i] + pairs_ub_) * (1 + kSlack) < theta) {
+          pruned = true;
+          break;
+        }
+        TermCursor& c = cur[i];
+        if (c.doc() > d) continue;
+        double block_ub = c.BlockBound(d);
+        if ((partial + block_ub + (i ? cum[i - 1] : 0.0) + pairs_ub_) * (1 + kSlack) < theta) {
+          pruned = true;
+          break;
+        }
+        c.Advance(d);
+        if (c.doc() == d) {
+          double sc = c.term().Saturate(c.X());
+          partial += sc;
+          contrib[c.index()] = sc;
+          touched.push_back(c.index());
+          at.push_back(&c);
+        }
       }
     }
     if (!pruned) {
-      // The reported score sums clause contributions in canonical order, so it does not depend on
-      // which cursors happened to be essential.
+      // The reported score sums term contributions in canonical order, so it does not depend on which
+      // cursors happened to be essential; the bonus comes last.
       std::sort(touched.begin(), touched.end());
       double score = 0;
       for (size_t i : touched) score += contrib[i];
+      if (!pairs_.empty()) score += Bonus(at);
       LAKEQA_RETURN_IF_ERROR(top_.Offer(score, seg, static_cast<uint32_t>(s), d));
       update_p();
     }
+    for (size_t i = p; i < n; ++i) {
+      if (cur[i].doc() == d) cur[i].Next();
+    }
+    // Essential cursors moved above p by update_p still sit on d: move them past it too.
+    for (size_t i = 0; i < std::min(p, n); ++i) {
+      if (cur[i].doc() == d) cur[i].Next();
+    }
   }
-  for (Cur& c : cur) Corrupt(c.pc, s);
+  for (TermCursor& c : cur) Corrupt(c.Corrupt(), s);
   return Status::Ok();
 }
 
 void Execution::MatchSet(size_t s, const Bits* allowed, Bits& out) {
   const Segment& seg = r_.segment(s);
   uint32_t n = seg.num_docs();
-  if (clauses_.empty() && q_.terms.empty()) {
+  if (terms_.empty() && q_.terms.empty()) {
     if (allowed != nullptr) {
       out = *allowed;
     } else {
@@ -407,11 +605,13 @@ void Execution::MatchSet(size_t s, const Bits* allowed, Bits& out) {
   }
   out.assign((n + 63) / 64, 0);
   PostingCursor c;
-  for (const Clause& cl : clauses_) {
-    int64_t t = seg.Find(cl.key);
-    if (t < 0) continue;
-    for (c.Init(seg, seg.Info(static_cast<uint32_t>(t))); c.doc() != PostingCursor::kEnd; c.Next()) SetBit(out, c.doc());
-    Corrupt(c, s);
+  for (const Term& t : terms_) {
+    for (const Part& part : t.parts) {
+      int64_t i = seg.Find(part.key);
+      if (i < 0) continue;
+      for (c.Init(seg, seg.Info(static_cast<uint32_t>(i))); c.doc() != PostingCursor::kEnd; c.Next()) SetBit(out, c.doc());
+      Corrupt(c.corrupt(), s);
+    }
   }
   if (allowed != nullptr) {
     for (size_t i = 0; i < out.size(); ++i) out[i] &= (*allowed)[i];
@@ -425,48 +625,162 @@ Status Execution::Facets(std::vector<Bits>& matches) {
   }
   result_.total = total;
   PostingCursor c;
+  std::string_view id;
+  std::vector<std::pair<int, std::string_view>> stored;
   for (const std::string& name : o_.facet_fields) {
     int f = r_.schema().Find(name);
-    std::map<std::string, uint64_t, std::less<>> counts;
+    struct Count {
+      uint64_t n = 0;
+      uint32_t seg = 0, doc = 0;  // the first matching document with the value: it shows how it is written
+    };
+    std::map<std::string, Count, std::less<>> counts;
     for (size_t s = 0; s < r_.num_segments(); ++s) {
       const Segment& seg = r_.segment(s);
       auto [lo, hi] = seg.PrefixRange(std::string(1, KeywordFieldByte(f)));
       for (uint32_t i = lo; i < hi; ++i) {
         uint64_t n = 0;
-        for (c.Init(seg, seg.Info(i)); c.doc() != PostingCursor::kEnd; c.Next()) n += TestBit(matches[s], c.doc());
-        Corrupt(c, s);
-        if (n > 0) counts[std::string(seg.Key(i).substr(1))] += n;
+        uint32_t first = PostingCursor::kEnd;
+        for (c.Init(seg, seg.Info(i)); c.doc() != PostingCursor::kEnd; c.Next()) {
+          if (!TestBit(matches[s], c.doc())) continue;
+          if (n++ == 0) first = c.doc();
+        }
+        Corrupt(c.corrupt(), s);
+        if (n == 0) continue;
+        Count& e = counts[std::string(seg.Key(i).substr(1))];
+        if (e.n == 0) e = {0, static_cast<uint32_t>(s), first};
+        e.n += n;
       }
     }
-    std::vector<FacetValue> values;
-    for (auto& [v, n] : counts) values.push_back({v, n});
-    std::sort(values.begin(), values.end(), [](const FacetValue& a, const FacetValue& b) {
-      return a.count > b.count || (a.count == b.count && a.value < b.value);
+    std::vector<std::pair<const std::string*, const Count*>> order;
+    for (const auto& [v, e] : counts) order.emplace_back(&v, &e);
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+      return a.second->n > b.second->n || (a.second->n == b.second->n && *a.first < *b.first);
     });
-    if (values.size() > o_.facet_limit) values.resize(o_.facet_limit);
+    if (order.size() > o_.facet_limit) order.resize(o_.facet_limit);
+    std::vector<FacetValue> values;
+    for (const auto& [folded, e] : order) {
+      FacetValue v{*folded, e->n};
+      if (r_.schema().fields()[f].stored) {
+        LAKEQA_RETURN_IF_ERROR(r_.segment(e->seg).Stored(e->doc, &id, &stored));
+        for (const auto& [sf, value] : stored) {
+          if (sf == f && text::FoldKeyword(value) == *folded) {
+            v.value = std::string(value);
+            break;
+          }
+        }
+      }
+      values.push_back(std::move(v));
+    }
     result_.facets[name] = std::move(values);
   }
   return Status::Ok();
+}
+
+Explanation Execution::Explain(const Segment& seg, uint32_t doc) {
+  const auto& fields = r_.schema().fields();
+  Explanation ex;
+  ex.k1 = ranking_.k1;
+  std::vector<TermCursor> at(terms_.size());
+  std::vector<TermCursor*> present;
+  for (size_t i = 0; i < terms_.size(); ++i) {
+    const Term& t = terms_[i];
+    at[i].Init(seg, t, i);
+    at[i].Advance(doc);
+    if (at[i].doc() != doc) continue;
+    present.push_back(&at[i]);
+  }
+  // Query order for reading; the numbers are the ones the ranking used.
+  std::vector<size_t> order(terms_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return terms_[a].position < terms_[b].position; });
+  std::set<std::string> matched_words;
+  for (size_t i : order) {
+    const Term& t = terms_[i];
+    if (at[i].doc() != doc) continue;
+    matched_words.insert(t.word);
+    TermExplanation te;
+    te.word = t.word;
+    te.term = t.term;
+    te.idf = t.idf;
+    te.x = at[i].X();
+    te.score = t.Saturate(te.x);
+    for (const Part& p : t.parts) {
+      int64_t k = seg.Find(p.key);
+      if (k < 0) continue;
+      PostingCursor c;
+      c.Init(seg, seg.Info(static_cast<uint32_t>(k)));
+      c.Advance(doc);
+      if (c.doc() != doc) continue;
+      FieldExplanation fe;
+      fe.field = fields[p.field].name;
+      fe.tf = c.tf();
+      uint8_t nb = seg.norms(static_cast<size_t>(p.field))[doc];
+      fe.length = DecodeLength(nb);
+      fe.avg_length = p.avg_len;
+      fe.weight = p.weight;
+      fe.b = p.b;
+      fe.weighted_tf = c.tf() * p.wn[nb];
+      fe.contribution = te.x > 0 ? te.score * fe.weighted_tf / te.x : 0;
+      te.fields.push_back(std::move(fe));
+    }
+    ex.terms.push_back(std::move(te));
+  }
+  for (const TermClause& c : q_.terms) {
+    std::string w = c.word.empty() ? c.term : c.word;
+    if (!c.inferred && !matched_words.count(w) &&
+        std::find(ex.unmatched.begin(), ex.unmatched.end(), w) == ex.unmatched.end())
+      ex.unmatched.push_back(w);
+  }
+  for (const Pair& p : pairs_) {
+    TermCursor* a = at[p.a].doc() == doc ? &at[p.a] : nullptr;
+    TermCursor* b = at[p.b].doc() == doc ? &at[p.b] : nullptr;
+    if (a == nullptr || b == nullptr) continue;
+    std::vector<TermCursor*> two = {a, b};
+    double bonus = Bonus(two);
+    if (bonus <= 0) continue;
+    ProximityExplanation pe{terms_[p.a].word, terms_[p.b].word, "", bonus};
+    double best = 0;
+    for (const Part& part : terms_[p.a].parts) {
+      const std::vector<uint32_t>* pa = a->Positions(part.field);
+      if (pa == nullptr || part.weight <= best) continue;
+      const std::vector<uint32_t>* pb = b->Positions(part.field);
+      if (pb != nullptr && Near(*pa, *pb)) {
+        best = part.weight;
+        pe.field = fields[part.field].name;
+      }
+    }
+    ex.proximity.push_back(std::move(pe));
+  }
+  return ex;
 }
 
 Status Execution::MakeHits(std::vector<Entry> entries) {
   const auto& fields = r_.schema().fields();
   int column_field = r_.schema().Find(o_.column_field);
   std::unordered_set<std::string> all_terms, column_terms;
-  for (const Clause& c : clauses_) {
-    all_terms.insert(c.key.substr(1));
-    if (c.field == column_field) column_terms.insert(c.key.substr(1));
+  for (const Term& t : terms_) {
+    all_terms.insert(t.term);
+    for (const Part& p : t.parts) {
+      if (p.field == column_field) column_terms.insert(t.term);
+    }
   }
   std::string_view id;
   std::vector<std::pair<int, std::string_view>> stored;
-  for (Entry& e : entries) {
-    LAKEQA_RETURN_IF_ERROR(r_.segment(e.seg).Stored(e.doc, &id, &stored));
+  for (size_t rank = o_.offset; rank < entries.size(); ++rank) {
+    Entry& e = entries[rank];
+    const Segment& seg = r_.segment(e.seg);
     Hit hit;
     hit.id = std::move(e.id);
     hit.score = e.score;
+    if (!o_.stored && !o_.snippets && !o_.matches && !o_.explain) {
+      result_.hits.push_back(std::move(hit));
+      continue;
+    }
+    LAKEQA_RETURN_IF_ERROR(seg.Stored(e.doc, &id, &stored));
     for (const auto& [f, v] : stored) {
       if (f < 0 || static_cast<size_t>(f) >= fields.size())
-        return lakeqa::Corrupt(r_.segment(e.seg).name() + ".sto: field number out of range");
+        return lakeqa::Corrupt(seg.name() + ".sto: field number out of range");
       hit.fields.emplace_back(fields[f].name, std::string(v));
       if (f == column_field && !column_terms.empty()) {
         for (const text::Token& t : analyzer_.Analyze(v)) {
@@ -476,6 +790,21 @@ Status Execution::MakeHits(std::vector<Entry> entries) {
           }
         }
       }
+    }
+    if (o_.matches || o_.explain) {
+      Explanation ex = Explain(seg, e.doc);
+      // field → words, fields in schema order, words in query order.
+      for (size_t f = 0; f < fields.size(); ++f) {
+        std::vector<std::string> words;
+        for (const TermExplanation& te : ex.terms) {
+          for (const FieldExplanation& fe : te.fields) {
+            if (fe.field == fields[f].name && std::find(words.begin(), words.end(), te.word) == words.end())
+              words.push_back(te.word);
+          }
+        }
+        if (!words.empty()) hit.matches.emplace_back(fields[f].name, std::move(words));
+      }
+      if (o_.explain) hit.explanation = std::move(ex);
     }
     if (o_.snippets) {
       size_t best = 0;
@@ -506,6 +835,17 @@ Status Execution::MakeHits(std::vector<Entry> entries) {
 
 Result<SearchResult> Execution::Run() {
   LAKEQA_RETURN_IF_ERROR(Prepare());
+  result_.dropped = q_.dropped;
+  // Words were given but none is left to search for: say so instead of listing every document.
+  if (q_.terms.empty() && q_.filters.empty() && q_.words > 0) {
+    result_.total = 0;
+    result_.note = q_.dropped.empty()
+                       ? "the query has no searchable words"
+                       : "every word of the query is a stop word or question phrasing, so nothing is left to "
+                         "search for (use --keep-stop-words, or search for what the question is about)";
+    return std::move(result_);
+  }
+  if (terms_.empty() && !q_.terms.empty()) result_.note = "no dataset holds any of the query's words";
   bool count = o_.count_total || !o_.facet_fields.empty();
   std::vector<Bits> matches(count ? r_.num_segments() : 0);
   Bits allowed;
@@ -518,18 +858,66 @@ Result<SearchResult> Execution::Run() {
   }
   if (count) LAKEQA_RETURN_IF_ERROR(Facets(matches));
   LAKEQA_RETURN_IF_ERROR(MakeHits(top_.Sorted()));
+  LAKEQA_RETURN_IF_ERROR(ExplainIds());
   LAKEQA_RETURN_IF_ERROR(failure_);
   return std::move(result_);
 }
 
+Status Execution::ExplainIds() {
+  const auto& fields = r_.schema().fields();
+  std::string_view id;
+  std::vector<std::pair<int, std::string_view>> stored;
+  for (const std::string& want : o_.explain_ids) {
+    std::string key(1, kIdFieldByte);
+    key += want;
+    for (size_t s = 0; s < r_.num_segments(); ++s) {
+      const Segment& seg = r_.segment(s);
+      int64_t t = seg.Find(key);
+      if (t < 0) continue;
+      PostingCursor c;
+      for (c.Init(seg, seg.Info(static_cast<uint32_t>(t))); c.doc() != PostingCursor::kEnd; c.Next()) {
+        if (r_.deletes(s).Get(c.doc())) continue;
+        LAKEQA_RETURN_IF_ERROR(seg.Stored(c.doc(), &id, &stored));
+        Hit h;
+        h.id = want;
+        for (const auto& [f, v] : stored) {
+          if (f >= 0 && static_cast<size_t>(f) < fields.size()) h.fields.emplace_back(fields[f].name, std::string(v));
+        }
+        Explanation ex = Explain(seg, c.doc());
+        for (const TermExplanation& te : ex.terms) h.score += te.score;
+        for (const ProximityExplanation& pe : ex.proximity) h.score += pe.bonus;
+        h.explanation = std::move(ex);
+        result_.explained.push_back(std::move(h));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+text::AnalyzerOptions QueryAnalyzerOptions(bool keep_stop_words) {
+  text::AnalyzerOptions o;
+  o.stop_words = !keep_stop_words;
+  return o;
+}
 
 Searcher::Searcher(std::shared_ptr<const IndexReader> reader, text::AnalyzerOptions analyzer)
     : reader_(std::move(reader)), analyzer_(analyzer) {}
 
-Result<SearchResult> Searcher::Search(std::string_view query, const SearchOptions& options) {
+Result<Query> Searcher::Parse(std::string_view query, std::vector<Correction>* corrections) {
   LAKEQA_ASSIGN_OR_RETURN(Query q, ParseQuery(query, reader_->schema(), analyzer_));
-  return Search(q, options);
+  std::vector<Correction> c = CorrectSpelling(*reader_, q, analyzer_);
+  if (corrections != nullptr) *corrections = std::move(c);
+  return q;
+}
+
+Result<SearchResult> Searcher::Search(std::string_view query, const SearchOptions& options) {
+  std::vector<Correction> corrections;
+  LAKEQA_ASSIGN_OR_RETURN(Query q, Parse(query, &corrections));
+  LAKEQA_ASSIGN_OR_RETURN(SearchResult r, Search(q, options));
+  r.corrections = std::move(corrections);
+  return r;
 }
 
 Result<SearchResult> Searcher::Search(const Query& query, const SearchOptions& options) {

@@ -3,17 +3,16 @@
 #include <cmath>
 
 #include "lakeqa/index/index.h"
+#include "lakeqa/index/searcher.h"
 #include "lakeqa/index/vector_index.h"
-
-#include "index/segment.h"
 
 namespace lakeqa::index {
 namespace {
 
-// Fields that say what a dataset is about, in the order they are joined. Values and content are left
-// out: sampled cell values and raw text drown the topic in a word average.
-constexpr const char* kEmbedFields[] = {"title",    "description", "tags",      "theme",
-                                        "category", "columns",     "file_names"};
+// Fields that say what a dataset is about, in the order they are joined: the metadata BM25 also scores.
+// Values and content are left out: sampled cell values and raw text drown the topic in a word average.
+constexpr const char* kEmbedFields[] = {"title",   "description", "tags",       "theme",
+                                        "category", "columns",    "file_names", "coverage"};
 constexpr size_t kMaxTextBytes = 16384;  // per document: bounds memory and request size
 
 }  // namespace
@@ -35,7 +34,6 @@ Result<BuildVectorsReport> BuildDatasetVectors(const std::string& index_dir, Emb
                                                const BuildVectorsOptions& options) {
   if (options.batch == 0) return InvalidArgument("vector build: batch must be > 0");
   LAKEQA_ASSIGN_OR_RETURN(auto reader, IndexReader::Open(index_dir + "/text"));
-  const Schema& schema = reader->schema();
   std::unique_ptr<VectorIndex> vix;
   BuildVectorsReport report;
   std::vector<std::string> ids, texts;
@@ -70,27 +68,12 @@ Result<BuildVectorsReport> BuildDatasetVectors(const std::string& index_dir, Emb
     return Status::Ok();
   };
 
-  std::vector<std::pair<int, std::string_view>> stored;
-  std::vector<std::pair<std::string, std::string>> named;
-  for (size_t s = 0; s < reader->num_segments(); ++s) {
-    const Segment& seg = reader->segment(s);
-    const DeleteBitmap& del = reader->deletes(s);
-    for (uint32_t d = 0; d < seg.num_docs(); ++d) {
-      if (del.Get(d)) continue;
-      std::string_view id;
-      stored.clear();
-      LAKEQA_RETURN_IF_ERROR(
-          seg.Stored(d, &id, &stored).WithContext(index_dir + "/text: segment " + seg.name()));
-      named.clear();
-      for (auto& [f, v] : stored) {
-        if (f >= 0 && static_cast<size_t>(f) < schema.fields().size())
-          named.emplace_back(schema.fields()[f].name, std::string(v));
-      }
-      ids.emplace_back(id);
-      texts.push_back(DatasetEmbeddingText(named));
-      if (texts.size() >= options.batch) LAKEQA_RETURN_IF_ERROR(flush());
-    }
-  }
+  LAKEQA_RETURN_IF_ERROR(ForEachStoredDocument(*reader, [&](const Hit& doc) -> Status {
+    ids.push_back(doc.id);
+    texts.push_back(DatasetEmbeddingText(doc.fields));
+    if (texts.size() >= options.batch) return flush();
+    return Status::Ok();
+  }));
   LAKEQA_RETURN_IF_ERROR(flush());
   if (!vix) {
     // An empty text index still gets a (empty) vector index, so searches find a consistent state.

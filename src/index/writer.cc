@@ -31,9 +31,13 @@ Result<std::unique_ptr<IndexWriter>> IndexWriter::Open(const std::string& dir, c
     return Status(ErrorCode::kUnavailable, dir + ": another writer holds write.lock");
   auto m = ReadManifest(dir);
   if (m.ok()) {
-    if (m->schema.ToJson() != schema.ToJson())
+    if (!m->schema.SameLayout(schema))
       return InvalidArgument(dir + ": the index was built with a different schema");
-    w->schema_ = m->schema;
+    if (m->analysis != kAnalysisVersion)
+      return InvalidArgument(dir + ": the index was built with analysis version " + std::to_string(m->analysis) +
+                             " (this build writes " + std::to_string(kAnalysisVersion) + "): rebuild it");
+    w->schema_ = schema;
+    w->ranking_ = m->ranking;
     w->generation_ = m->generation;
     w->next_segment_ = m->next_segment;
     w->infos_ = m->segments;
@@ -112,12 +116,20 @@ Result<uint32_t> IndexWriter::Delete(std::string_view id) {
   return n;
 }
 
+Status IndexWriter::SetRanking(const RankingParams& ranking) {
+  LAKEQA_RETURN_IF_ERROR(ranking.Validate(schema_));
+  ranking_ = ranking.ToJson();
+  return Status::Ok();
+}
+
 Status IndexWriter::WriteManifest() {
   Manifest m;
   m.generation = generation_;
   m.next_segment = next_segment_;
   m.schema = schema_;
   m.segments = infos_;
+  m.analysis = kAnalysisVersion;
+  m.ranking = ranking_;
   return index::WriteManifest(dir_, m);
 }
 

@@ -11,9 +11,11 @@
 #include <memory>
 #include <mutex>
 #include <cerrno>
+#include <climits>
 #include <functional>
 #include <optional>
 
+#include "lakeqa/common/beneath.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/log.h"
 
@@ -59,22 +61,51 @@ std::string SpecialReason(const std::string& path) {
   return "not a regular file";
 }
 
+// Opens `rel` below the lake root so that the kernel keeps the open inside it (openat2 RESOLVE_BENEATH):
+// a file or folder that is a symbolic link leading out of the lake (to /etc, to another lake) is refused,
+// links that stay inside are followed. An absolute link back into the lake is resolved and re-opened.
+Result<int> OpenInRoot(const std::string& root, std::string_view rel, int flags, const std::string& shown) {
+  int rfd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (rfd < 0) return ErrnoStatus(errno, "lake root " + root);
+  auto fd = OpenBeneath(rfd, rel, flags, 0, Links::kInside, shown);
+  if (!fd.ok() && fd.status().code() == ErrorCode::kPermissionDenied) {
+    // RESOLVE_BENEATH refuses every absolute link, also one that points back into the lake.
+    char r[PATH_MAX], t[PATH_MAX];
+    std::string target = root + "/" + std::string(rel);
+    if (::realpath(root.c_str(), r) != nullptr && ::realpath(target.c_str(), t) != nullptr) {
+      std::string real_root = r, real = t;
+      if (real.size() > real_root.size() + 1 && real.compare(0, real_root.size(), real_root) == 0 &&
+          real[real_root.size()] == '/')
+        fd = OpenBeneath(rfd, real.substr(real_root.size() + 1), flags, 0, Links::kNone, shown);
+    }
+    if (!fd.ok() && fd.status().code() == ErrorCode::kPermissionDenied)
+      fd = Status(ErrorCode::kPermissionDenied, shown + ": a symbolic link leading outside the lake is not followed");
+  }
+  ::close(rfd);
+  return fd;
+}
+
 // Directory entries sorted so that a depth-first walk yields keys in byte order: a directory "a" is
 // visited as the prefix "a/", which sorts after "a.txt" ('.' < '/') and before "a0" ('0' > '/').
-Result<std::vector<Entry>> ReadDirSorted(const std::string& path, std::vector<std::string>* warnings) {
-  DIR* d = ::opendir(path.c_str());
-  if (d == nullptr) return ErrnoStatus(errno, "listing " + path);
+// dir_fd is an open folder `rel` of the lake at `root`; it is consumed.
+Result<std::vector<Entry>> ReadDirSorted(int dir_fd, const std::string& root, const std::string& rel,
+                                         std::vector<std::string>* warnings) {
+  std::string path = rel.empty() ? root : root + "/" + rel;
+  DIR* d = ::fdopendir(dir_fd);
+  if (d == nullptr) {
+    int e = errno;
+    ::close(dir_fd);
+    return ErrnoStatus(e, "listing " + path);
+  }
   std::vector<Entry> out;
   while (dirent* e = ::readdir(d)) {
     std::string name = e->d_name;
     if (name == "." || name == "..") continue;
     // d_type spares an lstat per entry on every common filesystem; fall back to lstat when unknown.
     unsigned char type = e->d_type;
-    std::string full;
     if (type == DT_UNKNOWN) {
-      full = path + "/" + name;
       struct stat lst{};
-      if (::lstat(full.c_str(), &lst) != 0) continue;
+      if (::fstatat(::dirfd(d), e->d_name, &lst, AT_SYMLINK_NOFOLLOW) != 0) continue;
       type = S_ISDIR(lst.st_mode) ? DT_DIR : S_ISREG(lst.st_mode) ? DT_REG : S_ISLNK(lst.st_mode) ? DT_LNK : DT_FIFO;
     }
     if (type == DT_DIR) {
@@ -82,13 +113,23 @@ Result<std::vector<Entry>> ReadDirSorted(const std::string& path, std::vector<st
     } else if (type == DT_REG) {
       out.push_back({name, false});
     } else {
-      // Symlinks to files are followed. Everything else (a dangling or looping symlink, a symlink to a
-      // directory, a FIFO, socket or device) is listed so that a crawl can record it with its reason, but
-      // reading it fails cleanly instead of blocking or recursing.
-      if (full.empty()) full = path + "/" + name;
-      struct stat st{};
-      bool regular = type == DT_LNK && ::stat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-      if (!regular && warnings) warnings->push_back(full + ": " + SpecialReason(full) + " (listed, not readable)");
+      // Symlinks to files inside the lake are followed. Everything else (a link leading out of the lake, a
+      // dangling or looping link, a link to a directory, a FIFO, socket or device) is listed so that a crawl
+      // can record it with its reason, but reading it fails cleanly instead of escaping, blocking or recursing.
+      std::string full = path + "/" + name;
+      std::string key = rel.empty() ? name : rel + "/" + name;
+      bool regular = false;
+      std::string why;
+      if (type == DT_LNK) {
+        auto fd = OpenInRoot(root, key, O_PATH, full);
+        struct stat st{};
+        regular = fd.ok() && ::fstat(*fd, &st) == 0 && S_ISREG(st.st_mode);
+        if (fd.ok()) ::close(*fd);
+        if (!fd.ok() && fd.status().code() == ErrorCode::kPermissionDenied)
+          why = "symbolic link leading outside the lake";
+      }
+      if (!regular && warnings)
+        warnings->push_back(full + ": " + (why.empty() ? SpecialReason(full) : why) + " (listed, not readable)");
       out.push_back({name, false});
     }
   }
@@ -103,18 +144,29 @@ Result<std::vector<Entry>> ReadDirSorted(const std::string& path, std::vector<st
 
 class DirCache {
  public:
-  Result<std::shared_ptr<const std::vector<Entry>>> Get(const std::string& path, std::vector<std::string>* warnings) {
+  // The sorted listing of folder `rel` of the lake at `root` (opened confined to the root).
+  Result<std::shared_ptr<const std::vector<Entry>>> Get(const std::string& root, const std::string& rel,
+                                                       std::vector<std::string>* warnings) {
+    std::string path = rel.empty() ? root : root + "/" + rel;
+    LAKEQA_ASSIGN_OR_RETURN(int fd, OpenInRoot(root, rel, O_RDONLY | O_DIRECTORY, path));
     struct stat st{};
-    if (::stat(path.c_str(), &st) != 0) return ErrnoStatus(errno, "listing " + path);
+    if (::fstat(fd, &st) != 0) {
+      int e = errno;
+      ::close(fd);
+      return ErrnoStatus(e, "listing " + path);
+    }
     int64_t mtime = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
     {
       std::lock_guard<std::mutex> lock(mu_);
       for (auto& slot : slots_) {
-        if (slot.path == path && slot.mtime_ns == mtime) return slot.entries;
+        if (slot.path == path && slot.mtime_ns == mtime) {
+          ::close(fd);
+          return slot.entries;
+        }
       }
     }
     std::vector<std::string> fresh_warnings;
-    auto entries = ReadDirSorted(path, &fresh_warnings);
+    auto entries = ReadDirSorted(fd, root, rel, &fresh_warnings);
     if (!entries.ok()) return entries.status();
     auto shared = std::make_shared<const std::vector<Entry>>(std::move(*entries));
     if (warnings) warnings->insert(warnings->end(), fresh_warnings.begin(), fresh_warnings.end());
@@ -156,8 +208,7 @@ class Walker {
   // visit(key, is_dir_rollup): returns false to stop.
   Status Walk(std::string_view rel_dir, const std::function<bool(const std::string&, bool)>& visit,
               std::optional<char> delimiter) {
-    std::string dir_path = rel_dir.empty() ? root_ : root_ + "/" + std::string(rel_dir);
-    auto entries = cache_->Get(dir_path, warnings_);
+    auto entries = cache_->Get(root_, std::string(rel_dir), warnings_);
     if (!entries.ok()) {
       if (rel_dir.empty()) return entries.status();
       if (warnings_) warnings_->push_back(entries.status().message() + " (skipped)");
@@ -247,10 +298,16 @@ Result<ListPage> LocalStore::List(const ListOptions& options) {
   size_t slash = options.prefix.rfind('/');
   if (slash != std::string::npos) start_dir = options.prefix.substr(0, slash);
   struct stat st{};
-  if (!start_dir.empty() && (::stat((root_ + "/" + start_dir).c_str(), &st) != 0 || !S_ISDIR(st.st_mode))) {
-    return page;  // nothing under a prefix whose folder does not exist, as S3 answers
-  }
   if (::stat(root_.c_str(), &st) != 0) return ErrnoStatus(errno, "lake root " + root_);
+  if (!start_dir.empty()) {
+    auto fd = OpenInRoot(root_, start_dir, O_PATH | O_DIRECTORY, Uri() + "/" + start_dir);
+    if (!fd.ok()) {
+      // A folder that is a link out of the lake is an error; a missing one holds nothing, as S3 answers.
+      if (fd.status().code() == ErrorCode::kPermissionDenied) return fd.status();
+      return page;
+    }
+    ::close(*fd);
+  }
   if (!S_ISDIR(st.st_mode)) return InvalidArgument("lake root is not a directory: " + root_);
 
   Walker walker(root_, options.prefix, options.continuation_token, &page.warnings, dir_cache_.get());
@@ -266,10 +323,18 @@ Result<ListPage> LocalStore::List(const ListOptions& options) {
         if (rollup) {
           page.common_prefixes.push_back(key);
         } else {
+          // The walk only descended real folders, so lstat sees this entry itself; a link is measured
+          // through a confined open (a link out of the lake is listed with size 0).
           struct stat fst{};
-          if (::stat(Path(key).c_str(), &fst) != 0 && ::lstat(Path(key).c_str(), &fst) != 0) {
+          if (::lstat(Path(key).c_str(), &fst) != 0) {
             page.warnings.push_back(Path(key) + ": vanished while listing");
             return true;
+          }
+          if (S_ISLNK(fst.st_mode)) {
+            auto fd = OpenInRoot(root_, key, O_PATH, Path(key));
+            struct stat target{};
+            if (fd.ok() && ::fstat(*fd, &target) == 0) fst = target;
+            if (fd.ok()) ::close(*fd);
           }
           if (!S_ISREG(fst.st_mode)) fst.st_size = 0;
           page.objects.push_back(InfoFromStat(key, fst));
@@ -286,26 +351,29 @@ Result<ListPage> LocalStore::List(const ListOptions& options) {
 
 Result<ObjectInfo> LocalStore::Stat(std::string_view key) {
   LAKEQA_RETURN_IF_ERROR(ValidateKey(key));
+  std::string shown = Uri() + "/" + std::string(key);
+  LAKEQA_ASSIGN_OR_RETURN(int fd, OpenInRoot(root_, key, O_PATH, shown));
   struct stat st{};
-  if (::stat(Path(key).c_str(), &st) != 0) return ErrnoStatus(errno, Uri() + "/" + std::string(key));
-  if (!S_ISREG(st.st_mode)) return NotFound(Uri() + "/" + std::string(key) + ": not a regular file");
+  int rc = ::fstat(fd, &st);
+  int e = errno;
+  ::close(fd);
+  if (rc != 0) return ErrnoStatus(e, shown);
+  if (!S_ISREG(st.st_mode)) return NotFound(shown + ": not a regular file");
   return InfoFromStat(std::string(key), st);
 }
 
 namespace {
-// Opens a regular file for reading; refuses FIFOs/devices (which could block forever).
-Result<int> OpenRegular(const std::string& path) {
-  struct stat lst{};
-  if (::lstat(path.c_str(), &lst) == 0 && !S_ISREG(lst.st_mode) && !S_ISLNK(lst.st_mode)) {
-    // Never open a FIFO or device: an open could block forever.
-    return Unsupported(path + ": " + SpecialReason(path));
+// Opens a regular file of the lake for reading, confined to the root; refuses FIFOs/devices (an open
+// could block forever: O_NONBLOCK, then the type check).
+Result<int> OpenRegular(const std::string& root, std::string_view key, const std::string& path) {
+  auto opened = OpenInRoot(root, key, O_RDONLY | O_NONBLOCK, path);
+  if (!opened.ok()) {
+    struct stat lst{};
+    if (opened.status().code() == ErrorCode::kNotFound && ::lstat(path.c_str(), &lst) == 0)
+      return NotFound(path + ": " + SpecialReason(path));
+    return opened.status();
   }
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
-    int e = errno;
-    if (e == ENOENT && ::lstat(path.c_str(), &lst) == 0) return NotFound(path + ": " + SpecialReason(path));
-    return ErrnoStatus(e, path);
-  }
+  int fd = *opened;
   struct stat st{};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
@@ -320,7 +388,7 @@ Result<int> OpenRegular(const std::string& path) {
 Result<std::string> LocalStore::ReadRange(std::string_view key, uint64_t offset, uint64_t length) {
   LAKEQA_RETURN_IF_ERROR(ValidateKey(key));
   std::string path = Path(key);
-  LAKEQA_ASSIGN_OR_RETURN(int fd, OpenRegular(path));
+  LAKEQA_ASSIGN_OR_RETURN(int fd, OpenRegular(root_, key, path));
   struct stat st{};
   ::fstat(fd, &st);
   uint64_t size = static_cast<uint64_t>(st.st_size);
@@ -347,7 +415,7 @@ Result<std::string> LocalStore::ReadRange(std::string_view key, uint64_t offset,
 Status LocalStore::ReadStream(std::string_view key, const ChunkSink& sink, uint64_t offset) {
   LAKEQA_RETURN_IF_ERROR(ValidateKey(key));
   std::string path = Path(key);
-  LAKEQA_ASSIGN_OR_RETURN(int fd, OpenRegular(path));
+  LAKEQA_ASSIGN_OR_RETURN(int fd, OpenRegular(root_, key, path));
   std::string buf(1 << 16, '\0');
   uint64_t pos = offset;
   for (;;) {

@@ -3,6 +3,9 @@
 
 #include <cstdlib>
 
+#include <fmt/format.h>
+
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 
 namespace lakeqa::llm {
@@ -45,7 +48,7 @@ Result<PricingTable> PricingTable::Load(const std::string& path) {
 
 Result<PricingTable> PricingTable::LoadDefault() {
   const char* env = std::getenv("LAKEQA_PRICING");
-  return Load(env != nullptr && *env ? std::string(env) : std::string(LAKEQA_DEFAULT_PRICING));
+  return Load(env != nullptr && *env ? std::string(env) : build_paths::SourceDir() + "/data/pricing.json");
 }
 
 std::optional<Price> PricingTable::Find(const std::string& provider, const std::string& model) const {
@@ -63,6 +66,12 @@ double PricingTable::Cost(const Price& p, const Usage& u) {
   return (double(plain) * p.input + double(cached) * p.cache_read + double(written) * p.cache_write +
           double(u.output_tokens) * p.output) /
          1e6;
+}
+
+std::string FormatCost(double known_sum, size_t known, size_t unknown) {
+  if (unknown == 0) return fmt::format("${:.4f}", known_sum);
+  if (known == 0) return "unknown";
+  return fmt::format("${:.4f} (known for {} tasks; {} of unknown cost left out)", known_sum, known, unknown);
 }
 
 }  // namespace lakeqa::llm

@@ -35,31 +35,44 @@ std::string RandomId() {
 }  // namespace
 
 SessionManager::SessionManager(tools::ToolSet& tools, std::string sessions_dir, tools::SessionLimits limits,
-                               size_t max_sessions)
-    : tools_(tools), dir_(std::move(sessions_dir)), limits_(limits), max_sessions_(max_sessions) {}
+                               SessionPolicy policy)
+    : tools_(tools), dir_(std::move(sessions_dir)), limits_(limits), policy_(policy) {}
 
 SessionManager::~SessionManager() = default;
 
-Result<std::shared_ptr<tools::Session>> SessionManager::Create() {
+Result<std::shared_ptr<tools::Session>> SessionManager::Create(const std::string& client) {
+  (void)SweepExpired();
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (sessions_.size() >= max_sessions_)
-      return ResourceExhausted("too many open sessions (" + std::to_string(max_sessions_) +
-                               "); close some first");
+    if (sessions_.size() >= policy_.max_sessions)
+      return ResourceExhausted("too many open sessions (" + std::to_string(policy_.max_sessions) +
+                               ", --max-sessions); close some first or wait for idle ones to expire after " +
+                               std::to_string(policy_.idle_ttl_s) + " s");
+    if (!client.empty()) {
+      size_t mine = 0;
+      for (const auto& [id, e] : sessions_)
+        mine += e.client == client ? 1 : 0;
+      if (mine >= policy_.max_per_client)
+        return ResourceExhausted("client " + client + " already has " + std::to_string(mine) +
+                                 " open sessions (--max-sessions-per-client); close some first");
+    }
   }
   std::string id = RandomId();
   LAKEQA_ASSIGN_OR_RETURN(auto s, tools::Session::Create(dir_, id, limits_));
   std::shared_ptr<tools::Session> shared(std::move(s));
   std::lock_guard<std::mutex> lock(mu_);
-  sessions_[id] = shared;
+  sessions_[id] = Entry{shared, client, std::chrono::steady_clock::now()};
   return shared;
 }
 
 Result<std::shared_ptr<tools::Session>> SessionManager::Get(const std::string& id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = sessions_.find(id);
-  if (it == sessions_.end()) return NotFound("no session '" + id + "' (create one with POST /v1/sessions)");
-  return it->second;
+  if (it == sessions_.end())
+    return NotFound("no session '" + id + "' (closed, expired after " + std::to_string(policy_.idle_ttl_s) +
+                    " s idle, or never created)");
+  it->second.last_used = std::chrono::steady_clock::now();
+  return it->second.session;
 }
 
 Status SessionManager::Close(const std::string& id) {
@@ -68,12 +81,40 @@ Status SessionManager::Close(const std::string& id) {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = sessions_.find(id);
     if (it == sessions_.end()) return NotFound("no session '" + id + "'");
-    s = it->second;
+    s = it->second.session;
     sessions_.erase(it);
   }
   // Wait for a call in flight to finish before removing its files.
   std::lock_guard<std::mutex> busy(s->mutex());
   return RemoveAll(s->dir());
+}
+
+std::vector<std::string> SessionManager::SweepExpired() {
+  std::vector<std::shared_ptr<tools::Session>> gone;
+  std::vector<std::string> ids;
+  if (policy_.idle_ttl_s <= 0) return ids;
+  auto cutoff = std::chrono::steady_clock::now() - std::chrono::seconds(policy_.idle_ttl_s);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = sessions_.begin(); it != sessions_.end();) {
+      // A session in a call is in use, however long the call takes.
+      std::unique_lock<std::mutex> busy(it->second.session->mutex(), std::try_to_lock);
+      // Sessions without a client (stdio's, in-process ones) last as long as the process.
+      if (busy.owns_lock() && !it->second.client.empty() && it->second.last_used < cutoff) {
+        busy.unlock();
+        ids.push_back(it->first);
+        gone.push_back(it->second.session);
+        it = sessions_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto& s : gone) {
+    std::lock_guard<std::mutex> busy(s->mutex());
+    (void)RemoveAll(s->dir());
+  }
+  return ids;
 }
 
 size_t SessionManager::size() {

@@ -3,6 +3,9 @@
 #include <libstemmer.h>
 #include <utf8proc.h>
 
+#include <cstdio>
+#include <string>
+
 #include "lakeqa/text/normalize.h"
 
 namespace lakeqa::text {
@@ -50,6 +53,23 @@ size_t CharLen(std::string_view text, size_t i) {
   return n > 0 ? static_cast<size_t>(n) : 1;
 }
 
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Digits of a run starting at i, up to max + 1 (so that a caller can tell "exactly n" from "more").
+size_t DigitRun(std::string_view text, size_t i, size_t max) {
+  size_t n = 0;
+  while (i + n < text.size() && n <= max && IsDigit(text[i + n])) ++n;
+  return n;
+}
+
+// The separator of a year span at text[i]: hyphen, slash, en dash or em dash; its length or 0.
+size_t SpanSeparator(std::string_view text, size_t i) {
+  if (i >= text.size()) return 0;
+  if (text[i] == '-' || text[i] == '/') return 1;
+  if (text.substr(i, 3) == "\xE2\x80\x93" || text.substr(i, 3) == "\xE2\x80\x94") return 3;
+  return 0;
+}
+
 bool HasDigit(std::string_view s) {
   for (unsigned char c : s) {
     if (c >= '0' && c <= '9') return true;
@@ -58,6 +78,13 @@ bool HasDigit(std::string_view s) {
 }
 
 }  // namespace
+
+std::string YearSpanTerm(int start, int end) {
+  char buf[16];
+  if (end == start + 1) std::snprintf(buf, sizeof buf, "%d-%02d", start, end % 100);
+  else std::snprintf(buf, sizeof buf, "%d-%d", start, end);
+  return buf;
+}
 
 void Analyzer::StemmerDeleter::operator()(::sb_stemmer* s) const { sb_stemmer_delete(s); }
 
@@ -117,6 +144,44 @@ void Analyzer::EmitWord(std::string_view text, size_t begin, size_t end, const s
   if (tokens_.size() > before) ++length_;
 }
 
+size_t Analyzer::EmitYearSpan(std::string_view text, size_t begin, uint32_t position) {
+  if (DigitRun(text, begin, 4) != 4) return 0;
+  size_t sep = SpanSeparator(text, begin + 4);
+  if (sep == 0) return 0;
+  size_t j = begin + 4 + sep;
+  size_t n = DigitRun(text, j, 4);
+  if (n != 2 && n != 4) return 0;
+  size_t end = j + n;
+  // "2007-08-15" is a date and "2008-09a" an identifier: the span must end the word.
+  if (end < text.size() && (WordCharLen(text, end) > 0 ||
+                            (IsConnector(static_cast<unsigned char>(text[end])) && end + 1 < text.size() &&
+                             WordCharLen(text, end + 1) > 0)))
+    return 0;
+  int start_year = std::stoi(std::string(text.substr(begin, 4)));
+  int end_year = std::stoi(std::string(text.substr(j, n)));
+  if (n == 2) {
+    end_year += start_year / 100 * 100;
+    if (end_year <= start_year) end_year += 100;
+  }
+  if (start_year < 1800 || start_year > 2099 || end_year <= start_year || end_year - start_year > 10) return 0;
+  auto emit = [&](const std::string& term, size_t from, size_t to, TokenKind kind) {
+    auto off = static_cast<uint32_t>(terms_.size());
+    terms_ += term;
+    tokens_.push_back({off, static_cast<uint32_t>(term.size()), position, static_cast<uint32_t>(from),
+                       static_cast<uint32_t>(to), kind});
+  };
+  emit(YearSpanTerm(start_year, end_year), begin, end, TokenKind::kCompound);
+  if (options_.split_identifiers) {
+    for (int y = start_year; y <= end_year; ++y) {
+      size_t from = y == start_year ? begin : y == end_year ? j : begin;
+      size_t to = y == start_year ? begin + 4 : end;
+      emit(std::to_string(y), from, to, TokenKind::kPart);
+    }
+  }
+  ++length_;
+  return end;
+}
+
 const std::vector<Token>& Analyzer::Analyze(std::string_view text, uint32_t position_base) {
   tokens_.clear();
   terms_.clear();
@@ -130,6 +195,14 @@ const std::vector<Token>& Analyzer::Analyze(std::string_view text, uint32_t posi
       continue;
     }
     size_t begin = i;
+    if (options_.year_spans && IsDigit(text[i])) {
+      size_t end = EmitYearSpan(text, begin, position);
+      if (end > 0) {
+        i = end;
+        ++position;
+        continue;
+      }
+    }
     i += n;
     cuts_.clear();
     while (i < text.size()) {

@@ -66,7 +66,8 @@ std::string Lower(std::string s) {
 }  // namespace
 
 Result<CacheEntry> DownloadCache::Fetch(lake::Store& store, const lake::ObjectInfo& object,
-                                        std::chrono::steady_clock::time_point deadline) {
+                                        std::chrono::steady_clock::time_point deadline,
+                                        const std::function<bool()>& stop) {
   std::string name =
       Sha256(store.Uri() + "\n" + object.key + "\n" + object.etag + "\n" + std::to_string(object.size));
   std::string shard = dir_ + "/" + name.substr(0, 2);
@@ -86,17 +87,23 @@ Result<CacheEntry> DownloadCache::Fetch(lake::Store& store, const lake::ObjectIn
     }
   }
   LAKEQA_RETURN_IF_ERROR(MakeDirs(shard));
+  ::chmod(dir_.c_str(), 0700);
+  ::chmod(shard.c_str(), 0700);
   static std::atomic<uint64_t> counter{0};
   std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return ErrnoStatus(errno, "creating cache file " + tmp);
   Digest sha(EVP_sha256()), md5(EVP_md5());
   uint64_t got = 0;
   Status write_error;
-  bool timed_out = false;
+  bool timed_out = false, stopped = false;
   Status st_read = store.ReadStream(object.key, [&](std::string_view chunk) {
     if (std::chrono::steady_clock::now() > deadline) {
       timed_out = true;
+      return false;
+    }
+    if (stop && stop()) {
+      stopped = true;
       return false;
     }
     size_t off = 0;
@@ -122,6 +129,7 @@ Result<CacheEntry> DownloadCache::Fetch(lake::Store& store, const lake::ObjectIn
   };
   if (!st_read.ok()) return fail(st_read.WithContext("downloading " + object.key));
   if (!write_error.ok()) return fail(write_error);
+  if (stopped) return fail(Status(ErrorCode::kCancelled, "downloading " + object.key + " was cancelled"));
   if (timed_out)
     return fail(
         Status(ErrorCode::kTimeout, "downloading " + object.key + " took longer than the call's time limit"));
@@ -134,7 +142,12 @@ Result<CacheEntry> DownloadCache::Fetch(lake::Store& store, const lake::ObjectIn
     return fail(Corrupt("downloading " + object.key + ": MD5 " + md5_hex + " does not match the ETag " +
                         object.etag));
   entry.sha256 = sha.Final();
-  ::chmod(tmp.c_str(), 0444);
+  // Read-only for everyone who may read it at all: the sandbox user through its group, else the owner.
+  if (reader_gid_ >= 0 && ::chown(tmp.c_str(), static_cast<uid_t>(-1), static_cast<gid_t>(reader_gid_)) == 0) {
+    ::chmod(tmp.c_str(), 0440);
+  } else {
+    ::chmod(tmp.c_str(), 0400);
+  }
   if (::rename(tmp.c_str(), path.c_str()) != 0) return fail(ErrnoStatus(errno, "renaming cache file " + tmp));
   LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(sum_path, entry.sha256));
   return entry;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,7 @@ struct ToolOutput {
   std::string summary;
   std::vector<std::string> returned;  // D_ret ids ("<namespace>/<dataset>")
   std::vector<std::string> accessed;  // D_acc ids
+  bool accessed_unverified = false;   // `accessed` came from a log the agent's code could write
 };
 
 struct DatasetRef {
@@ -52,13 +54,15 @@ Result<int64_t> ArgInt(const Json& args, const char* name, int64_t fallback, int
 
 // "<namespace>/<dataset>" of a sandbox-relative path, or "" when it is not inside a dataset folder.
 std::string DatasetOfSandboxPath(const std::string& rel, const std::vector<std::string>& namespaces);
-// Files of the sandbox (regular files and symlinks, not following them; hidden entries skipped).
+// Files of the sandbox (regular files and symlinks, not following them; hidden entries and the dataset
+// aliases of LinkDatasetAlias skipped).
 struct SandboxFile {
   std::string rel;
   uint64_t size = 0;
   bool symlink = false;
 };
-std::vector<SandboxFile> ListSandbox(const std::string& sandbox, size_t max_entries = 10000);
+std::vector<SandboxFile> ListSandbox(const std::string& sandbox, const std::vector<std::string>& namespaces,
+                                     size_t max_entries = 10000);
 
 // Appends the graph tools' schemas (tool_graph.cc).
 void AddGraphSchemas(Json& tools);
@@ -66,5 +70,22 @@ void AddGraphSchemas(Json& tools);
 // Shrinks a JSON value until its dump is at most max_chars: the longest strings are cut and the longest
 // arrays lose their tail, each marked. Returns whether anything was cut.
 bool ShrinkJson(Json& j, size_t max_chars);
+
+// harness_compat.cc: what code written for the LakeQA harness relies on.
+// A dataset file path as an agent passed it: leading slashes dropped (the harness's lstrip('/')), the rest
+// validated like any relative path (so nothing outside the dataset can be named).
+Result<std::string> DatasetFilePath(std::string_view file_path);
+// Makes <sandbox>/<id> a symbolic link to <namespace>/<id>, so the harness's <sandbox>/<dataset>/<file>
+// opens the file downloaded to <sandbox>/<namespace>/<dataset>/<file>. Returns "" when the alias exists,
+// else why it was not made (the name is a namespace, or already taken by something else).
+std::string LinkDatasetAlias(const std::string& sandbox, const DatasetRef& ref,
+                             const std::vector<std::string>& namespaces);
+// Whether top-level sandbox entry `rel` is such an alias (listings skip it: its files are listed once,
+// under their namespace folder).
+bool IsDatasetAlias(const std::string& sandbox, const std::string& rel,
+                    const std::vector<std::string>& namespaces);
+// After the output cap shortened lists: every count beside a shortened list (count, file_count,
+// download_count, row_count) is set to what is shown, and `total`, unless the tool set it, to what was.
+void RecountAfterCap(Json& j);
 
 }  // namespace lakeqa::tools

@@ -124,12 +124,13 @@ Json TraceEvent::ToJson() const {
   j["summary"] = summary;
   j["returned"] = returned;
   j["accessed"] = accessed;
+  if (accessed_unverified) j["accessed_unverified"] = true;
   if (truncated) j["truncated"] = true;
   return j;
 }
 
 Result<std::unique_ptr<TraceWriter>> TraceWriter::Open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return ErrnoStatus(errno, "opening trace " + path);
   auto w = std::unique_ptr<TraceWriter>(new TraceWriter());
   w->path_ = path;
@@ -142,8 +143,29 @@ TraceWriter::~TraceWriter() {
 }
 
 Status TraceWriter::Append(const TraceEvent& event) {
-  // One write() per line with O_APPEND: a reader never sees half an event.
-  std::string line = DumpJson(event.ToJson()) + "\n";
+  // One write() per line with O_APPEND: a reader never sees half an event. A line is bounded: arguments
+  // (code, SQL) past the cap are kept as a preview with their size, so a huge request never fills the disk.
+  constexpr size_t kMaxTraceLineBytes = 64 << 10;
+  Json j = event.ToJson();
+  std::string line = DumpJson(j);
+  if (line.size() > kMaxTraceLineBytes) {
+    std::string args = DumpJson(j["arguments"]);
+    size_t keep = 4096;
+    if (args.size() > keep) {
+      while (keep > 0 && (static_cast<unsigned char>(args[keep]) & 0xC0) == 0x80) --keep;
+      j["arguments"] = Json{{"preview", args.substr(0, keep)}, {"bytes", args.size()}, {"truncated", true}};
+    }
+    for (const char* k : {"error", "summary"}) {
+      if (j.contains(k) && j[k].is_string() && j[k].get_ref<const std::string&>().size() > 4096)
+        j[k] = j[k].get<std::string>().substr(0, 4096) + " ...[truncated]";
+    }
+    line = DumpJson(j);
+    if (line.size() > kMaxTraceLineBytes) {
+      j = Json{{"turn", event.turn}, {"tool", event.tool}, {"status", event.status}, {"truncated", true}};
+      line = DumpJson(j);
+    }
+  }
+  line += "\n";
   size_t off = 0;
   while (off < line.size()) {
     ssize_t n = ::write(fd_, line.data() + off, line.size() - off);
@@ -175,8 +197,9 @@ Result<std::unique_ptr<Session>> Session::Create(const std::string& root, const 
     return ErrnoStatus(errno, "creating session folder " + s->dir_);
   }
   if (::mkdir(s->sandbox_.c_str(), 0755) != 0) return ErrnoStatus(errno, "creating sandbox " + s->sandbox_);
-  // The Python sandbox runs as an unprivileged user that must reach the sandbox.
-  ::chmod(s->dir_.c_str(), 0755);
+  // The Python sandbox runs as an unprivileged user that must reach the sandbox; others may pass through
+  // the session folder (o+x) but not list it, and the trace is the owner's alone.
+  ::chmod(s->dir_.c_str(), 0711);
   ::chmod(s->sandbox_.c_str(), 0755);
   LAKEQA_ASSIGN_OR_RETURN(s->trace_, TraceWriter::Open(s->dir_ + "/trace.jsonl"));
   return s;
@@ -314,6 +337,22 @@ void Session::NoteDownload(const std::string& rel, const std::string& sha256, co
   }
   if (!replaced) downloads_.push_back(f);
   if (sql_) sql_->AddKnownFile(f);
+  for (auto it = download_inodes_.begin(); it != download_inodes_.end();)
+    it = it->second == rel ? download_inodes_.erase(it) : std::next(it);
+  struct stat st {};
+  if (::lstat((sandbox_ + "/" + rel).c_str(), &st) == 0 && S_ISREG(st.st_mode))
+    download_inodes_[{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)}] = rel;
+}
+
+std::string Session::DownloadAt(uint64_t dev, uint64_t ino) const {
+  auto it = download_inodes_.find({dev, ino});
+  return it == download_inodes_.end() ? "" : it->second;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> Session::DownloadInodes() const {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (const auto& [k, rel] : download_inodes_) out.push_back(k);
+  return out;
 }
 
 }  // namespace lakeqa::tools

@@ -1,9 +1,11 @@
 // The tools that read the lake and its index: search, search_keyword, list_files, download, inspect_file.
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/index/hit_view.h"
 #include "lakeqa/index/searcher.h"
 #include "lakeqa/ingest/profile.h"
 
@@ -17,13 +19,6 @@ std::string Joined(const std::vector<std::string>& v) {
   for (const auto& x : v)
     s += (s.empty() ? "" : ", ") + x;
   return s;
-}
-
-std::string FieldValue(const index::Hit& h, std::string_view name) {
-  for (const auto& [k, v] : h.fields) {
-    if (k == name) return v;
-  }
-  return "";
 }
 
 }  // namespace
@@ -89,7 +84,8 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
   ToolOutput out;
   Json results = Json::array(), by_prefix = Json::object();
   std::set<std::string> seen;
-  bool truncated = false;
+  // Prefixes whose listing the limit stopped in some namespace (more ids exist than were returned).
+  std::vector<std::string> truncated_prefixes;
   for (const auto& p : prefixes) {
     Json mine = Json::array();
     // "datagov/abc" searches one namespace; "abc" every namespace.
@@ -106,10 +102,14 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
       std::vector<catalog::DatasetRecord> found;
       {
         std::lock_guard<std::mutex> lock(t.catalog_mu_);
+        // One more than the limit: exactly `limit` matches is a complete answer, not a truncated one.
         LAKEQA_ASSIGN_OR_RETURN(found,
-                                t.catalog_->ListDatasets(ns + "/" + rest, static_cast<uint64_t>(limit)));
+                                t.catalog_->ListDatasets(ns + "/" + rest, static_cast<uint64_t>(limit) + 1));
       }
-      if (found.size() >= static_cast<size_t>(limit)) truncated = true;
+      if (found.size() > static_cast<size_t>(limit)) {
+        found.resize(static_cast<size_t>(limit));
+        if (truncated_prefixes.empty() || truncated_prefixes.back() != p) truncated_prefixes.push_back(p);
+      }
       for (const auto& d : found) {
         Json e = {{"dataset_id", d.dataset_id},
                   {"namespace", d.ns},
@@ -125,12 +125,16 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
     }
     by_prefix[p] = mine;
   }
-  out.summary = std::to_string(results.size()) + " datasets";
+  bool truncated = !truncated_prefixes.empty();
+  out.summary = std::to_string(results.size()) + " datasets" + (truncated ? " (limit reached)" : "");
   out.result = {{"results", results},
                 {"results_by_prefix", by_prefix},
                 {"count", results.size()},
                 {"prefixes", prefixes},
                 {"truncated", truncated}};
+  // How many exist is unknown once the limit stopped a listing.
+  out.result["total"] = truncated ? Json(nullptr) : Json(results.size());
+  if (truncated) out.result["truncated_prefixes"] = truncated_prefixes;
   return out;
 }
 
@@ -138,6 +142,12 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
   LAKEQA_ASSIGN_OR_RETURN(auto keywords, ArgStringList(args, "keywords", "keyword", true));
   LAKEQA_ASSIGN_OR_RETURN(int64_t limit,
                           ArgInt(args, "limit", 20, 1, static_cast<int64_t>(s.limits().max_search_results)));
+  LAKEQA_ASSIGN_OR_RETURN(int64_t facet_limit, ArgInt(args, "facet_limit", 10, 1, 100));
+  bool collapse = false;
+  if (auto c = args.find("collapse"); c != args.end()) {
+    if (!c->is_boolean()) return InvalidArgument("collapse must be true or false");
+    collapse = c->get<bool>();
+  }
   for (const auto& k : keywords) {
     if (k.find_first_not_of(" \t\r\n") == std::string::npos)
       return InvalidArgument("every keyword must be non-empty");
@@ -149,26 +159,25 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
   index::SearchOptions so;
   so.k = static_cast<size_t>(limit);
   so.facet_fields = {"namespace", "category"};
-  auto to_entry = [](const index::Hit& h) {
-    size_t slash = h.id.find('/');
-    Json e = {{"dataset_id", slash == std::string::npos ? h.id : h.id.substr(slash + 1)},
-              {"namespace", slash == std::string::npos ? "" : h.id.substr(0, slash)},
-              {"id", h.id},
-              {"title", FieldValue(h, "title")},
-              {"score", h.score}};
-    if (!h.snippet.text.empty()) e["snippet"] = {{"field", h.snippet.field}, {"text", h.snippet.text}};
-    if (!h.matched_columns.empty()) e["matched_columns"] = h.matched_columns;
-    return e;
+  so.facet_limit = static_cast<size_t>(facet_limit);
+  // One query for every keyword, and one per keyword when there are several; collapsed or not.
+  auto run = [&](const std::string& text, const index::SearchOptions& o) -> Result<index::SearchResult> {
+    std::vector<index::Correction> corrections;
+    LAKEQA_ASSIGN_OR_RETURN(index::Query q, searcher.Parse(text, &corrections));
+    auto once = [&](const index::SearchOptions& x) { return searcher.Search(q, x); };
+    Result<index::SearchResult> r = collapse ? index::SearchCollapsed(t.duplicates_, o, once) : once(o);
+    if (r.ok()) r->corrections = std::move(corrections);
+    return r;
   };
   std::string combined;
   for (const auto& k : keywords)
     combined += (combined.empty() ? "" : " ") + k;
-  auto r = searcher.Search(combined, so);
+  auto r = run(combined, so);
   if (!r.ok()) return r.status().WithContext("search_keyword");
   ToolOutput out;
   Json results = Json::array();
   for (const auto& h : r->hits) {
-    results.push_back(to_entry(h));
+    results.push_back(index::HitJson(h, &t.duplicates_));
     out.returned.push_back(h.id);
   }
   Json by_keyword = Json::object();
@@ -176,14 +185,16 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
     index::SearchOptions one = so;
     one.facet_fields.clear();
     one.snippets = false;
+    one.matches = false;
     for (const auto& k : keywords) {
-      auto rk = searcher.Search(k, one);
+      auto rk = run(k, one);
       if (!rk.ok()) return rk.status().WithContext("search_keyword '" + k + "'");
       Json ids = Json::array();
       for (const auto& h : rk->hits) {
-        ids.push_back({{"dataset_id", to_entry(h)["dataset_id"]},
-                       {"namespace", to_entry(h)["namespace"]},
-                       {"title", FieldValue(h, "title")}});
+        size_t slash = h.id.find('/');
+        ids.push_back({{"dataset_id", slash == std::string::npos ? h.id : h.id.substr(slash + 1)},
+                       {"namespace", slash == std::string::npos ? "" : h.id.substr(0, slash)},
+                       {"title", index::StoredField(h, "title")}});
         if (std::find(out.returned.begin(), out.returned.end(), h.id) == out.returned.end())
           out.returned.push_back(h.id);
       }
@@ -202,8 +213,18 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
                 {"count", results.size()},
                 {"total_matches", r->total},
                 {"keywords", keywords},
+                {"collapse", collapse},
                 {"facets", facets}};
+  if (!r->note.empty()) out.result["note"] = r->note;
+  if (!r->dropped.empty()) out.result["dropped_words"] = r->dropped;
+  if (!r->corrections.empty()) {
+    Json c = Json::array();
+    for (const auto& x : r->corrections) c.push_back({{"word", x.word}, {"searched_as", x.term}});
+    out.result["spelling"] = c;
+  }
   if (keywords.size() > 1) out.result["results_by_keyword"] = by_keyword;
+  // More matched than the limit let through (the total is counted because facets are asked for).
+  out.result["truncated"] = r->total >= 0 && static_cast<uint64_t>(r->total) > results.size();
   return out;
 }
 
@@ -216,12 +237,11 @@ Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& 
   ToolOutput out;
   Json files = Json::array(), by_dataset = Json::object();
   bool any_truncated = false;
-  Status first_error;
   size_t failed = 0;
   for (const auto& id : ids) {
+    // Per dataset, as the harness answers: an unknown id is an entry of by_dataset, never the whole call.
     auto ref = ResolveDataset(t, id);
     if (!ref.ok()) {
-      if (first_error.ok()) first_error = ref.status();
       ++failed;
       by_dataset[id] = ErrorJson(ref.status());
       continue;
@@ -231,6 +251,15 @@ Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& 
     lo.max_keys = static_cast<uint32_t>(limit);
     auto page = t.store_->List(lo);
     if (!page.ok()) return page.status().WithContext("list_files " + id);
+    if (page->objects.empty() && page->next_continuation_token.empty()) {
+      // In the catalog but not in the store: the lake is not the one the index was built from (or the
+      // dataset was removed since). An empty listing would read as "this dataset has no files".
+      Status missing = NotFound("dataset " + ref->Full() + " has no files in the lake " + t.store_->Uri() +
+                                " (the index lists it: was the lake changed since `lakeqa index build`?)");
+      ++failed;
+      by_dataset[id] = ErrorJson(missing);
+      continue;
+    }
     Json mine = Json::array();
     for (const auto& o : page->objects) {
       if (o.key.empty() || o.key.back() == '/') continue;
@@ -241,27 +270,46 @@ Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& 
       mine.push_back(e);
       files.push_back(e);
     }
+    // The store says whether keys remain after the page (S3 IsTruncated): a dataset with exactly
+    // `limit` files is complete. How many remain is unknown without listing them all.
     bool truncated = !page->next_continuation_token.empty();
     any_truncated = any_truncated || truncated;
-    by_dataset[id] = {{"files", mine}, {"count", mine.size()}, {"truncated", truncated}};
+    by_dataset[id] = {{"files", mine},
+                      {"count", mine.size()},
+                      {"total", truncated ? Json(nullptr) : Json(mine.size())},
+                      {"truncated", truncated}};
     out.accessed.push_back(ref->Full());
   }
-  if (failed == ids.size()) return first_error;
-  out.summary =
-      std::to_string(files.size()) + " files in " + std::to_string(ids.size() - failed) + " datasets";
+  out.summary = std::to_string(files.size()) + " files in " + std::to_string(ids.size() - failed) +
+                " datasets" + (failed > 0 ? "; " + std::to_string(failed) + " not listed" : "");
   out.result = {{"files", files},
                 {"count", files.size()},
+                {"total", any_truncated ? Json(nullptr) : Json(files.size())},
                 {"dataset_ids", ids},
                 {"by_dataset", by_dataset},
                 {"truncated", any_truncated}};
+  if (failed > 0) out.result["failed_count"] = failed;
   return out;
 }
 
 Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& args) {
   struct Spec {
+    size_t index = 0;
     std::string dataset_id, file_path;
     DatasetRef ref;
     lake::ObjectInfo info;
+  };
+  // One bad file fails alone (as the harness answers): its error joins `errors` and the others go on.
+  // Only a call that is wrong as a whole (no list, an empty one, more than the per-call limit) fails whole.
+  Json errors = Json::array();
+  Status first_error;
+  auto fail = [&](size_t index, const std::string& dataset_id, const std::string& file_path,
+                  const Status& st) {
+    if (first_error.ok()) first_error = st;
+    errors.push_back({{"index", index},
+                      {"dataset_id", dataset_id},
+                      {"file_path", file_path},
+                      {"error", ErrorJson(st)["error"]}});
   };
   std::vector<Spec> specs;
   if (args.contains("files")) {
@@ -278,47 +326,57 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
     for (size_t i = 0; i < files.size(); ++i) {
       const Json& f = files[i];
       std::string where = "files[" + std::to_string(i) + "]";
-      if (!f.is_object()) return InvalidArgument(where + " must be an object {dataset_id, file_path}");
+      if (!f.is_object()) {
+        fail(i, "", "", InvalidArgument(where + " must be an object {dataset_id, file_path}"));
+        continue;
+      }
+      auto shown = [&](const char* key) {
+        return f.contains(key) && f[key].is_string() ? f[key].get<std::string>() : "";
+      };
+      std::string unknown;
       for (const auto& [k, v] : f.items()) {
-        if (k != "dataset_id" && k != "file_path")
-          return InvalidArgument(where + " has an unknown key '" + k + "'");
+        if (k != "dataset_id" && k != "file_path") unknown = k;
+      }
+      if (!unknown.empty()) {
+        fail(i, shown("dataset_id"), shown("file_path"),
+             InvalidArgument(where + " has an unknown key '" + unknown + "'"));
+        continue;
       }
       auto d = ArgString(f, "dataset_id", true);
-      if (!d.ok()) return d.status().WithContext(where);
-      auto p = ArgString(f, "file_path", true);
-      if (!p.ok()) return p.status().WithContext(where);
-      specs.push_back({*d, *p, {}, {}});
+      auto p = d.ok() ? ArgString(f, "file_path", true) : Result<std::string>(d.status());
+      if (!p.ok()) {
+        fail(i, shown("dataset_id"), shown("file_path"), p.status().WithContext(where));
+        continue;
+      }
+      specs.push_back({i, *d, *p, {}, {}});
     }
   } else {
     LAKEQA_ASSIGN_OR_RETURN(std::string d, ArgString(args, "dataset_id", true));
     LAKEQA_ASSIGN_OR_RETURN(std::string p, ArgString(args, "file_path", true));
-    specs.push_back({d, p, {}, {}});
+    specs.push_back({0, d, p, {}, {}});
   }
-  // Hostile paths fail the whole call before anything is read or written.
-  for (auto& sp : specs) {
-    LAKEQA_RETURN_IF_ERROR(ValidateRelativePath(sp.dataset_id, "dataset_id"));
-    LAKEQA_RETURN_IF_ERROR(ValidateRelativePath(sp.file_path, "file_path"));
-  }
-  Json errors = Json::array();
-  Status first_error;
+  // Hostile paths are refused before anything is read or written for them.
   std::vector<Spec*> ready;
   uint64_t total = 0;
   for (auto& sp : specs) {
-    auto fail = [&](const Status& st) {
-      if (first_error.ok()) first_error = st;
-      errors.push_back(
-          {{"dataset_id", sp.dataset_id}, {"file_path", sp.file_path}, {"error", ErrorJson(st)["error"]}});
-    };
+    Status valid = ValidateRelativePath(sp.dataset_id, "dataset_id");
+    auto path = valid.ok() ? DatasetFilePath(sp.file_path) : Result<std::string>(valid);
+    if (!path.ok()) {
+      fail(sp.index, sp.dataset_id, sp.file_path, path.status());
+      continue;
+    }
+    sp.file_path = *path;
     auto ref = ResolveDataset(t, sp.dataset_id);
     if (!ref.ok()) {
-      fail(ref.status());
+      fail(sp.index, sp.dataset_id, sp.file_path, ref.status());
       continue;
     }
     sp.ref = *ref;
     std::string key = ref->Full() + "/" + sp.file_path;
     auto info = t.store_->Stat(key);
     if (!info.ok()) {
-      fail(info.status().code() == ErrorCode::kNotFound
+      fail(sp.index, sp.dataset_id, sp.file_path,
+           info.status().code() == ErrorCode::kNotFound
                ? NotFound("no file '" + sp.file_path + "' in dataset " + ref->Full() +
                           " (list_files shows its files)")
                : info.status());
@@ -332,30 +390,49 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(s.limits().call_timeout_ms);
   ToolOutput out;
   Json downloaded = Json::array();
+  std::map<std::string, std::string> alias_of;  // full id → why there is no alias ("" = there is one)
   for (Spec* sp : ready) {
     std::string rel = sp->ref.Full() + "/" + sp->file_path;
-    auto entry = t.cache_->Fetch(*t.store_, sp->info, deadline);
+    exec::CancelToken* cancel = s.cancel();
+    auto entry = t.cache_->Fetch(*t.store_, sp->info, deadline,
+                                 [cancel] { return cancel != nullptr && cancel->cancelled(); });
     Status st = entry.ok() ? s.LinkFile(rel, entry->path) : entry.status();
     if (!st.ok()) {
-      if (first_error.ok()) first_error = st;
-      errors.push_back(
-          {{"dataset_id", sp->dataset_id}, {"file_path", sp->file_path}, {"error", ErrorJson(st)["error"]}});
+      fail(sp->index, sp->dataset_id, sp->file_path, st);
       continue;
     }
     s.RecordDownload(entry->size);
     s.NoteDownload(rel, entry->sha256, entry->path);
-    downloaded.push_back({{"local_path", s.sandbox_dir() + "/" + rel},
-                          {"relative_path", rel},
-                          {"file_path", sp->file_path},
-                          {"dataset_id", sp->ref.id},
-                          {"namespace", sp->ref.ns},
-                          {"size", entry->size},
-                          {"sha256", entry->sha256},
-                          {"cached", entry->hit},
-                          {"status", "downloaded"}});
+    Json d = {{"local_path", Session::VisiblePath(rel)},
+              {"relative_path", rel},
+              {"file_path", sp->file_path},
+              {"dataset_id", sp->ref.id},
+              {"namespace", sp->ref.ns},
+              {"size", entry->size},
+              {"sha256", entry->sha256},
+              {"cached", entry->hit},
+              {"status", "downloaded"}};
+    // The harness's spelling, <sandbox>/<dataset>/<file>, opens the same file when the bare id names one
+    // dataset only (in two namespaces it would be a guess).
+    auto alias = alias_of.find(sp->ref.Full());
+    if (alias == alias_of.end()) {
+      auto bare = ResolveDataset(t, sp->ref.id);
+      std::string why = !bare.ok() ? "'" + sp->ref.id + "' is in more than one namespace"
+                                   : LinkDatasetAlias(s.sandbox_dir(), sp->ref, t.namespaces_);
+      alias = alias_of.emplace(sp->ref.Full(), why).first;
+    }
+    if (alias->second.empty())
+      d["alias_path"] = Session::VisiblePath(sp->ref.id + "/" + sp->file_path);
+    else
+      d["alias_unavailable"] = alias->second;
+    downloaded.push_back(std::move(d));
     if (std::find(out.accessed.begin(), out.accessed.end(), sp->ref.Full()) == out.accessed.end())
       out.accessed.push_back(sp->ref.Full());
   }
+  // In the order of `files`, whichever check refused each one.
+  std::stable_sort(errors.begin(), errors.end(), [](const Json& a, const Json& b) {
+    return a["index"].get<size_t>() < b["index"].get<size_t>();
+  });
   if (downloaded.empty()) {
     if (errors.size() == 1) return first_error;
     std::string msg = "no file was downloaded: ";
@@ -363,10 +440,11 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
       msg += (i ? "; " : "") + errors[i]["error"]["message"].get<std::string>();
     return Status(first_error.code(), msg);
   }
-  out.summary = std::to_string(downloaded.size()) + " files downloaded";
+  out.summary = std::to_string(downloaded.size()) + " files downloaded" +
+                (errors.empty() ? "" : ", " + std::to_string(errors.size()) + " failed");
   out.result = {{"downloaded", downloaded},
                 {"download_count", downloaded.size()},
-                {"sandbox_dir", s.sandbox_dir()},
+                {"sandbox_dir", Session::VisibleDir()},
                 {"session_downloaded_bytes", s.downloaded_bytes()}};
   if (!errors.empty()) out.result["errors"] = errors;
   return out;
@@ -376,7 +454,7 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
   LAKEQA_ASSIGN_OR_RETURN(std::string dataset_id, ArgString(args, "dataset_id", true));
   LAKEQA_ASSIGN_OR_RETURN(std::string file_path, ArgString(args, "file_path", true));
   LAKEQA_ASSIGN_OR_RETURN(int64_t max_lines, ArgInt(args, "max_lines", 5, 1, 50));
-  LAKEQA_RETURN_IF_ERROR(ValidateRelativePath(file_path, "file_path"));
+  LAKEQA_ASSIGN_OR_RETURN(file_path, DatasetFilePath(file_path));
   LAKEQA_ASSIGN_OR_RETURN(DatasetRef ref, ResolveDataset(t, dataset_id));
   std::string key = ref.Full() + "/" + file_path;
   auto info = t.store_->Stat(key);
@@ -391,16 +469,18 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
   ingest::ProfileOptions po;
   po.max_bytes = kHead;
   po.max_samples_per_column = 3;
+  po.max_sample_value_bytes = 48;  // a sample shows a value's shape; long URLs would crowd out columns
   ingest::Profiler prof(file_path, po);
   prof.Feed(head);
   auto p = prof.Finish(info->size > head.size());
   ToolOutput out;
   out.accessed.push_back(ref.Full());
-  Json r = {{"dataset_id", ref.id},
-            {"namespace", ref.ns},
-            {"file_path", file_path},
-            {"size_bytes", info->size},
-            {"bytes_inspected", head.size()}};
+  // Fields in the order an agent needs them: what the file is and its column names first, the detail
+  // (types and samples, key paths) next, the raw preview last. Under the LakeQA runner's protocol a result
+  // over 4,000 characters keeps only its first 2,500 and last 1,000 (docs/tools.md), and the names and
+  // shape of a wide file must survive that cut.
+  Json r = {
+      {"dataset_id", ref.id}, {"namespace", ref.ns}, {"file_path", file_path}, {"size_bytes", info->size}};
   // The line preview: the first lines of the text, each cut at 300 bytes.
   Json preview = Json::array();
   size_t start = 0;
@@ -422,37 +502,51 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
       r["delimiter_guess"] = std::string(1, f.delimiter);
       r["has_header"] = f.has_header;
     }
+    std::set<std::string> names;
     if (!f.columns.empty()) {
-      Json names = Json::array(), types = Json::array();
+      Json header = Json::array();
       for (const auto& c : f.columns) {
-        names.push_back(c.name);
-        types.push_back({{"name", c.name}, {"type", c.type}, {"samples", c.samples}});
+        header.push_back(c.name);
+        names.insert(c.name);
       }
-      r["header_columns"] = names;
-      r["columns"] = types;
-    }
-    r["rows_sampled"] = f.rows;
-    r["rows_exact"] = f.rows_exact;
-    if (!f.json_paths.empty()) {
-      std::vector<std::string> keys(
-          f.json_paths.begin(),
-          f.json_paths.begin() + static_cast<long>(std::min<size_t>(f.json_paths.size(), 100)));
-      r["json_keys"] = keys;
+      r["header_columns"] = header;
     }
     if (!f.geometry_types.empty()) r["geometry_types"] = f.geometry_types;
+    r["rows_sampled"] = f.rows;
+    r["rows_exact"] = f.rows_exact;
+    r["bytes_inspected"] = head.size();
     if (!f.warnings.empty()) r["warnings"] = f.warnings;
     if (!f.corrupt.empty()) r["corrupt"] = f.corrupt;
+    if (!f.json_paths.empty()) {
+      // A GeoJSON feature's properties are the header columns: not repeated as key paths.
+      std::vector<std::string> keys;
+      for (const auto& k : f.json_paths) {
+        constexpr std::string_view kProps = "features[].properties.";
+        if (f.format == ingest::Format::kGeoJson && k.rfind(kProps, 0) == 0 &&
+            names.count(k.substr(kProps.size())) > 0)
+          continue;
+        if (keys.size() < 100) keys.push_back(k);
+      }
+      r["json_keys"] = keys;
+    }
+    if (!f.columns.empty()) {
+      Json columns = Json::array();
+      for (const auto& c : f.columns)
+        columns.push_back({{"name", c.name}, {"type", c.type}, {"samples", c.samples}});
+      r["columns"] = columns;
+    }
     bool textual = f.format != ingest::Format::kPdf && f.format != ingest::Format::kXlsx &&
                    f.format != ingest::Format::kDocx && f.format != ingest::Format::kZip &&
                    f.format != ingest::Format::kBinary;
     if (textual) {
-      r["line_preview"] = preview;
       r["line_count_sampled"] = preview.size();
+      r["line_preview"] = preview;
     } else if (!f.text_sample.empty()) {
       r["text_preview"] = f.text_sample.substr(0, 1000);
     }
     out.summary = std::string(ingest::FormatName(f.format)) + ", " + std::to_string(info->size) + " bytes";
   } else {
+    r["bytes_inspected"] = head.size();
     r["profile_error"] = ErrorJson(p.status())["error"];
     r["line_preview"] = preview;
     out.summary = "unprofiled, " + std::to_string(info->size) + " bytes";

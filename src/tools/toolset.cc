@@ -10,9 +10,11 @@
 
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lakeqa/catalog/catalog.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/exec/python.h"
 #include "lakeqa/graph/graph.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/lake/local_store.h"
@@ -38,8 +40,10 @@ Json BuildSchemas() {
   Json tools = Json::array();
   tools.push_back(Tool(
       "search",
-      "Find datasets whose id starts with a prefix, in every namespace (datagov, wikipedia, ...). Returns "
-      "dataset ids (without the namespace folder), their namespace and title.",
+      "Find datasets whose id starts with a prefix, in every namespace in alphabetical order (datagov "
+      "before wikipedia). Returns dataset ids (without the namespace folder), their namespace and title; "
+      "truncated: true when the limit left out more. An id found in two namespaces must be passed to the "
+      "other tools as <namespace>/<id>.",
       {{"prefixes",
         StringArray("Id prefixes, each at least 2 characters. Example: [\"Barack\", \"census\"]")},
        {"limit",
@@ -51,17 +55,30 @@ Json BuildSchemas() {
   tools.push_back(
       Tool("search_keyword",
            "Ranked keyword search over dataset titles, descriptions, tags, columns and content. Use short "
-           "tag-style keywords. Returns dataset ids with title, namespace, score, a snippet showing why each "
-           "matched, and matched columns. A small limit may miss relevant datasets.",
+           "tag-style keywords. Returns dataset ids with what tells them apart: full title, description, "
+           "first columns, row count, years and months covered, which keywords matched in which field, "
+           "near-duplicate copies and how they differ. A small limit may miss relevant datasets.",
            {{"keywords", StringArray("Short keywords. Example: [\"police\", \"traffic stops\"]")},
             {"limit",
              {{"type", "integer"},
               {"description", "Maximum results (default 20)"},
               {"default", 20},
-              {"minimum", 1}}}},
+              {"minimum", 1}}},
+            {"facet_limit",
+             {{"type", "integer"},
+              {"description", "Values listed per facet (default 10)"},
+              {"default", 10},
+              {"minimum", 1}}},
+            {"collapse",
+             {{"type", "boolean"},
+              {"description", "One result per group of near-duplicate datasets (default false)"},
+              {"default", false}}}},
            {"keywords"}));
   tools.push_back(
-      Tool("list_files", "List the files of one or more datasets: relative paths and sizes.",
+      Tool("list_files",
+           "List the files of one or more datasets: relative paths and sizes, per dataset in by_dataset (an "
+           "unknown id is an error entry there, the others are still listed); truncated: true when the "
+           "limit left out more files.",
            {{"dataset_ids", StringArray("Dataset ids from search (\"<id>\" or \"<namespace>/<id>\")")},
             {"limit",
              {{"type", "integer"},
@@ -69,28 +86,31 @@ Json BuildSchemas() {
               {"default", 100},
               {"minimum", 1}}}},
            {"dataset_ids"}));
-  tools.push_back(
-      Tool("download",
-           "Download up to 5 files into the sandbox, at <namespace>/<dataset_id>/<file_path> relative to the "
-           "sandbox directory, for query and execute_code.",
-           {{"files",
-             {{"type", "array"},
-              {"maxItems", 5},
-              {"minItems", 1},
-              {"description", "Files to download (at most 5)"},
-              {"items",
-               {{"type", "object"},
-                {"properties",
-                 {{"dataset_id", Prop("string", "Dataset id")},
-                  {"file_path", Prop("string", "Path relative to the dataset (from list_files)")}}},
-                {"required", {"dataset_id", "file_path"}}}}}}},
-           {"files"}));
+  tools.push_back(Tool(
+      "download",
+      "Download up to 5 files into the sandbox, at <namespace>/<dataset_id>/<file_path> relative to the "
+      "sandbox directory, for query and execute_code. When the id is in one namespace only, "
+      "<dataset_id>/<file_path> opens the same file too (a read-only alias, alias_path; the LakeQA "
+      "harness's layout). A file that fails is listed in errors; the others are downloaded.",
+      {{"files",
+        {{"type", "array"},
+         {"maxItems", 5},
+         {"minItems", 1},
+         {"description", "Files to download (at most 5)"},
+         {"items",
+          {{"type", "object"},
+           {"properties",
+            {{"dataset_id", Prop("string", "Dataset id")},
+             {"file_path", Prop("string", "Path in the dataset (from list_files); leading '/' ignored")}}},
+           {"required", {"dataset_id", "file_path"}}}}}}},
+      {"files"}));
   tools.push_back(Tool(
       "inspect_file",
       "Profile the first 64 KB of a lake file without downloading it: size, detected format, delimiter, "
-      "header columns and types, JSON/GeoJSON keys, and a short line preview.",
+      "header columns, geometry types, row count, column types with samples, JSON keys, and a short line "
+      "preview (in that order).",
       {{"dataset_id", Prop("string", "Dataset id")},
-       {"file_path", Prop("string", "Path relative to the dataset")},
+       {"file_path", Prop("string", "Path relative to the dataset; a leading '/' is ignored")},
        {"max_lines",
         {{"type", "integer"}, {"description", "Preview lines (default 5)"}, {"default", 5}, {"minimum", 1}}}},
       {"dataset_id", "file_path"}));
@@ -104,13 +124,17 @@ Json BuildSchemas() {
       "execute_code",
       "Execute Python code in the sandbox to analyse or preview downloaded files. Working directory: the "
       "sandbox. Pre-imported: pandas as pd, json, csv, os, glob, re, Path. SANDBOX_DIR is the sandbox path "
-      "and FILES the list of downloaded files. print() what you need; no network; time and memory limits.",
+      "and FILES the list of downloaded files (absolute paths, sorted; hidden files such as .outputs/ are "
+      "not in it). Downloads are at <namespace>/<dataset_id>/<file_path> and, for an id in one namespace, "
+      "also at <dataset_id>/<file_path>. print() what you need; no network; time and memory limits.",
       {{"code", Prop("string", "Python code to execute. Use print() for output.")}}, {"code"}));
   tools.push_back(
       Tool("get_sandbox_info", "List the files in the sandbox with their sizes.", Json::object(), {}));
   tools.push_back(Tool(
       "submit_answer",
-      "Submit the final answer; this ends the episode. Wrap the answer in square brackets like [Answer].",
+      "Submit the final answer; this ends the episode. Wrap the answer in square brackets like [Answer]. "
+      "The result's answer is what exact match scores (cleaned: \"[42 airports]\" gives \"42\"); "
+      "raw_answer is what was sent.",
       {{"answer", Prop("string", "The final answer")},
        {"reasoning", Prop("string", "Brief explanation of how the answer was found")},
        {"sources", StringArray("Dataset ids or file paths used")}},
@@ -123,7 +147,7 @@ Json BuildSchemas() {
 const std::map<std::string, std::set<std::string>, std::less<>>& AllowedArgs() {
   static const std::map<std::string, std::set<std::string>, std::less<>> m = {
       {"search", {"prefixes", "prefix", "limit"}},
-      {"search_keyword", {"keywords", "keyword", "limit"}},
+      {"search_keyword", {"keywords", "keyword", "limit", "facet_limit", "collapse"}},
       {"list_files", {"dataset_ids", "dataset_id", "limit"}},
       {"download", {"files", "dataset_id", "file_path"}},
       {"inspect_file", {"dataset_id", "file_path", "max_lines"}},
@@ -285,7 +309,8 @@ std::string DatasetOfSandboxPath(const std::string& rel, const std::vector<std::
   return "";
 }
 
-std::vector<SandboxFile> ListSandbox(const std::string& sandbox, size_t max_entries) {
+std::vector<SandboxFile> ListSandbox(const std::string& sandbox, const std::vector<std::string>& namespaces,
+                                     size_t max_entries) {
   namespace fs = std::filesystem;
   std::vector<SandboxFile> out;
   std::error_code ec;
@@ -301,7 +326,8 @@ std::vector<SandboxFile> ListSandbox(const std::string& sandbox, size_t max_entr
     bool link = it->is_symlink(e2);
     if (!link && !it->is_regular_file(e2)) continue;
     SandboxFile f;
-    f.rel = fs::relative(p, sandbox, e2).generic_string();
+    f.rel = p.lexically_relative(sandbox).generic_string();  // fs::relative would resolve a symlink
+    if (link && it.depth() == 0 && IsDatasetAlias(sandbox, f.rel, namespaces)) continue;
     f.symlink = link;
     struct stat st {};
     if (::lstat(p.c_str(), &st) == 0) f.size = static_cast<uint64_t>(st.st_size);
@@ -326,6 +352,9 @@ Result<std::unique_ptr<ToolSet>> ToolSet::Open(std::unique_ptr<lake::Store> stor
     auto r = index::IndexReader::Open(text_dir);
     if (!r.ok()) return r.status().WithContext("opening the text index " + text_dir);
     t->text_index_ = *r;
+    auto d = index::NearDuplicates::Load(options.index_dir);
+    if (!d.ok()) return d.status().WithContext("opening the near-duplicate groups of " + options.index_dir);
+    t->duplicates_ = std::move(*d);
   }
   LAKEQA_RETURN_IF_ERROR(Impl::OpenGraph(*t, options.index_dir));
   // Namespaces: those the catalog knows, else the lake's top-level folders.
@@ -354,7 +383,8 @@ Result<std::unique_ptr<ToolSet>> ToolSet::Open(std::unique_ptr<lake::Store> stor
     cache = std::string(tmp != nullptr && *tmp != 0 ? tmp : "/tmp") + "/lakeqa-download-cache";
   }
   LAKEQA_RETURN_IF_ERROR(MakeDirs(cache));
-  t->cache_ = std::make_unique<DownloadCache>(cache);
+  // Running as root, code runs as the sandbox user, who reads downloads through the cache files' group.
+  t->cache_ = std::make_unique<DownloadCache>(cache, ::geteuid() == 0 ? exec::PythonOptions{}.sandbox_gid : -1);
   if (t->options_.python_lake_root.empty()) {
     if (auto* local = dynamic_cast<lake::LocalStore*>(store.get()))
       t->options_.python_lake_root = local->root();
@@ -374,8 +404,14 @@ bool ToolSet::Known(std::string_view tool) {
   return AllowedArgs().count(tool) > 0;
 }
 
-Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in) {
+Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
+                   std::shared_ptr<exec::CancelToken> cancel) {
   std::lock_guard<std::mutex> lock(session.mutex());
+  session.set_cancel(cancel.get());
+  struct ClearCancel {
+    Session& s;
+    ~ClearCancel() { s.set_cancel(nullptr); }
+  } clear_cancel{session};
   auto t0 = std::chrono::steady_clock::now();
   TraceEvent ev;
   ev.turn = session.NextTurn();
@@ -435,6 +471,7 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in)
     ev.summary = out->summary;
     ev.returned = out->returned;
     ev.accessed = out->accessed;
+    ev.accessed_unverified = out->accessed_unverified;
     size_t cap = session.limits().max_output_chars;
     std::string full = DumpJson(result);
     if (cap > 0 && full.size() > cap) {
@@ -442,10 +479,13 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in)
       Status saved = session.WriteFile(rel, full);
       ShrinkJson(result, cap > 1000 ? cap - 600 : cap / 2);
       if (!result.is_object()) result = Json{{"result", result}};
-      result["truncated"] = true;
+      // Its own flag: `truncated` stays the tool's "the limit stopped the listing, more exist".
+      RecountAfterCap(result);
+      result["output_capped"] = true;
       result["truncation_notice"] =
           "This result was " + std::to_string(full.size()) + " characters, over the " + std::to_string(cap) +
-          "-character cap, so long values were cut and long lists shortened. " +
+          "-character cap, so long values were cut and long lists shortened (counts say what is shown, "
+          "total what the full result holds). " +
           (saved.ok() ? "The full result is in the sandbox at " + rel +
                             "; page through it with execute_code, e.g. print(open('" + rel + "').read()[" +
                             std::to_string(cap) + ":" + std::to_string(2 * cap) + "])."

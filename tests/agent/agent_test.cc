@@ -224,7 +224,8 @@ TEST(LlmAgent, ErrorsGoBackToTheModelAndTheAnswerIsCleaned) {
   // 380 plain input at $2, 120 cached at $0.5, 60 output at $10 per million.
   EXPECT_NEAR(*r.cost_usd, (380 * 2.0 + 120 * 0.5 + 60 * 10.0) / 1e6, 1e-12);
   ASSERT_EQ(r.trace.size(), 5u);
-  EXPECT_EQ(r.trace[0]["status"], "error");
+  EXPECT_EQ(r.trace[0]["status"], "not_found");  // an unknown tool: the error's code
+  EXPECT_EQ(r.trace[1]["status"], "invalid_argument");
   EXPECT_EQ(r.trace[3]["status"], "no_tool_call");
   EXPECT_NE(std::find(r.returned.begin(), r.returned.end(), "datagov/city-parks-inventory"),
             r.returned.end());

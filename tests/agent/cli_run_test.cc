@@ -13,119 +13,23 @@
 
 #include "lakeqa/common/fs.h"
 
-#include "agent/fake_env.h"
+#include "agent/cli_fixture.h"
 #include "llm/model_server.h"
-
-extern char** environ;
 
 namespace lakeqa::agent {
 namespace {
 
 using lakeqa::testing::ModelServer;
+using lakeqa::testing::OpenAiTextStream;
 using lakeqa::testing::OpenAiToolCallStream;
+using testing::Bin;
+using testing::CliRun;
+using testing::Lines;
+using testing::RunCli;
+using testing::Spawn;
+using testing::Task;
+using testing::Wait;
 using testing::WriteText;
-
-std::string Bin() {
-  const char* b = std::getenv("LAKEQA_BIN");
-  return b != nullptr ? b : LAKEQA_BINARY_DIR "/lakeqa";
-}
-
-pid_t Spawn(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<char*> argv;
-  for (const auto& a : args)
-    argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid = 0;
-  EXPECT_EQ(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&fa);
-  return pid;
-}
-
-int Wait(pid_t pid) {
-  int st = 0;
-  waitpid(pid, &st, 0);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-int RunCli(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> full = {Bin()};
-  full.insert(full.end(), args.begin(), args.end());
-  return Wait(Spawn(full, log));
-}
-
-std::vector<Json> Lines(const std::string& path) {
-  std::vector<Json> out;
-  std::ifstream in(path);
-  for (std::string l; std::getline(in, l);)
-    if (!l.empty()) out.push_back(Json::parse(l));
-  return out;
-}
-
-Json Task(const std::string& id, const std::string& fact) {
-  return {
-      {"question_id", id},
-      {"question",
-       "Task " + id + ": the founding year of Springfield plus the acres of its largest city park? [Answer]"},
-      {"answer", "1853"},
-      {"nodes",
-       {{"1",
-         {{"source", "datagov/city-parks-inventory/files/rows.txt"},
-          {"subquestion", "largest city parks inventory acres"},
-          {"fact", fact},
-          {"answer", "32"}}},
-        {"2",
-         {{"source", "wikipedia/Springfield/content.txt"},
-          {"subquestion", "Springfield founded"},
-          {"fact", "Springfield was founded in 1821."},
-          {"answer", "1821"}}}}},
-      {"datasets_used", {"datagov/city-parks-inventory/files/rows.txt", "wikipedia/Springfield/content.txt"}},
-      {"reasoning_hops", {{{"hop", 1}, {"node_ids", {1, 2}}, {"reasoning", {"Add."}}, {"answer", "1853"}}}}};
-}
-
-class CliRun : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!PathExists(Bin())) GTEST_SKIP() << "lakeqa binary not built at " << Bin();
-    dir_ = *MakeTempDir("cli-run");
-    // The code sandbox runs as an unprivileged user that must be able to reach the run folder.
-    std::filesystem::permissions(dir_,
-                                 std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
-                                 std::filesystem::perm_options::add);
-    WriteText(dir_ + "/lake/datagov/city-parks-inventory/files/rows.txt", "name,acres\nA,10\nB,32\nC,5\n");
-    WriteText(dir_ + "/lake/datagov/city-parks-inventory/metadata.json",
-              "{\"title\": \"City Parks Inventory\"}");
-    WriteText(dir_ + "/lake/wikipedia/Springfield/content.txt", "Springfield was founded in 1821.");
-    const std::string local =
-        "import csv\nrows = list(csv.DictReader(open(local_path)))\nanswer = str(max(int(r['acres']) for r "
-        "in rows))\n";
-    const std::string s3 =
-        "import boto3, io\nimport pandas as pd\nobj = "
-        "boto3.client('s3').get_object(Bucket='lakeqa-yc4103-datalake', "
-        "Key='datagov/city-parks-inventory/files/rows.txt')\ndf = "
-        "pd.read_csv(io.BytesIO(obj['Body'].read()))\n"
-        "answer = str(int(df['acres'].max()))\n";
-    for (int i = 1; i <= 4; ++i) {
-      WriteText(dir_ + "/tasks/k-1-d-2/task_" + std::to_string(i) + ".json",
-                Task("C" + std::to_string(i), i % 2 ? local : s3).dump());
-    }
-    ASSERT_EQ(
-        RunCli({"index", "build", "--lake", dir_ + "/lake", "--index", dir_ + "/idx"}, dir_ + "/index.log"),
-        0)
-        << *ReadFile(dir_ + "/index.log");
-  }
-  void TearDown() override {
-    if (!dir_.empty()) (void)RemoveAll(dir_);
-  }
-  std::vector<std::string> Base(const std::string& out) {
-    return {"run",    "--tasks",      dir_ + "/tasks", "--index",       dir_ + "/idx",
-            "--lake", dir_ + "/lake", "--out",         dir_ + "/" + out};
-  }
-  std::string dir_;
-};
 
 // `lakeqa tasks verify`: the annotation guideline's grounding check through the same oracle and tools.
 TEST_F(CliRun, TasksVerifyGroundsEveryNodeAndReportsAWrongOne) {
@@ -187,6 +91,7 @@ TEST_F(CliRun, OracleReachesFullExactMatchOnItsLake) {
 TEST_F(CliRun, LlmRunSurvivesSigintResumesAndReplaysOffline) {
   std::atomic<bool> slow{true}, c3_waiting{false};
   ModelServer srv([&](const std::string&, const Json& body) {
+    if (!body.contains("tools")) return OpenAiTextStream("OK");  // the run's preflight request
     int turn = 0;
     for (const Json& m : body["messages"])
       turn += m["role"] == "assistant";
@@ -223,9 +128,9 @@ TEST_F(CliRun, LlmRunSurvivesSigintResumesAndReplaysOffline) {
   ASSERT_EQ(preds.size(), 4u) << *ReadFile(dir_ + "/llm1.log") << *ReadFile(dir_ + "/llm2.log");
   for (const Json& p : preds)
     EXPECT_EQ(p["answer"], "1853");
-  // Only the unfinished tasks cost anything: C4's two turns and C3's second; C3's first turn, answered
-  // while the run was stopping, comes from the cassette.
-  EXPECT_EQ(srv.calls() - calls_before, 3);
+  // Only the unfinished tasks cost anything: the resumed run's preflight, C4's two turns and C3's second;
+  // C3's first turn, answered while the run was stopping, comes from the cassette.
+  EXPECT_EQ(srv.calls() - calls_before, 4);
   EXPECT_NE(preds[0]["cost_usd"], nullptr);  // gpt-5.2 is in the shipped pricing table
 
   // Offline replay from the cassette: no server calls, same answers.

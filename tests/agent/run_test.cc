@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "lakeqa/agent/prompts.h"
+#include "lakeqa/eval/score.h"
 #include "lakeqa/llm/cassette.h"
 #include "lakeqa/llm/providers.h"
 
@@ -213,6 +214,36 @@ TEST(Runner, CrashesAndErrorsAreRecordedAndRetriedOnResume) {
   dup.push_back(dup[0]);
   EXPECT_EQ(RunTasks(fx.Options("dup"), dup, agents, fx.Envs(), cancel).status().code(),
             ErrorCode::kInvalidArgument);
+}
+
+// One rule for a task recorded more than once (a resumed run appends a line per attempt), shared by the
+// runner (what to skip) and the scorer (what to score): the last final line wins, else the last line.
+TEST(Runner, RunAndEvalAgreeOnWhichLineOfATaskCounts) {
+  auto dir = MakeTempDir("resume-rule");
+  ASSERT_TRUE(dir.ok());
+  struct Case {
+    std::vector<std::string> statuses;  // one task's lines, in file order
+    std::string current;
+  };
+  const std::vector<Case> cases = {
+      {{"error", "answered"}, "answered"},  {{"answered", "error"}, "answered"},
+      {{"answered", "crashed"}, "answered"}, {{"error", "crashed"}, "crashed"},
+      {{"max_turns", "answered"}, "answered"}, {{"answered", "timeout"}, "timeout"},
+      {{"crashed", "error", "error"}, "error"}};
+  for (const Case& c : cases) {
+    std::string lines;
+    for (const std::string& st : c.statuses)
+      lines += Json{{"task_id", "T"}, {"status", st}, {"answer", st}}.dump() + "\n";
+    ASSERT_TRUE(WriteFileAtomic(*dir + "/predictions.jsonl", lines).ok());
+    auto recorded = ReadRecordedStatus(*dir);
+    ASSERT_TRUE(recorded.ok()) << recorded.status().ToString();
+    EXPECT_EQ((*recorded)["T"], c.current) << Json(c.statuses).dump();
+    auto run = eval::LoadRun(*dir);
+    ASSERT_TRUE(run.ok()) << run.status().ToString();
+    ASSERT_EQ(run->predictions.size(), 1u) << Json(c.statuses).dump();
+    EXPECT_EQ(run->predictions[0].answer, c.current) << Json(c.statuses).dump();
+  }
+  (void)RemoveAll(*dir);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "ingest/build_test_util.h"
 #include "lakeqa/catalog/builder.h"
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/ingest/build.h"
 
@@ -74,7 +75,7 @@ TEST(BuiltLake, DatagovIsCataloguedWithoutErrors) {
 }
 
 TEST(BuiltLake, CmdbenchIsCataloguedWithoutErrors) {
-  std::string root = std::string(LAKEQA_SOURCE_DIR) + "/../shared/data/cmdbench-nba";
+  std::string root = lakeqa::build_paths::SourceDir() + "/../shared/data/cmdbench-nba";
   if (!std::filesystem::exists(root + "/tables")) GTEST_SKIP() << "shared data not found: " << root;
   BuildAndCatalogue({ingest::SourceKind::kCmdbench, root}, 1000);
 }

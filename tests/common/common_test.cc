@@ -3,6 +3,8 @@
 #include <atomic>
 #include <filesystem>
 
+#include "lakeqa/common/base64.h"
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/progress.h"
@@ -57,6 +59,33 @@ TEST(Strings, XmlEntitiesAndUtf8Encoding) {
   AppendUtf8(0x41, out);
   AppendUtf8(0x20AC, out);
   EXPECT_EQ(out, "A\xE2\x82\xAC");
+}
+
+TEST(Strings, Base64RoundTripsEveryLengthAndRejectsOtherCharacters) {
+  // RFC 4648 section 10's test vectors.
+  const std::pair<std::string, std::string> vectors[] = {{"", ""},         {"f", "Zg=="},     {"fo", "Zm8="},
+                                                         {"foo", "Zm9v"},   {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
+                                                         {"foobar", "Zm9vYmFy"}};
+  for (const auto& [plain, encoded] : vectors) {
+    EXPECT_EQ(EncodeBase64(plain), encoded);
+    std::string back;
+    ASSERT_TRUE(DecodeBase64(encoded, back)) << encoded;
+    EXPECT_EQ(back, plain);
+  }
+  std::string all;
+  for (int b = 0; b < 256; ++b) all.push_back(static_cast<char>(b));
+  std::string back;
+  ASSERT_TRUE(DecodeBase64(EncodeBase64(all), back));
+  EXPECT_EQ(back, all);
+  EXPECT_TRUE(DecodeBase64("Zm9v", back));  // padding is optional
+  EXPECT_FALSE(DecodeBase64("Zm9v!", back));
+}
+
+// The checkout's paths come from the one generated object (build_paths.cc), and they are real.
+TEST(BuildPaths, NameThisCheckout) {
+  EXPECT_TRUE(std::filesystem::exists(build_paths::SourceDir() + "/CMakeLists.txt")) << build_paths::SourceDir();
+  EXPECT_TRUE(std::filesystem::exists(build_paths::BinaryDir() + "/CMakeCache.txt")) << build_paths::BinaryDir();
+  EXPECT_EQ(build_paths::DepsDir(), build_paths::SourceDir() + "/.deps");
 }
 
 TEST(Fs, AtomicWriteAndRead) {

@@ -12,6 +12,7 @@
 #include "lakeqa/eval/score.h"
 
 #include "eval/run_fixture.h"
+#include "lakeqa/common/build_paths.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -48,7 +49,8 @@ TEST_F(Compare, TwoHandMadeRuns) {
   auto c = CompareRuns({ra, rb});
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   ASSERT_EQ(c->runs.size(), 2u);
-  EXPECT_EQ(c->runs[1].label, "run-b (model-b)");
+  EXPECT_EQ(c->runs[0].label, "scripted / model-a");
+  EXPECT_EQ(c->runs[1].label, "scripted / model-b");
   ASSERT_EQ(c->pairs.size(), 1u);
   const PairedDiff& d = c->pairs[0];
   EXPECT_EQ(d.paired, 6u);
@@ -130,6 +132,46 @@ TEST(Bootstrap, MatchesExactDistribution) {
   }
 }
 
+// Issue 14, defect 9: only tasks that every run scored are compared; the rest are counted and warned
+// about, runs are labelled by agent and model, and the JSON is rounded.
+TEST_F(Compare, OnlyPairedTasksAreCompared) {
+  auto a = testing::WeakRun();
+  auto b = testing::WeakRun();
+  b.resize(3);             // run b scored t1..t3 only
+  b[1].answer = "[42]";    // t2 now right
+  b[2].answer = "Boston";  // t3 still wrong
+  std::string ra = Scored("run-a", a, "model-a");
+  std::string rb = dir_ + "/run-b";
+  testing::WriteRun(rb, b, Json{{"agent", "llm"}, {"model", "model-b"}});
+  auto data = LoadRun(rb);
+  ASSERT_TRUE(data.ok());
+  std::vector<Task> three = testing::WeakTasks();
+  three.resize(3);
+  ASSERT_TRUE(WriteReports(ScoreRun(*data, three), *data, rb).ok());
+  // The same agent and model twice: the folder tells them apart.
+  std::string rc = Scored("run-c", a, "model-a");
+
+  auto c = CompareRuns({ra, rb, rc});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->runs[1].label, "llm / model-b");
+  EXPECT_EQ(c->runs[0].label, "scripted / model-a (run-a)");
+  EXPECT_EQ(c->runs[2].label, "scripted / model-a (run-c)");
+  EXPECT_EQ(c->pairs[0].paired, 3u);
+  EXPECT_EQ(c->pairs[1].paired, 6u);
+  std::string table = c->FormatTable();
+  EXPECT_NE(table.find("Tasks where the runs differ: 1 of 3"), std::string::npos) << table;
+  EXPECT_NE(table.find("3 tasks were not scored by every run"), std::string::npos) << table;
+  Json j = c->ToJson();
+  EXPECT_EQ(j["paired_tasks"], 3);
+  EXPECT_EQ(j["unpaired_tasks"], (Json{"t4", "t5", "t6"}));
+  ASSERT_EQ(j["warnings"].size(), 1u) << j.dump();
+  EXPECT_EQ(j["per_task"].size(), 3u);
+  EXPECT_EQ(j["runs"][0]["em"].dump(), "0.1667");
+  EXPECT_EQ(j["pairs"][0]["em_base"].dump(), "0.3333");
+  EXPECT_EQ(j["pairs"][0]["em_other"].dump(), "0.6667");
+  EXPECT_EQ(j["runs"][1]["label"], "llm / model-b");
+}
+
 std::string Shell(const std::string& cmd, int* rc) {
   std::string out;
   FILE* f = popen(cmd.c_str(), "r");
@@ -144,7 +186,7 @@ std::string Shell(const std::string& cmd, int* rc) {
 // The CLI end to end: eval --run writes both reports, eval compare reads them.
 TEST_F(Compare, Cli) {
   const char* env = std::getenv("LAKEQA_BIN");
-  std::string bin = env && *env ? env : std::string(LAKEQA_BINARY_DIR) + "/lakeqa";
+  std::string bin = env && *env ? env : lakeqa::build_paths::BinaryDir() + "/lakeqa";
   if (!std::filesystem::exists(bin)) GTEST_SKIP() << bin << " not built";
   std::vector<std::string> runs;
   for (const std::string name : {"cli-a", "cli-b"}) {
@@ -173,7 +215,7 @@ TEST_F(Compare, Cli) {
   ASSERT_EQ(rc, 0) << out;
   auto j = ParseJson(out, "stdout");
   ASSERT_TRUE(j.ok()) << out;
-  EXPECT_NEAR((*j)["pairs"][0]["em_diff"].get<double>(), 1.0 / 6, 1e-12);
+  EXPECT_EQ((*j)["pairs"][0]["em_diff"].dump(), "0.1667");  // rounded: 4 decimals for fractions
   out = Shell(bin + " eval compare '" + runs[0] + "' 2>&1", &rc);
   EXPECT_NE(rc, 0);
   out = Shell(bin + " eval --run '" + dir_ + "/nope' --tasks '" + dir_ + "/tasks' 2>&1", &rc);

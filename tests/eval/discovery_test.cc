@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <cstdlib>
 #include <set>
 
@@ -108,10 +110,15 @@ TEST(DiscoveryQuestionsTest, MapsTablesToCmdbenchDatasetIds) {
   EXPECT_EQ((*qs)[0].gold, std::vector<std::string>{"cmdbench/t_1_2_3"});
   EXPECT_EQ((*qs)[1].qid, "7");
   EXPECT_EQ((*qs)[1].gold, (std::vector<std::string>{"cmdbench/t_1", "cmdbench/t_2"}));
-  ASSERT_TRUE(WriteFileAtomic(bad, R"([{"qid": "x", "question": "Who?"}])").ok());
+  ASSERT_TRUE(WriteFileAtomic(bad, "[\n  {\"qid\": \"w\", \"question\": \"Who?\", \"provenance_table\": {\"table\": \"t\"}},\n"
+                                   "  {\"qid\": \"x\", \"question\": \"Who?\"}\n]").ok());
   auto b = LoadCmdbenchQuestions(bad);
   ASSERT_FALSE(b.ok());
-  EXPECT_NE(b.status().message().find("bad.json: item 0 (x)"), std::string::npos) << b.status().message();
+  EXPECT_NE(b.status().message().find("bad.json:3: item 1 (x)"), std::string::npos) << b.status().message();
+  ASSERT_TRUE(WriteFileAtomic(bad, "[\n{\"qid\": 1,\n \"question\": }]").ok());
+  b = LoadCmdbenchQuestions(bad);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.status().message().find("bad.json:3:"), std::string::npos) << b.status().message();
   EXPECT_FALSE(LoadCmdbenchQuestions(*dir + "/missing.json").ok());
   (void)RemoveAll(*dir);
 }
@@ -128,5 +135,143 @@ TEST(DiscoveryQuestionsTest, ReadsTheSharedExamples) {
   }
 }
 
+// nDCG@10 from its definition, with graded relevance.
+double ReferenceNdcg(const std::vector<ScoredId>& r, const std::map<std::string, int>& grade, size_t k) {
+  auto gain = [&](const std::string& id) {
+    auto it = grade.find(id);
+    return it == grade.end() ? 0.0 : std::pow(2.0, it->second) - 1.0;
+  };
+  double dcg = 0;
+  for (size_t i = 0; i < std::min({r.size(), k, size_t{10}}); ++i) dcg += gain(r[i].id) / std::log2(i + 2.0);
+  std::vector<double> g;
+  for (const auto& [id, x] : grade) g.push_back(std::pow(2.0, x) - 1.0);
+  std::sort(g.rbegin(), g.rend());
+  double ideal = 0;
+  for (size_t i = 0; i < std::min({g.size(), k, size_t{10}}); ++i) ideal += g[i] / std::log2(i + 2.0);
+  return ideal > 0 ? dcg / ideal : 0;
+}
+
+TEST(DiscoveryMetricsTest, NdcgMatchesItsDefinition) {
+  std::vector<ScoredId> r = Ranked({{"a", 9}, {"b", 8}, {"c", 7}, {"d", 6}, {"e", 5}, {"f", 4}, {"g", 3}, {"h", 2},
+                                    {"i", 1}, {"j", 0.5}, {"k", 0.2}});
+  const std::map<std::string, int> grades[] = {{{"a", 1}}, {{"c", 3}, {"k", 1}}, {{"z", 2}}, {{"b", 1}, {"j", 2}, {"e", 3}}};
+  for (const auto& grade : grades) {
+    std::vector<std::string> gold;
+    for (const auto& [id, x] : grade) gold.push_back(id);
+    for (size_t k : {size_t{3}, size_t{10}}) {
+      DiscoveryMetrics m = ComputeDiscoveryMetrics(r, gold, k, grade);
+      EXPECT_NEAR(m.ndcg_at_10, ReferenceNdcg(r, grade, k), 1e-12);
+    }
+  }
+  EXPECT_DOUBLE_EQ(ComputeDiscoveryMetrics(r, {"a"}, 10).ndcg_at_10, 1.0);
+  EXPECT_NEAR(ComputeDiscoveryMetrics(r, {"b"}, 10).ndcg_at_10, 1.0 / std::log2(3.0), 1e-12);
+}
+
+TEST(DiscoveryQuestionsTest, LakeQaTasksGiveTheirDistinctDatasets) {
+  auto dir = MakeTempDir("lakeqa-discovery-");
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(MakeDirs(*dir + "/k-1-d-1").ok());
+  // A valid one-hop task: its node reads the first dataset of datasets_used.
+  auto task = [](const std::string& id, const std::string& q, const std::string& used) {
+    std::string first = used.substr(0, used.find(','));
+    return "{\"question_id\": \"" + id + "\", \"question\": \"" + q + "\", \"answer\": \"1\", \"nodes\": {\"1\": "
+           "{\"source\": " + first + ", \"fact\": \"answer = 1\", \"subquestion\": \"" + q + "\", \"answer\": \"1\"}}, "
+           "\"datasets_used\": [" + used + "], \"reasoning_hops\": [{\"hop\": 1, \"node_ids\": [1], "
+           "\"reasoning\": [\"Node 1.\"], \"answer\": \"1\"}]}";
+  };
+  ASSERT_TRUE(WriteFileAtomic(*dir + "/k-1-d-1/task_1.json",
+                              task("T1", "How many airports in Austin?",
+                                   "\"wikipedia/Texas/content.txt\", \"datagov/airports/files/rows.txt\", "
+                                   "\"datagov/airports/files/other.csv\"")).ok());
+  ASSERT_TRUE(WriteFileAtomic(*dir + "/k-1-d-1/task_2.json", task("T2", "Which park?", "\"datagov/parks/a.csv\"")).ok());
+  auto qs = LoadLakeQaQuestions({*dir});
+  ASSERT_TRUE(qs.ok()) << qs.status().ToString();
+  ASSERT_EQ(qs->size(), 2u);
+  EXPECT_EQ((*qs)[0].qid, "T1");
+  EXPECT_EQ((*qs)[0].gold, (std::vector<std::string>{"wikipedia/Texas", "datagov/airports"}));
+  // A malformed task file is an error naming file:line:column, unless asked to skip it.
+  ASSERT_TRUE(WriteFileAtomic(*dir + "/k-1-d-1/task_3.json", "{\"question_id\": \"T3\",\n \"question\": }").ok());
+  auto bad = LoadLakeQaQuestions({*dir});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("task_3.json:2:"), std::string::npos) << bad.status().message();
+  std::vector<std::string> skipped;
+  auto some = LoadLakeQaQuestions({*dir}, /*skip_bad=*/true, &skipped);
+  ASSERT_TRUE(some.ok());
+  EXPECT_EQ(some->size(), 2u);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].find("task_3.json"), std::string::npos);
+  (void)RemoveAll(*dir);
+}
+
+TEST(DiscoveryQuestionsTest, TrecTopicsAndQrels) {
+  auto dir = MakeTempDir("lakeqa-discovery-");
+  ASSERT_TRUE(dir.ok());
+  std::string topics = *dir + "/topics.tsv", qrels = *dir + "/qrels.txt", sgml = *dir + "/topics.sgml";
+  ASSERT_TRUE(WriteFileAtomic(topics, "1\traptors game log\n\n2\tjazz roster\n").ok());
+  ASSERT_TRUE(WriteFileAtomic(qrels, "1 0 cmdbench/a 1\n1 0 cmdbench/b 2\n1 0 cmdbench/c 0\n2\t0\tcmdbench/d\t1\n").ok());
+  auto qs = LoadTrecQuestions(topics, qrels);
+  ASSERT_TRUE(qs.ok()) << qs.status().ToString();
+  ASSERT_EQ(qs->size(), 2u);
+  EXPECT_EQ((*qs)[0].question, "raptors game log");
+  EXPECT_EQ((*qs)[0].gold, (std::vector<std::string>{"cmdbench/a", "cmdbench/b"}));  // relevance 0 is not relevant
+  EXPECT_EQ((*qs)[0].grade.at("cmdbench/b"), 2);
+  EXPECT_EQ((*qs)[1].where, topics + ":3");
+  ASSERT_TRUE(WriteFileAtomic(sgml, "<top>\n<num> Number: 301\n<title> raptors\ngame log\n<desc> ...\n</top>\n"
+                                    "<top>\n<num> Number: 302\n<title> jazz\n</top>\n").ok());
+  ASSERT_TRUE(WriteFileAtomic(qrels, "301 0 x 1\n302 0 y 1\n").ok());
+  qs = LoadTrecQuestions(sgml, qrels);
+  ASSERT_TRUE(qs.ok()) << qs.status().ToString();
+  EXPECT_EQ((*qs)[0].qid, "301");
+  EXPECT_EQ((*qs)[0].question, "raptors game log");
+  struct Bad {
+    std::string topics, qrels, says;
+  };
+  const Bad cases[] = {
+      {"1\tq\n", "1 0 x\n", "qrels.txt:1: expected"},
+      {"1\tq\n", "1 0 x one\n", "qrels.txt:1: relevance 'one'"},
+      {"1\tq\n", "1 0 x 1\n9 0 y 1\n", "qrels.txt:2: qrels for topic '9'"},
+      {"1\tq\n2\tr\n", "1 0 x 1\n", "topics.tsv:2: topic 2 has no relevant"},
+      {"1 q\n", "1 0 x 1\n", "topics.tsv:1: expected <qid><TAB>"},
+      {"1\tq\n1\tr\n", "1 0 x 1\n", "topics.tsv:2: topic 1 appears twice"},
+  };
+  for (const Bad& c : cases) {
+    ASSERT_TRUE(WriteFileAtomic(topics, c.topics).ok());
+    ASSERT_TRUE(WriteFileAtomic(qrels, c.qrels).ok());
+    auto r = LoadTrecQuestions(topics, qrels);
+    ASSERT_FALSE(r.ok()) << c.says;
+    EXPECT_NE(r.status().message().find(c.says), std::string::npos) << r.status().message();
+  }
+  (void)RemoveAll(*dir);
+}
+
+TEST(DiscoveryReportTest, TrecRunExpectationsAndGrid) {
+  DiscoveryReport r;
+  QuestionResult q;
+  q.question.qid = "7";
+  q.top = Ranked({{"cmdbench/a", 2.5}, {"cmdbench/b", 1}});
+  r.questions.push_back(q);
+  EXPECT_EQ(r.TrecRun("lq"), "7 Q0 cmdbench/a 1 2.500000 lq\n7 Q0 cmdbench/b 2 1.000000 lq\n");
+
+  DiscoveryMetrics got;
+  got.p_at_1 = 0.80;
+  got.r_at_5 = 0.90;
+  Json expected = {{"tolerance", 0.02}, {"modes", {{"bm25", {{"p@1", 0.81}, {"r@5", 0.95}}}}}};
+  auto c = CheckExpectedMetrics(expected, "bm25", got);
+  ASSERT_TRUE(c.ok());
+  ASSERT_EQ(c->size(), 1u);  // p@1 is within the tolerance, r@5 is not
+  EXPECT_NE((*c)[0].find("r@5 0.900 < expected 0.950"), std::string::npos) << (*c)[0];
+  EXPECT_FALSE(CheckExpectedMetrics(expected, "hybrid", got).ok());
+  EXPECT_FALSE(CheckExpectedMetrics(Json{{"metrics", {{"precision", 1}}}}, "bm25", got).ok());
+
+  auto g = ParseTuneGrid("k1=0.6, 1.2; title.weight=2,3");
+  ASSERT_TRUE(g.ok());
+  ASSERT_EQ(g->size(), 2u);
+  EXPECT_EQ((*g)[0].second, (std::vector<double>{0.6, 1.2}));
+  EXPECT_FALSE(ParseTuneGrid("k1").ok());
+  EXPECT_FALSE(ParseTuneGrid("k1=high").ok());
+  EXPECT_FALSE(ParseTuneGrid("").ok());
+}
+
 }  // namespace
 }  // namespace lakeqa::eval
+

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/strings.h"
 
 namespace lakeqa::eval {
@@ -35,7 +36,7 @@ struct Case {
 };
 
 std::vector<Case> LoadCases() {
-  std::ifstream in(std::string(LAKEQA_SOURCE_DIR) + "/tests/eval/em_cases.tsv");
+  std::ifstream in(lakeqa::build_paths::SourceDir() + "/tests/eval/em_cases.tsv");
   EXPECT_TRUE(in.good()) << "tests/eval/em_cases.tsv missing";
   std::vector<Case> cases;
   std::string line;

@@ -1,5 +1,8 @@
 #include "lakeqa/eval/judge.h"
 
+#include <map>
+#include <mutex>
+
 #include <gtest/gtest.h>
 
 #include "lakeqa/common/fs.h"
@@ -39,6 +42,21 @@ std::pair<std::string, std::string> GoldAndCandidate(const std::string& user) {
   return {after("Gold answer:\n"), after("Candidate answer:\n")};
 }
 
+// A whole (not streamed) OpenAI Chat Completions answer whose message is `text`.
+lakeqa::testing::Reply OpenAiText(const Json& body, const std::string& text) {
+  Json resp = {{"id", "chatcmpl-j"},
+               {"object", "chat.completion"},
+               {"model", body.value("model", "")},
+               {"choices", Json::array({{{"index", 0},
+                                         {"message", {{"role", "assistant"}, {"content", text}}},
+                                         {"finish_reason", "stop"}}})},
+               {"usage", {{"prompt_tokens", 200}, {"completion_tokens", 20}, {"total_tokens", 220}}}};
+  lakeqa::testing::Reply r;
+  r.content_type = "application/json";
+  r.chunks.push_back(resp.dump());
+  return r;
+}
+
 // A judge behind a loopback server speaking OpenAI Chat Completions: "correct" when the candidate
 // contains the gold answer (case-insensitive), as a grader accepting extra words would.
 lakeqa::testing::Reply OpenAiJudge(const Json& body) {
@@ -51,17 +69,7 @@ lakeqa::testing::Reply OpenAiJudge(const Json& body) {
   bool ok = !gold.empty() && ToLowerAscii(cand).find(ToLowerAscii(gold)) != std::string::npos;
   Json verdict = {{"verdict", ok ? "correct" : "incorrect"},
                   {"rationale", ok ? "names the gold answer" : "differs"}};
-  Json resp = {{"id", "chatcmpl-j"},
-               {"object", "chat.completion"},
-               {"model", body.value("model", "")},
-               {"choices", Json::array({{{"index", 0},
-                                         {"message", {{"role", "assistant"}, {"content", verdict.dump()}}},
-                                         {"finish_reason", "stop"}}})},
-               {"usage", {{"prompt_tokens", 200}, {"completion_tokens", 20}, {"total_tokens", 220}}}};
-  lakeqa::testing::Reply r;
-  r.content_type = "application/json";
-  r.chunks.push_back(resp.dump());
-  return r;
+  return OpenAiText(body, verdict.dump());
 }
 
 TEST(Judge, JudgesThroughTheLlmClientAndCaches) {
@@ -140,6 +148,71 @@ TEST(Judge, ServerErrorFailsWithContext) {
   Status st = JudgeRun(s, **client, spec, *d);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("judging task t1"), std::string::npos) << st.message();
+  (void)RemoveAll(*d);
+}
+
+
+size_t CacheLines(const std::string& path) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return 0;
+  size_t n = 0;
+  for (char c : *text) n += c == '\n';
+  return n;
+}
+
+// Issue 14, defect 8: an unreadable judge reply is an error, not a verdict: it is asked again, and when it
+// stays unreadable the task gets no verdict, nothing is cached for it and the report counts it.
+TEST(Judge, AnUnreadableReplyIsRetriedNeverCachedAndCounted) {
+  auto d = MakeTempDir("lakeqa-judge");
+  ASSERT_TRUE(d.ok());
+  testing::WriteRun(*d, testing::WeakRun());
+  // First: every prompt's first reply is unreadable, its second a verdict.
+  std::mutex mu;
+  std::map<std::string, int> seen;
+  lakeqa::testing::ModelServer flaky([&](const std::string&, const Json& body) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (seen[body["messages"].back()["content"].dump()]++ == 0) return OpenAiText(body, "Let me think about it.");
+    return OpenAiJudge(body);
+  });
+  JudgeSpec spec{"openai", "judge-test", flaky.Url() + "/v1"};
+  auto client = MakeJudgeClient(spec);
+  ASSERT_TRUE(client.ok());
+  auto run = LoadRun(*d);
+  ASSERT_TRUE(run.ok());
+  RunScore s = ScoreRun(*run, testing::WeakTasks());
+  ASSERT_TRUE(JudgeRun(s, **client, spec, *d).ok());
+  EXPECT_EQ(flaky.calls(), 10);  // 5 answers, each asked twice
+  for (const TaskScore& t : s.tasks) EXPECT_TRUE(t.judge.has_value()) << t.task_id;
+  EXPECT_TRUE(s.judged);
+  EXPECT_EQ(s.ToJson()["judge"]["failed"], 0);
+  const std::string cache = *d + "/judge/openai_judge-test.jsonl";
+  EXPECT_EQ(CacheLines(cache), 6u);
+  ASSERT_TRUE(RemoveAll(*d + "/judge").ok());
+
+  // Then: a judge that never answers in the format. Nothing is cached but the no-answer verdict of t6.
+  lakeqa::testing::ModelServer garbled([&](const std::string&, const Json& body) {
+    return OpenAiText(body, "I am not sure.");
+  });
+  spec.base_url = garbled.Url() + "/v1";
+  client = MakeJudgeClient(spec);
+  ASSERT_TRUE(client.ok());
+  RunScore g = ScoreRun(*run, testing::WeakTasks());
+  ASSERT_TRUE(JudgeRun(g, **client, spec, *d).ok());
+  EXPECT_EQ(garbled.calls(), 15);  // 5 answers, 3 attempts each
+  EXPECT_EQ(CacheLines(cache), 1u);
+  for (size_t i = 0; i < 5; ++i) EXPECT_FALSE(g.tasks[i].judge.has_value()) << g.tasks[i].task_id;
+  Json j = g.ToJson();
+  ASSERT_TRUE(j.contains("judge")) << j.dump();
+  EXPECT_EQ(j["judge"]["failed"], 5);
+  EXPECT_EQ(j["judge"]["judged"], 1);
+  EXPECT_EQ(j["judge"]["failed_tasks"], (Json{"t1", "t2", "t3", "t4", "t5"}));
+  bool warned = false;
+  for (const auto& w : g.warnings) warned = warned || w.find("I am not sure") != std::string::npos;
+  EXPECT_TRUE(warned);
+  // Scoring again asks again: failures were not remembered as verdicts.
+  RunScore again = ScoreRun(*run, testing::WeakTasks());
+  ASSERT_TRUE(JudgeRun(again, **client, spec, *d).ok());
+  EXPECT_EQ(garbled.calls(), 30);
   (void)RemoveAll(*d);
 }
 

@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/strings.h"
 
 #include "eval/run_fixture.h"
+#include "lakeqa/common/build_paths.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -81,7 +83,9 @@ TEST_F(RunDir, WeakAgentNumbers) {
   EXPECT_NEAR(s.runtime.mean, 250.0 / 6, 1e-9);
   EXPECT_NEAR(s.runtime.median, 35, 1e-9);
   EXPECT_NEAR(s.runtime.p90, 75, 1e-9);
-  EXPECT_NEAR(s.cost_usd, 2.5 / 6, 1e-12);
+  ASSERT_TRUE(s.cost_usd.has_value());
+  EXPECT_NEAR(*s.cost_usd, 2.5 / 6, 1e-12);
+  EXPECT_EQ(s.cost_unknown, 0u);
   EXPECT_EQ(s.status_counts["timeout"], 1u);
   EXPECT_FALSE(s.tasks[5].answer.em);  // "Yes" equals the gold, but the task timed out
   EXPECT_EQ(s.by_hops[1].tasks, 4u);
@@ -124,17 +128,49 @@ TEST_F(RunDir, NotRunUnknownAndMalformedLines) {
   ASSERT_TRUE(WriteFileAtomic(dir_ + "/traces/t1.jsonl", "{\"tool\": 5}\n").ok());
   auto run = LoadRun(dir_);
   ASSERT_TRUE(run.ok());
-  ASSERT_EQ(run->warnings.size(), 4u);
+  ASSERT_EQ(run->warnings.size(), 3u);
   EXPECT_NE(run->warnings[0].find("predictions.jsonl:2"), std::string::npos) << run->warnings[0];
   EXPECT_NE(run->warnings[1].find("predictions.jsonl:4: field \"status\""), std::string::npos)
       << run->warnings[1];
-  EXPECT_NE(run->warnings[2].find("duplicate task_id"), std::string::npos) << run->warnings[2];
-  EXPECT_NE(run->warnings[3].find("t1.jsonl:1: field \"tool\""), std::string::npos) << run->warnings[3];
+  EXPECT_NE(run->warnings[2].find("t1.jsonl:1: field \"tool\""), std::string::npos) << run->warnings[2];
+  // A second line for t1 is a resumed attempt, not an error: the last final line counts.
+  ASSERT_EQ(run->superseded.size(), 1u);
+  EXPECT_EQ(run->superseded[0].line, 1u);
+  EXPECT_EQ(run->superseded[0].by_line, 5u);
   RunScore s = ScoreRun(*run, testing::WeakTasks());
   EXPECT_EQ(s.tasks.size(), 1u);
   EXPECT_EQ(s.not_run.size(), 5u);
   ASSERT_EQ(s.unknown_predictions.size(), 1u);
   EXPECT_EQ(s.unknown_predictions[0], "zz");
+}
+
+// Issue 14, defect 6: a task whose model had no price has an unknown cost: null in report.json, left out
+// of every cost statistic (and counted), never added as $0.
+TEST_F(RunDir, UnknownCostIsLeftOutOfSums) {
+  testing::WriteRun(dir_, testing::WeakRun());
+  std::string text = *ReadFile(dir_ + "/predictions.jsonl");
+  std::string lines;
+  size_t n = 0;
+  for (std::string_view line : Split(text, '\n')) {
+    if (line.empty()) continue;
+    Json j = Json::parse(line);
+    if (n++ == 0) j["cost_usd"] = nullptr;  // t1: an unpriced model
+    lines += j.dump() + "\n";
+  }
+  ASSERT_TRUE(WriteFileAtomic(dir_ + "/predictions.jsonl", lines).ok());
+  auto run = LoadRun(dir_);
+  ASSERT_TRUE(run.ok());
+  RunScore s = ScoreRun(*run, testing::WeakTasks());
+  EXPECT_FALSE(s.tasks[0].cost_usd.has_value());
+  EXPECT_EQ(s.cost.n, 5u);
+  EXPECT_EQ(s.cost_unknown, 1u);
+  EXPECT_NEAR(s.cost.sum, 2.4, 1e-12);
+  ASSERT_TRUE(s.cost_usd.has_value());
+  EXPECT_NEAR(*s.cost_usd, 2.4 / 5, 1e-12);
+  Json j = s.ToJson();
+  EXPECT_TRUE(j["per_task"][0]["cost_usd"].is_null());
+  EXPECT_EQ(j["cost"]["unknown"], 1);
+  EXPECT_NEAR(j["cost_usd"].get<double>(), 2.4 / 5, 1e-12);
 }
 
 TEST_F(RunDir, MissingPredictionsIsNotFound) {
@@ -258,7 +294,7 @@ namespace {
 // ("Ward 5" → "5", "PS 056 Lewis H. Latimer" → "056"): the LakeQA harness gives those two tasks of
 // lakeqa_mini EM 0 too (checked by running its _clean_answer and compute_exact_match on the same rows).
 TEST_F(RunDir, OracleOverRealTasks) {
-  std::string path = std::string(LAKEQA_SOURCE_DIR) + "/../shared/data/lakeqa-tasks/lakeqa_mini";
+  std::string path = lakeqa::build_paths::SourceDir() + "/../shared/data/lakeqa-tasks/lakeqa_mini";
   if (const char* d = std::getenv("LAKEQA_SHARED_DATA"); d != nullptr && *d) {
     path = std::string(d) + "/lakeqa-tasks/lakeqa_mini";
   }

@@ -152,6 +152,14 @@ TEST_F(TempDir, MissingPathIsReported) {
   EXPECT_EQ(r.errors[0].status.code(), ErrorCode::kNotFound);
 }
 
+TEST_F(TempDir, FolderWithoutTaskFilesIsNotFound) {
+  Write("notes/readme.txt", "no tasks here");
+  LoadResult r = LoadTasks({dir_ + "/notes"});
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].status.code(), ErrorCode::kNotFound);
+  EXPECT_NE(r.errors[0].status.message().find("no *.json or *.jsonl task files"), std::string::npos);
+}
+
 TEST_F(TempDir, NaturalOrderInFolders) {
   for (int i : {10, 2, 1}) {
     Json t = ValidTask();
@@ -181,6 +189,29 @@ TEST(CmdBenchTest, QuestionListMapsToTasks) {
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_NE(r.errors[0].status.message().find("q.json[1]: no provenance_* record"), std::string::npos);
   EXPECT_TRUE(Validate(r).issues.size() == 1u);
+}
+
+// A table question's node is the table's CSV in the cmdbench lake; graph, document and source-routing
+// questions are `unsupported` with the reason, never parse errors.
+TEST(CmdBenchTest, TableNodesAreTheTableAndOtherKindsAreNotApplicable) {
+  LoadResult r = ParseTaskDocument(R"([
+    {"qid": "t", "question": "q", "answer": "37", "provenance_table": {"table": "t_1_2_3", "column": "['a']"}},
+    {"qid": "g", "question": "q", "answer": "y", "provenance_graph": {"cypher": "MATCH (n) RETURN n", "node_ids": [1]}},
+    {"qid": "d", "question": "q", "answer": "y", "provenance_doc": {"paragraphs": [{"wikipedia_title": "W"}]}},
+    {"qid": "s", "question": "q", "answer": "y", "provenance_sources": ["graph"]}
+  ])", "q.json");
+  ASSERT_EQ(r.tasks.size(), 1u);
+  ASSERT_EQ(r.tasks[0].nodes.size(), 1u);
+  EXPECT_EQ(r.tasks[0].nodes[0].source, "cmdbench/t_1_2_3/t_1_2_3.csv");
+  EXPECT_EQ(GoldDatasets(r.tasks[0]), (std::vector<std::string>{"cmdbench/t_1_2_3"}));
+  EXPECT_TRUE(Validate(r).issues.size() == 3u);
+  ASSERT_EQ(r.errors.size(), 3u);
+  const char* kinds[] = {"graph question", "document question", "source-routing question"};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(r.errors[i].status.code(), ErrorCode::kUnsupported) << r.errors[i].status.ToString();
+    EXPECT_NE(r.errors[i].status.message().find(kinds[i]), std::string::npos) << r.errors[i].status.message();
+    EXPECT_EQ(r.errors[i].status.message().find('\n'), std::string::npos);
+  }
 }
 
 TEST(CmdBenchTest, RealQuestionFile) {

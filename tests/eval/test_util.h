@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/eval/bpe.h"
 
@@ -12,12 +13,12 @@ namespace lakeqa::eval::testing {
 
 inline std::string SharedData() {
   if (const char* d = std::getenv("LAKEQA_SHARED_DATA"); d != nullptr && *d) return d;
-  return std::string(LAKEQA_SOURCE_DIR) + "/../shared/data";
+  return lakeqa::build_paths::SourceDir() + "/../shared/data";
 }
 
 inline std::string DepsDir() {
   if (const char* d = std::getenv("LAKEQA_DEPS_DIR"); d != nullptr && *d) return d;
-  return std::string(LAKEQA_SOURCE_DIR) + "/.deps";
+  return lakeqa::build_paths::SourceDir() + "/.deps";
 }
 
 inline std::string RanksPath() { return DepsDir() + "/gpt-tokenizer/data/cl100k_base.tiktoken"; }

@@ -8,14 +8,11 @@
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/exec/python.h"
+#include "exec/sandbox_available.h"
 
 namespace lakeqa::exec {
 namespace {
 
-const Status& SandboxAvailable() {
-  static const Status st = CheckPythonSandbox();
-  return st;
-}
 
 class Boto3ShimTest : public ::testing::Test {
  protected:
@@ -47,9 +44,10 @@ class Boto3ShimTest : public ::testing::Test {
   void Put(const std::string& key, const std::string& data) {
     ASSERT_TRUE(WriteFileAtomic(lake_ + "/" + key, data).ok());
   }
-  PythonResult Run(const std::string& code) {
+  PythonResult Run(const std::string& code, bool observe = true) {
     PythonOptions o;
     o.lake = LakeMount{lake_, {"lakeqa-yc4103-datalake"}};
+    o.observe_access = observe;
     auto r = RunPython(dir_, code, o);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return r.ok() ? *r : PythonResult{};
@@ -86,7 +84,15 @@ TEST_F(Boto3ShimTest, RealTaskFactCodeRunsUnchanged) {
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.stdout_text, "Adam\n");
   EXPECT_EQ(r.accessed_keys, (std::vector<std::string>{"datagov/apd-searches-by-type/files/rows.txt"}));
-  // The access log in the sandbox has the same record, for the trace.
+}
+
+TEST_F(Boto3ShimTest, UnobservedRunsFallBackToTheStandInsLog) {
+  // Where lakeqa cannot observe opens (no CAP_SYS_ADMIN), the stand-in's own log is all there is.
+  auto r = Run(kTaskFact, /*observe=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_FALSE(r.access_observed);
+  EXPECT_FALSE(r.access_note.empty());
+  EXPECT_EQ(r.accessed_keys, (std::vector<std::string>{"datagov/apd-searches-by-type/files/rows.txt"}));
   auto log = ReadFile(dir_ + "/.lakeqa/accessed.jsonl");
   ASSERT_TRUE(log.ok());
   EXPECT_NE(log->find("\"key\": \"datagov/apd-searches-by-type/files/rows.txt\""), std::string::npos) << *log;
@@ -127,7 +133,7 @@ try:
     open('/lake/wikipedia/Austin_Police/content.txt', 'w')
 except OSError as e:
     print('lake read-only', type(e).__name__)
-)PY");
+)PY", /*observe=*/false);
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.stdout_text,
             "APD searches\n"

@@ -11,16 +11,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "exec/sandbox_available.h"
 #include "lakeqa/common/fs.h"
 
 namespace lakeqa::exec {
 namespace {
 
-// Runs the environment check once; every test skips with its message when the sandbox cannot work here.
-const Status& SandboxAvailable() {
-  static const Status st = CheckPythonSandbox();
-  return st;
-}
 
 class PythonRunnerTest : public ::testing::Test {
  protected:
@@ -78,10 +74,9 @@ TEST_F(PythonRunnerTest, PaperGlobalsAndPandas) {
       "print(os.getcwd() == SANDBOX_DIR, os.environ['SANDBOX_DIR'] == SANDBOX_DIR)\n"
       "print(json.dumps({'a': 1}), re.sub('a', 'b', 'aa'), Path(FILES[0]).name)\n");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-  std::string realdir = dir_;
-  char buf[4096];
-  if (::realpath(dir_.c_str(), buf) != nullptr) realdir = buf;
-  EXPECT_EQ(r.stdout_text, "{2021: 3, 2022: 9}\n['" + realdir + "/ds/files/rows.txt']\nTrue True\n{\"a\": 1} bb rows.txt\n");
+  // The sandbox is /sandbox inside: its host path is never shown to the code.
+  EXPECT_EQ(r.stdout_text, "{2021: 3, 2022: 9}\n['/sandbox/ds/files/rows.txt']\nTrue True\n{\"a\": 1} bb rows.txt\n");
+  EXPECT_EQ(r.stdout_text.find(root_), std::string::npos);
 }
 
 TEST_F(PythonRunnerTest, NoNetworkNotEvenLoopback) {
@@ -252,7 +247,22 @@ TEST_F(PythonRunnerTest, FileSizeAndDiskLimits) {
   EXPECT_TRUE(r.disk_exceeded);
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.stdout_text.find("done"), std::string::npos);
-  EXPECT_NE(r.stderr_text.find("disk limit"), std::string::npos) << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("disk quota"), std::string::npos) << r.stderr_text;
+}
+
+TEST_F(PythonRunnerTest, OpenFileLimit) {
+  PythonOptions o;
+  o.limits.max_open_files = 32;
+  auto r = Run(
+      "import os\n"
+      "fds = []\n"
+      "try:\n"
+      "    while len(fds) < 1000: fds.append(os.open('/dev/null', os.O_RDONLY))\n"
+      "    print('opened', len(fds))\n"
+      "except OSError as e:\n"
+      "    print('refused', e.errno, len(fds) < 32)\n",
+      o);
+  EXPECT_EQ(r.stdout_text, "refused 24 True\n") << r.stderr_text;  // EMFILE
 }
 
 TEST_F(PythonRunnerTest, CpuLimit) {
@@ -265,33 +275,17 @@ TEST_F(PythonRunnerTest, CpuLimit) {
   EXPECT_NE(r.stderr_text.find("CPU limit"), std::string::npos) << r.stderr_text;
 }
 
-TEST_F(PythonRunnerTest, ProcessLimitStopsForkBombs) {
-  if (::geteuid() == 0 && PythonOptions{}.sandbox_uid < 0) GTEST_SKIP() << "RLIMIT_NPROC is not enforced for root";
-  PythonOptions o;
-  o.limits.max_processes = 16;
-  o.limits.wall_ms = 20000;
-  auto r = Run(
-      "import os, time\n"
-      "n = 0\n"
-      "try:\n"
-      "    for i in range(200):\n"
-      "        if os.fork() == 0:\n"
-      "            time.sleep(5); os._exit(0)\n"
-      "        n += 1\n"
-      "except OSError as e:\n"
-      "    print('fork refused after', 'few' if n <= 16 else n, e.errno)\n",
-      o);
-  EXPECT_EQ(r.stdout_text, "fork refused after few 11\n") << r.stderr_text;  // EAGAIN
-}
+// Fork bombs: SandboxAttack.ForkBombIsBoundedAndTheNextRunWorks (tests/exec/security_test.cc).
 
-TEST_F(PythonRunnerTest, SymlinksLeadingOutAreRemoved) {
+TEST_F(PythonRunnerTest, SymlinksStayHarmlessInsideTheJail) {
+  // Links are the code's own business: inside the jail /etc/passwd does not exist, and host-side readers
+  // (SQL, the tools) never follow a link out of the sandbox (tests/exec/security_test.cc).
   auto r = Run("import os\nos.symlink('/etc/passwd', 'pw')\nos.symlink('inside.txt', 'ok_link')\n"
-               "open('inside.txt', 'w').write('x')\n");
+               "open('inside.txt', 'w').write('x')\n"
+               "try:\n    open('pw').read()\nexcept OSError as e:\n    print(type(e).__name__)\n"
+               "print(open('ok_link').read())\n");
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
-  struct stat st{};
-  EXPECT_NE(::lstat((dir_ + "/pw").c_str(), &st), 0);
-  EXPECT_EQ(::lstat((dir_ + "/ok_link").c_str(), &st), 0);
-  EXPECT_NE(r.stderr_text.find("removed symbolic link pw"), std::string::npos) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text, "FileNotFoundError\nx\n");
 }
 
 TEST_F(PythonRunnerTest, PlantedInternalSymlinkDoesNotRedirectHostWrites) {
@@ -305,7 +299,6 @@ TEST_F(PythonRunnerTest, PlantedInternalSymlinkDoesNotRedirectHostWrites) {
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_TRUE(r.truncated);
   EXPECT_FALSE(PathExists(root_ + "/run_1.stdout"));
-  EXPECT_NE(r.stderr_text.find("removed symbolic link .lakeqa"), std::string::npos) << r.stderr_text;
   r = Run("print('again')\n");
   EXPECT_EQ(r.stdout_text, "again\n") << r.stderr_text;
   EXPECT_FALSE(PathExists(root_ + "/run_1.py"));

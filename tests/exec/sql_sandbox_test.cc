@@ -89,6 +89,15 @@ TEST_F(SqlSandboxTest, RelativeAndAbsolutePathsInsideTheSandboxWork) {
   r = sb->Query("SELECT count(*) FROM read_csv('d/*/*.txt')");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->rows[0][0], 2);
+  // The files a statement really opened, globs included (what D_acc counts).
+  EXPECT_EQ(r->read_files, (std::vector<std::string>{"d/files/rows.txt"}));
+  // The agent's spelling of the sandbox, /sandbox, works too.
+  r = sb->Query("SELECT count(*) FROM read_csv('/sandbox/d/files/rows.txt')");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->rows[0][0], 2);
+  r = sb->Query("SELECT 1");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->read_files.empty());
   // Files downloaded after Open are readable by path and become views on re-registration.
   Put("e/new.csv", "k\n5\n");
   r = sb->Query("SELECT k FROM 'e/new.csv'");
@@ -235,13 +244,32 @@ TEST_F(SqlSandboxTest, ConfigurationIsLocked) {
 
 TEST_F(SqlSandboxTest, SymlinkOutOfTheSandboxIsRefused) {
   Put("ok.csv", "a\n1\n");
+  Put("sub/inner.csv", "a\n2\n");
   ASSERT_EQ(::symlink((root_ + "/secret.csv").c_str(), (dir_ + "/link.csv").c_str()), 0);
+  ASSERT_EQ(::symlink("../secret.csv", (dir_ + "/rel.csv").c_str()), 0);
+  ASSERT_EQ(::symlink(root_.c_str(), (dir_ + "/up").c_str()), 0);
+  ASSERT_EQ(::symlink("sub/inner.csv", (dir_ + "/alias.csv").c_str()), 0);
   auto sb = Open();
   ASSERT_NE(sb, nullptr);
-  auto r = sb->Query("SELECT * FROM read_csv('" + dir_ + "/link.csv')");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), ErrorCode::kPermissionDenied);
-  EXPECT_NE(r.status().message().find("link.csv"), std::string::npos);
+  for (const std::string& sql :
+       {"SELECT * FROM read_csv('" + dir_ + "/link.csv')", std::string("SELECT * FROM read_csv('/sandbox/link.csv')"),
+        std::string("SELECT * FROM 'rel.csv'"), std::string("SELECT * FROM read_csv('up/secret.csv')"),
+        std::string("SELECT * FROM read_text('link.csv')"), std::string("SELECT * FROM read_csv('up/*.csv')")}) {
+    auto r = sb->Query(sql);
+    ASSERT_FALSE(r.ok()) << sql;
+    EXPECT_TRUE(r.status().code() == ErrorCode::kPermissionDenied || r.status().code() == ErrorCode::kInvalidArgument)
+        << sql << ": " << r.status().ToString();
+    EXPECT_EQ(r.status().message().find("hunter2"), std::string::npos) << sql;
+  }
+  auto r = sb->Query("SELECT * FROM read_csv('/sandbox/link.csv')");
+  EXPECT_EQ(r.status().code(), ErrorCode::kPermissionDenied) << r.status().ToString();
+  // A glob over the sandbox never lists or reads through a link out of it.
+  r = sb->Query("SELECT count(*) FROM read_csv('**/*.csv')");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  // A link that stays inside the sandbox is followed.
+  r = sb->Query("SELECT a FROM 'alias.csv'");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->rows[0][0], 2);
 }
 
 TEST_F(SqlSandboxTest, TimeoutInterruptsANeverEndingQuery) {

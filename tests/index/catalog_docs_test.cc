@@ -12,6 +12,7 @@
 #include "index/test_util.h"
 #include "lakeqa/catalog/builder.h"
 #include "lakeqa/common/strings.h"
+#include "lakeqa/index/near_duplicates.h"
 #include "lakeqa/index/prefix.h"
 #include "lakeqa/index/searcher.h"
 #include "lakeqa/lake/local_store.h"
@@ -242,7 +243,7 @@ TEST_F(CatalogDocsTest, FacetCountsEqualAFullScan) {
     EXPECT_EQ(r.total, static_cast<int64_t>(r.hits.size())) << q;
     for (const auto& f : facets) {
       std::map<std::string, uint64_t> got;
-      for (const auto& fv : r.facets[f]) got[fv.value] = fv.count;
+      for (const auto& fv : r.facets[f]) got[text::FoldKeyword(fv.value)] = fv.count;  // shown as written
       EXPECT_EQ(got, want[f]) << "query '" << q << "' facet " << f;
     }
   }
@@ -305,22 +306,100 @@ TEST_F(CatalogDocsTest, ChunksWindowWithOverlap) {
   EXPECT_FALSE(bad.Validate().ok());
 }
 
-TEST(YearRangesTest, ExpandsSeasonsAndSpans) {
-  EXPECT_EQ(ExpandYearRanges("1968\xE2\x80\x93" "69 Atlanta Hawks season"), "1969");
-  EXPECT_EQ(ExpandYearRanges("2008-09"), "2009");
-  EXPECT_EQ(ExpandYearRanges("1999-00 and 1999\xE2\x80\x94" "2000"), "2000");
-  EXPECT_EQ(ExpandYearRanges("1999-2004"), "2000 2001 2002 2003 2004");
-  EXPECT_EQ(ExpandYearRanges("2000-03, 1989-91"), "2001 2002 2003 1990 1991");
-  EXPECT_EQ(ExpandYearRanges("1900-2000 12008-09 2008-9 2008-090 555-1234 2010-08"), "");
-  EXPECT_EQ(ExpandYearRanges(""), "");
-}
-
 TEST_F(CatalogDocsTest, YearRangesMatchTheirEndYear) {
   Put("cmdbench/t_9/metadata.json", R"({"page_title": "2008\u201309 Boston Celtics season", "section_title": "Roster"})");
   Put("cmdbench/t_9/t_9.csv", "player,years\nRay Allen,2007-12\n");
   Build();
   EXPECT_EQ(Top("2009 Celtics"), "cmdbench/t_9");
   EXPECT_EQ(Top("2010"), "cmdbench/t_9");  // inside the span in a cell value
+}
+
+TEST_F(CatalogDocsTest, RepeatedTextCountsOnceAndCoverageAndRowsAreKept) {
+  // CMDBench's caption repeats the section title: it must not count twice.
+  Put("cmdbench/t_2_7/metadata.json",
+      R"({"kind": "table", "page_title": "2008\u201309 Utah Jazz season", "section_title": "Game log",)"
+      R"( "caption": "Game log", "title": "2008\u201309 Utah Jazz season \u2014 Game log", "description": "Game log"})");
+  Put("cmdbench/t_2_7/t_2_7.csv", "game,date,score\n50,February 2,W 100-90\n51,March 1,L 80-99\n52,March 3,W 1-0\n");
+  Put("datagov/dated/signed-metadata.txt",
+      R"({"metadata": {"title": "Permits", "notes": "Permits issued from 2019-03-15 to 04/30/2019. More below."}})");
+  Put("datagov/dated/files/rows.txt", "Issued Date,Kind\n2019-03-15,fence\n2019-04-02,deck\n");
+  ASSERT_TRUE(catalog::BuildCatalog(*store_, index_.path, QuietBuild()).ok());
+  auto cat = catalog::Catalog::Open(index_.path + "/catalog.sqlite");
+  ASSERT_TRUE(cat.ok());
+  std::map<std::string, Document> docs;
+  ASSERT_TRUE((*cat)->ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
+    docs[d.FullId()] = DatasetDocument(d, files);
+    return Status::Ok();
+  }).ok());
+  auto fields = [&](const std::string& id) {
+    std::multimap<std::string, std::string> f(docs[id].fields.begin(), docs[id].fields.end());
+    return f;
+  };
+  auto jazz = fields("cmdbench/t_2_7");
+  EXPECT_EQ(jazz.count("description"), 0u);  // == the section title
+  ASSERT_EQ(jazz.count("coverage"), 1u);
+  EXPECT_EQ(jazz.find("coverage")->second, "February, March; 2008\xE2\x80\x93" "2009");
+  EXPECT_EQ(jazz.find("rows")->second, "3");
+  auto dated = fields("datagov/dated");
+  EXPECT_EQ(dated.find("coverage")->second, "March, April; 2019");  // numeric dates name their months
+  auto raptors = fields("cmdbench/t_1_13619135_7");
+  EXPECT_EQ(raptors.find("description")->second, "March games");  // a caption that says more is kept
+  EXPECT_EQ(raptors.find("coverage")->second, "March; 1999\xE2\x80\x93" "2000");
+  EXPECT_EQ(fields("wikipedia/2020_in_film").count("rows"), 0u);  // unknown stays unknown
+  Build();
+  EXPECT_EQ(Top("Jazz games in February 2009"), "cmdbench/t_2_7");
+  EXPECT_EQ(Top("permits april"), "datagov/dated");
+}
+
+TEST_F(CatalogDocsTest, NearDuplicatesAreGroupedWithWhatDiffers) {
+  // Two copies of one table (WikiSQL's t_1_X / t_2_X: same title, the second one row longer and without a
+  // column) and another month of the same game log (same title and schema, other rows).
+  auto table = [&](const std::string& name, const std::string& csv) {
+    Put("cmdbench/" + name + "/metadata.json",
+        R"({"kind": "table", "title": "2004\u201305 Toronto Raptors season \u2014 Game log"})");
+    Put("cmdbench/" + name + "/" + name + ".csv", csv);
+  };
+  table("t_1_9_3", "game,date,team,no.\n1,November 3,Houston,4\n2,November 5,Miami,5\n3,November 7,Boston,6\n");
+  table("t_2_9_3", "game,date,team\n1,November 3,Houston\n2,November 5,Miami\n3,November 7,Boston\n4,November 9,Utah\n");
+  table("t_1_9_4", "game,date,team,no.\n14,December 1,Denver,4\n15,December 3,Phoenix,5\n16,December 5,Dallas,6\n");
+  TextBuildReport r;
+  Build(&r);
+  EXPECT_EQ(r.near_duplicates.title_groups, 1u);
+  EXPECT_EQ(r.near_duplicates.groups, 1u);
+  EXPECT_EQ(r.near_duplicates.datasets, 2u);
+  auto dups = NearDuplicates::Load(index_.path);
+  ASSERT_TRUE(dups.ok()) << dups.status().ToString();
+  EXPECT_EQ(dups->GroupOf("cmdbench/t_1_9_4"), nullptr);
+  ASSERT_NE(dups->GroupOf("cmdbench/t_1_9_3"), nullptr);
+  EXPECT_EQ(dups->GroupOf("cmdbench/t_1_9_3"), dups->GroupOf("cmdbench/t_2_9_3"));
+  Json d = dups->Differences("cmdbench/t_1_9_3");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0]["id"], "cmdbench/t_2_9_3");
+  EXPECT_EQ(d[0]["rows"], 4);
+  EXPECT_EQ(d[0]["columns_only_here"], Json::array({"no."}));
+  EXPECT_NE(d[0]["differs"].dump().find("rows: 3 here, 4 there"), std::string::npos) << d.dump();
+  // Collapsed, the copies are one hit; the next group fills the page.
+  auto reader = IndexReader::Open(index_.path + "/text");
+  ASSERT_TRUE(reader.ok());
+  Searcher s(*reader);
+  auto q = s.Parse("Raptors game log Houston Miami Boston");
+  ASSERT_TRUE(q.ok());
+  SearchOptions o;
+  o.k = 2;
+  auto plain = s.Search(*q, o);
+  ASSERT_TRUE(plain.ok());
+  ASSERT_EQ(plain->hits.size(), 2u);
+  EXPECT_EQ(plain->hits[0].id.substr(0, 13), "cmdbench/t_1_");
+  auto collapsed = SearchCollapsed(*dups, o, [&](const SearchOptions& x) { return s.Search(*q, x); });
+  ASSERT_TRUE(collapsed.ok());
+  ASSERT_EQ(collapsed->hits.size(), 2u);
+  EXPECT_EQ(collapsed->hits[0].id, plain->hits[0].id);
+  EXPECT_NE(dups->GroupOf(collapsed->hits[0].id), dups->GroupOf(collapsed->hits[1].id));
+  // A damaged groups file is an error naming it, not an empty result.
+  ASSERT_TRUE(WriteFileAtomic(index_.path + "/near_duplicates.json", "{\"groups\": 3}").ok());
+  auto bad = NearDuplicates::Load(index_.path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("near_duplicates.json"), std::string::npos);
 }
 
 // Brute-force S3 ListObjectsV2 over a sorted key list.

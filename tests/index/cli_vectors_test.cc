@@ -16,6 +16,7 @@
 #include <httplib.h>
 
 #include "index/test_util.h"
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/index/embedder.h"
@@ -108,7 +109,7 @@ class CliVectors : public ::testing::Test {
  protected:
   void SetUp() override {
     const char* env = std::getenv("LAKEQA_BIN");
-    bin_ = env && *env ? env : std::string(LAKEQA_BINARY_DIR) + "/lakeqa";
+    bin_ = env && *env ? env : lakeqa::build_paths::BinaryDir() + "/lakeqa";
     if (!std::filesystem::exists(bin_)) GTEST_SKIP() << bin_ << " not built";
     // Three datasets whose file and column names (what the vector index embeds) name their topic.
     Put("datagov/volcanoes/files/volcano_eruptions.csv", "Volcano,Eruption Year,Lava Volume\nHekla,1991,0.15\n");
@@ -187,7 +188,7 @@ TEST_F(CliVectors, BadVectorsOptionFailsBeforeTheCrawl) {
 }
 
 TEST_F(CliVectors, GloveBuildThenVectorSearch) {
-  std::string glove = DefaultGlovePath(LAKEQA_SOURCE_DIR);
+  std::string glove = DefaultGlovePath(lakeqa::build_paths::SourceDir());
   if (!std::filesystem::exists(glove)) GTEST_SKIP() << glove << " absent (scripts/setup makes it)";
   Json b = RunJson("index build -q --json --lake " + lake_.path + " --index " + index_.path +
                    " --vectors glove --glove " + glove);

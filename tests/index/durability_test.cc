@@ -123,7 +123,7 @@ TEST(DurabilityTest, BadDocumentsAreRejected) {
   EXPECT_EQ(st.code(), ErrorCode::kInvalidArgument);
   EXPECT_NE(st.message().find("colour"), std::string::npos);
   EXPECT_FALSE(Schema({{"id", true, false, 1.0, true}}).Validate().ok());
-  EXPECT_FALSE(Schema({{"a", false, false, 1.0, true}}).Validate().ok());
+  EXPECT_FALSE(Schema({{"a", false, false, 1.0, false}}).Validate().ok());
   EXPECT_FALSE(Schema({{"a", true, false, 1.0, true}, {"a", true, false, 1.0, true}}).Validate().ok());
   EXPECT_EQ(IndexReader::Open(dir.path + "/nope").status().code(), ErrorCode::kNotFound);
 }

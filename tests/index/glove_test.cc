@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/index/embedder.h"
 
@@ -170,7 +171,7 @@ TEST(GloveTest, ConvertRejectsBadJson) {
 
 // The real vectors, when scripts/setup has made them.
 TEST(GloveTest, RealVectors) {
-  std::string path = DefaultGlovePath(LAKEQA_SOURCE_DIR);
+  std::string path = DefaultGlovePath(lakeqa::build_paths::SourceDir());
   if (!PathExists(path)) GTEST_SKIP() << path << " is missing: run scripts/setup to fetch and convert GloVe";
   auto g = GloveEmbedder::Open(path);
   ASSERT_TRUE(g.ok()) << g.status().ToString();

@@ -21,7 +21,8 @@ std::vector<RankedItem> Items(std::vector<std::pair<std::string, double>> v) {
 TEST(HybridTest, RrfHandComputed) {
   // text: a b c ; vectors: c a d. k = 60, weights 0.3 / 0.7.
   auto r =
-      FuseTextAndVectors(Items({{"a", 9}, {"b", 5}, {"c", 1}}), Items({{"c", .9}, {"a", .8}, {"d", .1}}));
+      FuseTextAndVectors(Items({{"a", 9}, {"b", 5}, {"c", 1}}), Items({{"c", .9}, {"a", .8}, {"d", .1}}),
+                         {FusionMethod::kRrf, 0.7, 60});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 4u);
   std::map<std::string, double> want = {

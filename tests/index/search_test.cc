@@ -11,6 +11,7 @@
 #include "index/test_util.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/index/searcher.h"
+#include "lakeqa/text/normalize.h"
 
 namespace lakeqa::index {
 namespace {
@@ -100,23 +101,51 @@ TEST_F(SearchTest, PrunedTopKMatchesBruteForce) {
   text::Analyzer analyzer;
   CorpusGen g(7);
   const size_t ks[] = {1, 3, 10, 40};
-  const double k1s[] = {1.2, 0.5, 2.0};
-  const double bs[] = {0.75, 0.0, 1.0};
+  const double k1s[] = {1.2, 0.5, 2.0, 0.0};
+  const double bs[] = {0.75, 0.0, 1.0, 0.3};
+  const double weights[] = {0.2, 1.0, 2.5, 6.0};
+  const double proximity[] = {0.0, 0.7, 3.0};
   uint64_t pruned_scored = 0, exhaustive_scored = 0;
-  size_t nonempty = 0, phrases = 0, prefixes = 0, filters = 0;
-  for (int i = 0; i < 160; ++i) {
+  size_t nonempty = 0, phrases = 0, prefixes = 0, filters = 0, bonuses = 0, restricted = 0;
+  for (int i = 0; i < 120; ++i) {  // ~3 s under ASan; the counts below check every feature is hit
     std::string text = g.QueryText(*docs_);
     auto q = ParseQuery(text, (*reader_)->schema(), analyzer);
     ASSERT_TRUE(q.ok());
+    // Per-field weights and b vary per query (BM25F's length normalisation is per field).
+    RankingParams ranking = RankingParams::FromSchema((*reader_)->schema());
+    ranking.k1 = k1s[i % 4];
+    ranking.proximity = proximity[(i / 4) % 3];
+    size_t f = 0;
+    for (auto& [name, fr] : ranking.fields) {
+      fr.weight = weights[(i + f) % 4];
+      fr.b = bs[(i / 2 + f++) % 4];
+    }
     SearchOptions o;
     o.k = ks[i % 4];
-    o.k1 = k1s[i % 3];
-    o.b = bs[(i / 3) % 3];
+    o.ranking = &ranking;
     o.snippets = false;
     o.max_prefix_expansions = i % 2 ? 128 : 3;  // a tight limit checks the expansion order too
     auto got = searcher.Search(*q, o);
     ASSERT_TRUE(got.ok()) << got.status().ToString();
-    auto ref = ref_->Run(*q, o);
+    auto ref = ref_->Run(*q, o, ranking);
+    // The explanation of every hit adds up to its score.
+    SearchOptions eo = o;
+    eo.explain = true;
+    auto explained = searcher.Search(*q, eo);
+    ASSERT_TRUE(explained.ok());
+    for (const Hit& h : explained->hits) {
+      ASSERT_TRUE(h.explanation.has_value());
+      double sum = 0;
+      for (const auto& t : h.explanation->terms) {
+        sum += t.score;
+        double fields = 0;
+        for (const auto& fe : t.fields) fields += fe.contribution;
+        EXPECT_NEAR(fields, t.score, 1e-9 * std::max(1.0, t.score)) << text;
+      }
+      for (const auto& p : h.explanation->proximity) sum += p.bonus;
+      bonuses += !h.explanation->proximity.empty();
+      EXPECT_NEAR(sum, h.score, 1e-9 * std::max(1.0, h.score)) << text << " " << h.id;
+    }
     ExpectTopK(*got, ref, o.k, "query '" + text + "'");
     o.exhaustive = true;
     auto full = searcher.Search(*q, o);
@@ -131,12 +160,17 @@ TEST_F(SearchTest, PrunedTopKMatchesBruteForce) {
     nonempty += !ref.ranked.empty();
     phrases += !q->phrases.empty() && !ref.ranked.empty();
     filters += !q->filters.empty() && !ref.ranked.empty();
-    for (const auto& t : q->terms) prefixes += t.prefix;
+    for (const auto& t : q->terms) {
+      prefixes += t.prefix;
+      restricted += t.field >= 0 && !ref.ranked.empty();  // `columns:tes`, which also forms pairs
+    }
   }
-  EXPECT_GT(nonempty, 120u);  // the test exercises real matches
+  EXPECT_GT(nonempty, 90u);  // the test exercises real matches
+  EXPECT_GT(bonuses, 10u);   // and proximity bonuses
   EXPECT_GT(phrases, 8u);
   EXPECT_GT(prefixes, 15u);
   EXPECT_GT(filters, 15u);
+  EXPECT_GT(restricted, 5u);
   EXPECT_LT(pruned_scored, exhaustive_scored);  // MaxScore skipped work
 }
 
@@ -154,11 +188,17 @@ TEST_F(SearchTest, FacetsAndTotalsMatchBruteForce) {
     o.facet_limit = 100;
     auto got = searcher.Search(*q, o);
     ASSERT_TRUE(got.ok());
-    auto ref = ref_->Run(*q, o, o.facet_fields);
+    auto ref = ref_->Run(*q, o, (*reader_)->ranking(), o.facet_fields);
     EXPECT_EQ(got->total, static_cast<int64_t>(ref.ranked.size())) << text;
     for (const std::string& f : o.facet_fields) {
       std::map<std::string, uint64_t> counts;
-      for (const FacetValue& v : got->facets[f]) counts[v.value] = v.count;
+      for (const FacetValue& v : got->facets[f]) {
+        counts[text::FoldKeyword(v.value)] = v.count;
+        // Values as written in the documents ("Public Safety", "CSV"), not folded.
+        if (f == "category") {
+          EXPECT_NE(v.value, text::FoldKeyword(v.value)) << f;
+        }
+      }
       EXPECT_EQ(counts, ref.facets[f]) << text << " facet " << f;
       const auto& vals = got->facets[f];
       for (size_t j = 1; j < vals.size(); ++j) EXPECT_GE(vals[j - 1].count, vals[j].count);
@@ -241,7 +281,7 @@ TEST(SearchDeletesTest, DeletesAndMergeMatchFreshBuild) {
         EXPECT_FALSE(deleted.count(x->hits[h].id));
       }
       EXPECT_EQ(x->total, y->total);
-      ExpectTopK(*x, ref.Run(*q, o), o.k, label + " '" + text + "'");
+      ExpectTopK(*x, ref.Run(*q, o, r->ranking()), o.k, label + " '" + text + "'");
     }
   };
   auto r = IndexReader::Open(a.path);
@@ -286,7 +326,7 @@ TEST(QueryParserTest, Syntax) {
   std::vector<std::string> terms;
   for (const auto& t : q->terms)
     terms.push_back((t.field >= 0 ? schema.fields()[t.field].name + ":" : "") + t.term + (t.prefix ? "*" : ""));
-  EXPECT_EQ(terms, (std::vector<std::string>{"vadir*", "k-8", "school", "title:run", "http", "x.org", "x", "org"}));
+  EXPECT_EQ(terms, (std::vector<std::string>{"vadir*", "k-8", "k", "8", "school", "title:run", "http", "x.org", "x", "org"}));
 
   q = ParseQuery("   ", schema, a);
   ASSERT_TRUE(q.ok());
@@ -295,6 +335,41 @@ TEST(QueryParserTest, Syntax) {
   q = ParseQuery("\"unterminated phrase here", schema, a);
   ASSERT_TRUE(q.ok());
   EXPECT_EQ(q->phrases.size(), 1u);
+}
+
+// A term restricted to one field (`columns:tes`) forms a proximity pair only in that field: "ga tes" in the
+// content of `content-pair` earns no bonus, "ga tes" in the columns of `columns-pair` does.
+TEST(SearchTest2, RestrictedTermPairsOnlyInItsField) {
+  TempDir dir;
+  std::vector<Document> docs(4);
+  docs[0].id = "content-pair";
+  docs[0].Add("columns", "tes").Add("content", "ga tes");
+  docs[1].id = "columns-pair";
+  docs[1].Add("columns", "ga tes");
+  docs[2].id = "filler-1";
+  docs[2].Add("title", "parks").Add("columns", "name");
+  docs[3].id = "filler-2";
+  docs[3].Add("title", "roads").Add("columns", "name");
+  auto r = Build(dir.path, docs, 100);
+  Searcher s(r);
+  RankingParams ranking = r->ranking();
+  ranking.proximity = 1.0;
+  SearchOptions o;
+  o.ranking = &ranking;
+  o.explain = true;
+  text::Analyzer analyzer;
+  auto q = ParseQuery("ga columns:tes", r->schema(), analyzer);
+  ASSERT_TRUE(q.ok());
+  auto res = s.Search(*q, o);
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  ASSERT_EQ(res->hits.size(), 2u);
+  std::map<std::string, const Hit*> by_id;
+  for (const Hit& h : res->hits) by_id[h.id] = &h;
+  ASSERT_TRUE(by_id.count("content-pair") && by_id.count("columns-pair"));
+  EXPECT_TRUE(by_id["content-pair"]->explanation->proximity.empty());
+  ASSERT_EQ(by_id["columns-pair"]->explanation->proximity.size(), 1u);
+  EXPECT_EQ(by_id["columns-pair"]->explanation->proximity[0].field, "columns");
+  ExpectTopK(*res, Reference(r->schema(), docs).Run(*q, o, ranking), o.k, "ga columns:tes");
 }
 
 TEST(SearchTest2, SnippetMatchedColumnsAndPrefix) {
@@ -343,9 +418,162 @@ TEST(SearchTest2, SnippetMatchedColumnsAndPrefix) {
   bad.facet_fields = {"title"};
   EXPECT_EQ(s.Search("x", bad).status().code(), ErrorCode::kInvalidArgument);
   bad = SearchOptions();
-  bad.b = 2;
+  RankingParams wrong = r->ranking();
+  wrong.fields["title"].b = 2;
+  bad.ranking = &wrong;
   EXPECT_EQ(s.Search("x", bad).status().code(), ErrorCode::kInvalidArgument);
+}
+
+TEST(QueryParserTest, QuestionPhrasingIsDroppedLikeStopWords) {
+  Schema schema = Schema::Datasets();
+  text::Analyzer query_side(QueryAnalyzerOptions());
+  auto words = [&](std::string_view text) {
+    auto q = ParseQuery(text, schema, query_side);
+    EXPECT_TRUE(q.ok());
+    std::vector<std::string> out;
+    for (const auto& t : q->terms) out.push_back(t.term + (t.inferred ? "(inferred)" : ""));
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(words("Can you tell me the total number of games won by the Memphis Grizzlies?"),
+            (V{"total", "number", "game", "won", "memphi", "grizzli"}));
+  EXPECT_EQ(words("How many points did Vince Carter score?"), (V{"point", "vinc", "carter", "score"}));
+  EXPECT_EQ(words("Identify the player with the least assists"), (V{"player", "least", "assist"}));
+  // Request verbs count only where the question starts; elsewhere they may be the topic.
+  EXPECT_EQ(words("List the Boston Celtics broadcasters list"), (V{"boston", "celtic", "broadcast", "list"}));
+  EXPECT_EQ(words("Raptors' record"), (V{"raptor", "record"}));
+  // The month's season is added: January–April end a season, October–December start one.
+  EXPECT_EQ(words("games in March 2009"), (V{"game", "march", "2009", "2008-09(inferred)"}));
+  EXPECT_EQ(words("November of 2008"), (V{"novemb", "2008", "2008-09(inferred)"}));
+  EXPECT_EQ(words("July 2008"), (V{"juli", "2008"}));
+  // Seasons match however they are written.
+  EXPECT_EQ(words("2007\xE2\x80\x93" "08"), (V{"2007-08", "2007", "2008"}));
+  EXPECT_EQ(words("2007-2008"), (V{"2007-08", "2007", "2008"}));
+  auto q = ParseQuery("what is the", schema, query_side);
+  ASSERT_TRUE(q.ok());
+  EXPECT_TRUE(q->terms.empty());
+  EXPECT_EQ(q->dropped, (V{"what", "is", "the"}));
+  EXPECT_EQ(q->words, 3u);
+  // The index side keeps everything.
+  text::Analyzer index_side;
+  q = ParseQuery("how many games", schema, index_side);
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(q->terms.size(), 3u);
+}
+
+// A small index of real-looking dataset documents for behaviour the random corpus does not exercise.
+class BehaviourTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto add = [&](const std::string& id, const std::string& title, const std::string& values) {
+      Document d;
+      d.id = id;
+      d.Add("title", title).Add("values", values).Add("namespace", "cmdbench").Add("category", "Sports Stats");
+      docs_.push_back(d);
+    };
+    add("t/raptors-0708", "2007\xE2\x80\x93" "08 Toronto Raptors season \xE2\x80\x94 Game log", "March 2; March 4; Chris Bosh");
+    add("t/raptors-0607", "2006\xE2\x80\x93" "07 Toronto Raptors season \xE2\x80\x94 Game log", "March 3; Chris Bosh");
+    add("t/raptors-0809", "2008\xE2\x80\x93" "09 Toronto Raptors season \xE2\x80\x94 Game log", "March 1; Bosh");
+    add("t/celtics", "Boston Celtics all-time roster", "Larry Bird; Bill Russell");
+    for (int i = 0; i < 20; ++i) add("t/filler" + std::to_string(i), "Filler season " + std::to_string(i), "nothing");
+    reader_ = Build(dir_.path, docs_, 1000);
+  }
+  std::vector<Document> docs_;
+  TempDir dir_;
+  std::shared_ptr<IndexReader> reader_;
+};
+
+TEST_F(BehaviourTest, SeasonSpansRankTheirSeasonFirst) {
+  Searcher s(reader_);
+  for (const char* q : {"2007\xE2\x80\x93" "08 Raptors", "2007-08 Raptors", "Raptors 2007/2008", "Raptors games March 2008"}) {
+    auto r = s.Search(q);
+    ASSERT_TRUE(r.ok());
+    ASSERT_FALSE(r->hits.empty()) << q;
+    EXPECT_EQ(r->hits[0].id, "t/raptors-0708") << q;
+  }
+}
+
+TEST_F(BehaviourTest, StopWordsOnlyFindNothingAndSayWhy) {
+  Searcher s(reader_);
+  auto r = s.Search("what was the");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->hits.empty());
+  EXPECT_EQ(r->total, 0);
+  EXPECT_NE(r->note.find("stop word"), std::string::npos) << r->note;
+  EXPECT_EQ(r->dropped.size(), 3u);
+  r = s.Search("zzzqqq");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->hits.empty());
+  EXPECT_FALSE(r->note.empty());
+  // An empty query is still the whole index (filters alone list datasets).
+  SearchOptions every;
+  every.k = 100;
+  r = s.Search("category:\"sports stats\"", every);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->hits.size(), docs_.size());
+}
+
+TEST_F(BehaviourTest, MisspelledWordsAreCorrectedToTheIndexsWords) {
+  Searcher s(reader_);
+  auto r = s.Search("Toronot Raptrs 2008-09");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->corrections.size(), 2u);
+  EXPECT_EQ(r->corrections[0].word, "Toronot");
+  EXPECT_EQ(r->corrections[0].term, "toronto");
+  EXPECT_EQ(r->corrections[1].term, "raptor");
+  EXPECT_EQ(r->hits[0].id, "t/raptors-0809");
+  // Known words, numbers and short words are left alone.
+  r = s.Search("Bosh 2031 zq");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->corrections.empty());
+}
+
+TEST_F(BehaviourTest, MatchesExplanationsOffsetsAndFacets) {
+  Searcher s(reader_);
+  SearchOptions o;
+  o.k = 3;
+  o.explain = true;
+  o.facet_fields = {"category"};
+  auto r = s.Search("Toronto Chris Bosh", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 3u);
+  const Hit& top = r->hits[0];
+  std::map<std::string, std::vector<std::string>> m(top.matches.begin(), top.matches.end());
+  EXPECT_EQ(m["title"], (std::vector<std::string>{"Toronto"}));
+  EXPECT_EQ(m["values"], (std::vector<std::string>{"Chris", "Bosh"}));
+  ASSERT_TRUE(top.explanation.has_value());
+  EXPECT_EQ(top.explanation->terms.size(), 3u);
+  EXPECT_NE(top.explanation->ToText().find("title"), std::string::npos);
+  EXPECT_EQ(r->facets["category"][0].value, "Sports Stats");  // as written, not folded
+  // Pages of an exact ranking are slices of one longer ranking.
+  SearchOptions all;
+  all.k = 4;
+  auto full = s.Search("Toronto Chris Bosh", all);
+  ASSERT_TRUE(full.ok());
+  SearchOptions page = all;
+  page.k = 2;
+  page.offset = 2;
+  auto second = s.Search("Toronto Chris Bosh", page);
+  ASSERT_TRUE(second.ok());
+  ASSERT_GE(full->hits.size(), 3u);
+  ASSERT_EQ(second->hits.size(), full->hits.size() - 2);
+  EXPECT_EQ(second->hits[0].id, full->hits[2].id);
+  if (full->hits.size() > 3) {
+    EXPECT_EQ(second->hits[1].id, full->hits[3].id);
+  }
+  // A document can be explained whatever its rank.
+  SearchOptions ids;
+  ids.k = 1;
+  ids.explain_ids = {"t/celtics", "t/raptors-0607", "t/absent"};
+  auto e = s.Search("Toronto Chris Bosh", ids);
+  ASSERT_TRUE(e.ok());
+  ASSERT_EQ(e->explained.size(), 2u);
+  EXPECT_EQ(e->explained[0].id, "t/celtics");
+  EXPECT_EQ(e->explained[0].score, 0.0);
+  EXPECT_EQ(e->explained[0].explanation->unmatched.size(), 3u);
+  EXPECT_GT(e->explained[1].score, 0.0);
 }
 
 }  // namespace
 }  // namespace lakeqa::index
+

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "ingest/build_test_util.h"
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/ingest/build.h"
 #include "lakeqa/ingest/sources.h"
 
@@ -147,7 +148,7 @@ TEST(CmdbenchBuild, KiltDocumentExportKeepsParagraphIds) {
 
 std::string SharedData() {
   if (const char* env = std::getenv("LAKEQA_SHARED_DATA")) return env;
-  return std::string(LAKEQA_SOURCE_DIR) + "/../shared/data";
+  return lakeqa::build_paths::SourceDir() + "/../shared/data";
 }
 
 TEST(CmdbenchBuild, RealNbaLake) {

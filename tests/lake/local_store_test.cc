@@ -137,6 +137,57 @@ TEST_F(LocalStoreTest, SkipsLoopsFifosAndDanglingLinks) {
   EXPECT_EQ(store_->ReadRange("d/dangling", 0, 1).status().code(), ErrorCode::kNotFound);
 }
 
+// Security regression (issue 15): a dataset folder or a file that links out of the lake is neither listed
+// through nor read; links that stay inside still work.
+TEST_F(LocalStoreTest, LinksOutOfTheRootAreRefused) {
+  std::string outside = *MakeTempDir("lakeqa-outside-");
+  ASSERT_TRUE(WriteFileAtomic(outside + "/secret.txt", "hunter2").ok());
+  Put("datagov/real/files/a.txt", "a");
+  std::string files = dir_ + "/datagov/real/files";
+  ASSERT_EQ(symlink(outside.c_str(), (dir_ + "/datagov/linked").c_str()), 0);  // a dataset folder -> /etc
+  ASSERT_EQ(symlink((outside + "/secret.txt").c_str(), (files + "/shadow.txt").c_str()), 0);
+  std::string rel_out = "../../../../" + std::filesystem::path(outside).filename().string() + "/secret.txt";
+  ASSERT_EQ(symlink(rel_out.c_str(), (files + "/relative.txt").c_str()), 0);
+  ASSERT_EQ(symlink((files + "/a.txt").c_str(), (files + "/absolute_inside.txt").c_str()), 0);
+  ASSERT_EQ(symlink("a.txt", (files + "/relative_inside.txt").c_str()), 0);
+  ASSERT_EQ(*ReadFile(files + "/relative.txt"), "hunter2");  // the link really leads out
+
+  ListOptions o;
+  o.prefix = "datagov/linked/";
+  auto page = store_->List(o);
+  ASSERT_FALSE(page.ok());
+  EXPECT_EQ(page.status().code(), ErrorCode::kPermissionDenied) << page.status().ToString();
+  o.prefix = "datagov/real/files/";
+  page = store_->List(o);
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  for (const auto& obj : page->objects) {
+    if (obj.key.find("shadow") != std::string::npos || obj.key.find("relative.txt") != std::string::npos) {
+      EXPECT_EQ(obj.size, 0u) << obj.key;  // not the secret's size
+    }
+  }
+  size_t outside_warnings = 0;
+  for (const auto& w : page->warnings) outside_warnings += w.find("outside the lake") != std::string::npos;
+  EXPECT_EQ(outside_warnings, 2u);
+  for (const char* key : {"datagov/real/files/shadow.txt", "datagov/real/files/relative.txt", "datagov/linked/secret.txt"}) {
+    SCOPED_TRACE(key);
+    EXPECT_EQ(store_->Stat(key).status().code(), ErrorCode::kPermissionDenied);
+    auto r = store_->ReadRange(key, 0, 0);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), ErrorCode::kPermissionDenied);
+    std::string got;
+    Status st = store_->ReadStream(key, [&](std::string_view c) {
+      got += c;
+      return true;
+    });
+    EXPECT_EQ(st.code(), ErrorCode::kPermissionDenied);
+    EXPECT_EQ(got.find("hunter2"), std::string::npos);
+  }
+  EXPECT_EQ(*store_->ReadRange("datagov/real/files/absolute_inside.txt", 0, 0), "a");
+  EXPECT_EQ(*store_->ReadRange("datagov/real/files/relative_inside.txt", 0, 0), "a");
+  EXPECT_EQ(store_->Stat("datagov/real/files/relative_inside.txt")->size, 1u);
+  (void)RemoveAll(outside);
+}
+
 TEST_F(LocalStoreTest, WriteIsAtomicAndLeavesNoTempFiles) {
   Put("a/b.txt", "one");
   Put("a/b.txt", "two");

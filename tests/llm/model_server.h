@@ -132,6 +132,23 @@ inline Reply OpenAiToolCallStream(const std::string& name, const Json& args, con
   return r;
 }
 
+// An OpenAI stream that answers with text only (no tool call): what a model says to a request without
+// tools, such as `lakeqa run`'s preflight.
+inline Reply OpenAiTextStream(const std::string& text, int prompt_tokens = 12, int completion_tokens = 2) {
+  auto chunk = [](const Json& j) { return "data: " + j.dump() + "\n\n"; };
+  Json head = {{"id", "chatcmpl-t"}, {"object", "chat.completion.chunk"}, {"model", "gpt-test"}};
+  Json first = head, last = head, usage = head;
+  first["choices"] = Json::array({{{"index", 0}, {"delta", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", nullptr}}});
+  last["choices"] = Json::array({{{"index", 0}, {"delta", Json::object()}, {"finish_reason", "stop"}}});
+  usage["choices"] = Json::array();
+  usage["usage"] = {{"prompt_tokens", prompt_tokens},
+                    {"completion_tokens", completion_tokens},
+                    {"total_tokens", prompt_tokens + completion_tokens}};
+  Reply r;
+  r.chunks = {chunk(first), chunk(last), chunk(usage), "data: [DONE]\n\n"};
+  return r;
+}
+
 // An Anthropic Messages stream: text block, then a tool_use block whose input arrives as partial JSON.
 inline Reply AnthropicToolUseStream(const std::string& name, const Json& input,
                                     const std::string& id = "toolu_1", int input_tokens = 30,

@@ -151,7 +151,7 @@ TEST_F(HttpTest, ConcurrentSessionsAreIsolated) {
     ASSERT_EQ(infos[i]["file_count"], 1) << infos[i].dump();
     std::string rel = infos[i]["files"][0]["relative_path"];
     EXPECT_NE(rel.find(files[i % 3]), std::string::npos) << rel;
-    EXPECT_NE(infos[i]["sandbox_dir"].get<std::string>().find(ids[i]), std::string::npos);
+    EXPECT_EQ(infos[i]["sandbox_dir"], "/sandbox");  // every session's own sandbox, never its host path
   }
   // Each trace holds only its own session's calls.
   for (int i = 0; i < kSessions; ++i) {
@@ -181,7 +181,7 @@ TEST_F(HttpTest, McpOverHttpWithCurl) {
   EXPECT_TRUE(r.json["result"]["tools"][0].contains("inputSchema"));
   r = Curl(
       "POST", base_ + "/mcp",
-      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_files","arguments":{"dataset_ids":["../x"]}}})",
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"inspect_file","arguments":{"dataset_id":"../x","file_path":"a.csv"}}})",
       h);
   ASSERT_EQ(r.status, 200);
   EXPECT_EQ(r.json["result"]["isError"], true);

@@ -1,12 +1,14 @@
 // MCP with the official TypeScript SDK client (npm @modelcontextprotocol/sdk, installed by scripts/setup
 // into .deps/mcp-sdk): over stdio against `lakeqa mcp` and over streamable HTTP against /mcp. The client
 // lists the tools and calls every one of them. Skips when node or the SDK is missing.
+#include <algorithm>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "lakeqa/exec/python.h"
 
+#include "lakeqa/common/build_paths.h"
 #include "server/server_test_util.h"
 
 namespace lakeqa::server::testing {
@@ -14,7 +16,7 @@ namespace {
 
 std::string SdkDir() {
   if (const char* d = std::getenv("LAKEQA_DEPS_DIR")) return std::string(d) + "/mcp-sdk";
-  return std::string(LAKEQA_SOURCE_DIR) + "/.deps/mcp-sdk";
+  return lakeqa::build_paths::SourceDir() + "/.deps/mcp-sdk";
 }
 
 Status SdkAvailable() {
@@ -57,7 +59,7 @@ class McpTest : public ServerFixture {
   }
 
   Json RunClient(const std::string& transport_args) {
-    std::string script = std::string(LAKEQA_SOURCE_DIR) + "/tests/support/mcp_client.mjs";
+    std::string script = lakeqa::build_paths::SourceDir() + "/tests/support/mcp_client.mjs";
     CmdResult r = RunCommand("node " + Sh(script) + " " + Sh(SdkDir()) + " " + Sh(EveryToolCall().dump()) +
                              " " + transport_args);
     // The last line is the client's JSON report.
@@ -96,6 +98,13 @@ class McpTest : public ServerFixture {
     EXPECT_EQ(report["calls"][5]["structured"]["rows"][0][0], 2);
     EXPECT_EQ(report["calls"][calls.size() - 2]["structured"]["error"]["code"], "permission_denied");
     EXPECT_EQ(report["unknownTool"], "-32602");
+    EXPECT_NE(std::find(report["resources"].begin(), report["resources"].end(), "lakeqa://datagov/austin-water"),
+              report["resources"].end())
+        << report["resources"].dump();
+    EXPECT_EQ(report["resourceText"].get<std::string>().rfind("station,ph", 0), 0u);
+    EXPECT_EQ(report["promptMessages"], 2);
+    EXPECT_EQ(report["completions"], (Json{"apd-searches-by-type"}));
+    EXPECT_EQ(report["annotated"], true);
   }
 };
 

@@ -7,45 +7,28 @@
 #include <string>
 #include <vector>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/server/server.h"
 
+#include "support/cli_runner.h"
 #include "tools/fixture.h"
 
 namespace lakeqa::server::testing {
 
-// Single-quotes for /bin/sh.
-inline std::string Sh(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  return out + "'";
-}
-
-struct CmdResult {
-  int exit_code = -1;
-  std::string out;
-};
-
-inline CmdResult RunCommand(const std::string& cmd) {
-  CmdResult r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
-    r.out.append(buf, n);
-  int st = ::pclose(p);
-  r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+using ::lakeqa::testing::CmdResult;
+using ::lakeqa::testing::LakeqaBin;
+using ::lakeqa::testing::RunCommand;
+using ::lakeqa::testing::Sh;
 
 struct HttpReply {
   int status = 0;
@@ -97,13 +80,45 @@ inline std::string Header(const std::string& headers, const std::string& name) {
   return v;
 }
 
+// A TCP connection to 127.0.0.1:port for requests curl cannot make (a slow head, a huge declared body).
+class RawConn {
+ public:
+  explicit RawConn(int port) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+      ::close(fd_);
+      fd_ = -1;
+    }
+  }
+  ~RawConn() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool ok() const { return fd_ >= 0; }
+  bool Send(const std::string& s) { return ::send(fd_, s.data(), s.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(s.size()); }
+  // Reads until the peer closes or timeout_ms passes without data.
+  std::string ReadAll(int timeout_ms) {
+    std::string out;
+    char buf[4096];
+    while (true) {
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, timeout_ms) <= 0) break;
+      ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+      if (n <= 0) break;
+      out.append(buf, static_cast<size_t>(n));
+    }
+    return out;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
 inline bool HaveCurl() {
   return std::system("command -v curl >/dev/null 2>&1") == 0;
-}
-
-inline std::string LakeqaBin() {
-  if (const char* b = std::getenv("LAKEQA_BIN")) return b;
-  return std::string(LAKEQA_BINARY_DIR) + "/lakeqa";
 }
 
 class ServerFixture : public tools::testing::ToolsFixture {
@@ -121,9 +136,12 @@ class ServerFixture : public tools::testing::ToolsFixture {
   }
   void StartHttp(const std::string& token = "") {
     ServerOptions o;
-    o.listen = "127.0.0.1:0";
     o.token = token;
-    o.threads = 16;
+    o.http.workers = 16;
+    StartHttpWith(o);
+  }
+  void StartHttpWith(ServerOptions o) {
+    o.listen = "127.0.0.1:0";
     http_ = std::make_unique<HttpServer>(*sessions_, o);
     Status st = http_->Start();
     ASSERT_TRUE(st.ok()) << st.ToString();

@@ -43,6 +43,20 @@ try {
       text: r.content?.[0]?.text ?? null,
     });
   }
+  // Resources, prompts and completion, as the SDK's own methods call them.
+  const resources = await client.listResources();
+  out.resources = resources.resources.map((r) => r.uri);
+  const read = await client.readResource({ uri: 'lakeqa://datagov/austin-water/files/data.csv' });
+  out.resourceText = read.contents[0]?.text ?? null;
+  const prompt = await client.getPrompt({ name: 'lakeqa_agent', arguments: { question: 'How many stations?' } });
+  out.promptMessages = prompt.messages.length;
+  const done = await client.complete({
+    ref: { type: 'ref/resource', uri: 'lakeqa://{namespace}/{dataset}' },
+    argument: { name: 'dataset', value: 'apd' },
+    context: { arguments: { namespace: 'datagov' } },
+  });
+  out.completions = done.completion.values;
+  out.annotated = listed.tools.every((t) => t.annotations && t.outputSchema);
   // An unknown tool is a protocol error, not a tool result.
   try {
     await client.callTool({ name: 'no_such_tool', arguments: {} });

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/status.h"
 
@@ -27,7 +28,7 @@ class S3TestServer {
   // Starts the server with the given buckets; an error (with the reason) when node or the package is
   // missing, so tests can GTEST_SKIP.
   static Result<std::unique_ptr<S3TestServer>> Start(const std::vector<std::string>& buckets) {
-    std::string src = LAKEQA_SOURCE_DIR;
+    std::string src = lakeqa::build_paths::SourceDir();
     std::string pkg = src + "/.deps/s3rver/node_modules/@20minutes/s3rver";
     if (const char* d = std::getenv("LAKEQA_DEPS_DIR")) pkg = std::string(d) + "/s3rver/node_modules/@20minutes/s3rver";
     if (!PathExists(pkg)) return NotFound("s3rver is not installed at " + pkg + " (run scripts/setup)");

@@ -11,6 +11,7 @@
 
 #include "lakeqa/catalog/builder.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/exec/python.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/lake/local_store.h"
 #include "lakeqa/tools/tools.h"
@@ -45,14 +46,7 @@ class ToolsFixture : public ::testing::Test {
     for (auto& e : std::filesystem::recursive_directory_iterator(lake_))
       ::chmod(e.path().c_str(), e.is_directory() ? 0755 : 0644);
     ::chmod(lake_.c_str(), 0755);
-    {
-      lake::LocalStore store(lake_);
-      catalog::BuildOptions bo;
-      bo.progress = false;
-      bo.jobs = 1;
-      auto r = catalog::BuildCatalog(store, index_, bo);
-      ASSERT_TRUE(r.ok()) << r.status().ToString();
-    }
+    BuildCatalog();
     {
       auto w = index::IndexWriter::Open(index_ + "/text", index::Schema::Datasets());
       ASSERT_TRUE(w.ok()) << w.status().ToString();
@@ -88,6 +82,15 @@ class ToolsFixture : public ::testing::Test {
     tools_.reset();
     if (!root_.empty()) (void)RemoveAll(root_);
   }
+  // Builds the catalog of the lake (incrementally: call again after Put to catalog new datasets).
+  void BuildCatalog() {
+    lake::LocalStore store(lake_);
+    catalog::BuildOptions bo;
+    bo.progress = false;
+    bo.jobs = 1;
+    auto r = catalog::BuildCatalog(store, index_, bo);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+  }
   void OpenTools(const SessionLimits& limits) {
     ToolSetOptions o;
     o.index_dir = index_;
@@ -115,6 +118,16 @@ class ToolsFixture : public ::testing::Test {
   SessionLimits limits_;
   std::unique_ptr<ToolSet> tools_;
   std::unique_ptr<Session> session_;
+};
+
+// The same, for tests that run code: skipped where bubblewrap and the sandbox user are unavailable.
+class PythonToolsFixture : public ToolsFixture {
+ protected:
+  void SetUp() override {
+    static const Status st = exec::CheckPythonSandbox();
+    if (!st.ok()) GTEST_SKIP() << "Python sandbox unavailable: " << st.ToString();
+    ToolsFixture::SetUp();
+  }
 };
 
 }  // namespace lakeqa::tools::testing

@@ -48,11 +48,12 @@ TEST(S3Download, StreamsOnceAndLinksIntoEverySandbox) {
   EXPECT_EQ(ra["downloaded"][0]["cached"], false);
   EXPECT_EQ(rb["downloaded"][0]["cached"], true);
   EXPECT_EQ(ra["downloaded"][0]["sha256"], rb["downloaded"][0]["sha256"]);
-  EXPECT_EQ(*ReadFile(ra["downloaded"][0]["local_path"]), "id,text\n" + body);
+  std::string rel = ra["downloaded"][0]["relative_path"];
+  EXPECT_EQ(*ReadFile((*a)->sandbox_dir() + "/" + rel), "id,text\n" + body);
   struct stat sa {
   }, sb{};
-  ASSERT_EQ(::stat(ra["downloaded"][0]["local_path"].get<std::string>().c_str(), &sa), 0);
-  ASSERT_EQ(::stat(rb["downloaded"][0]["local_path"].get<std::string>().c_str(), &sb), 0);
+  ASSERT_EQ(::stat(((*a)->sandbox_dir() + "/" + rel).c_str(), &sa), 0);
+  ASSERT_EQ(::stat(((*b)->sandbox_dir() + "/" + rel).c_str(), &sb), 0);
   EXPECT_EQ(sa.st_ino, sb.st_ino);
   Json q = (*tools)->Call(**b, "query", {{"sql", "SELECT count(*) FROM 'datagov/big/files/rows.txt'"}});
   ASSERT_FALSE(q.contains("error")) << q.dump();

@@ -6,6 +6,8 @@
 
 #include "lakeqa/exec/python.h"
 
+#include "lakeqa/common/build_paths.h"
+#include "exec/access_watch.h"
 #include "tools/fixture.h"
 
 namespace lakeqa::tools::testing {
@@ -48,8 +50,17 @@ TEST_F(ToolsTest, SearchIsIdPrefixPerNamespace) {
   r = Call("search", {{"prefix", "datagov/a"}});
   EXPECT_EQ(Ids(r["results"]),
             (std::vector<std::string>{"datagov/apd-searches-by-type", "datagov/austin-water"}));
-  r = Call("search", {{"prefixes", {"au"}}, {"limit", 1}});
+  // The limit reached with more left out, and exactly `limit` matches (complete: not truncated).
+  r = Call("search", {{"prefixes", {"datagov/a"}}, {"limit", 1}});
   EXPECT_EQ(r["truncated"], true);
+  EXPECT_EQ(r["truncated_prefixes"], (Json{"datagov/a"}));
+  EXPECT_EQ(r["count"], 1);
+  EXPECT_TRUE(r["total"].is_null());  // unknown, not 0
+  r = Call("search", {{"prefixes", {"au"}}, {"limit", 1}});
+  EXPECT_EQ(r["truncated"], false);
+  EXPECT_EQ(r["count"], 1);
+  EXPECT_EQ(r["total"], 1);
+  EXPECT_FALSE(r.contains("truncated_prefixes"));
   auto trace = *session_->ReadTrace();
   EXPECT_EQ(trace[0]["returned"].size(), 3u);
   EXPECT_EQ(trace[0]["accessed"].size(), 0u);
@@ -115,7 +126,9 @@ TEST_F(ToolsTest, DownloadLandsInNamespaceFolderThroughTheSharedCache) {
   EXPECT_EQ(d["relative_path"], "datagov/apd-searches-by-type/files/rows.txt");
   EXPECT_EQ(d["cached"], false);
   EXPECT_EQ(d["sha256"].get<std::string>().size(), 64u);
-  std::string local = d["local_path"];
+  // The agent sees the sandbox as /sandbox, never its host path.
+  EXPECT_EQ(d["local_path"], "/sandbox/datagov/apd-searches-by-type/files/rows.txt");
+  std::string local = session_->sandbox_dir() + "/" + d["relative_path"].get<std::string>();
   EXPECT_EQ(*ReadFile(local), kRows);
   // A second session gets the same bytes by hard link, not a copy.
   auto other = Session::Create(root_ + "/sessions", "s2");
@@ -127,7 +140,8 @@ TEST_F(ToolsTest, DownloadLandsInNamespaceFolderThroughTheSharedCache) {
   struct stat a {
   }, b{};
   ASSERT_EQ(::stat(local.c_str(), &a), 0);
-  ASSERT_EQ(::stat(r2["downloaded"][0]["local_path"].get<std::string>().c_str(), &b), 0);
+  ASSERT_EQ(::stat(((*other)->sandbox_dir() + "/" + r2["downloaded"][0]["relative_path"].get<std::string>()).c_str(), &b),
+            0);
   EXPECT_EQ(a.st_ino, b.st_ino);
   EXPECT_EQ(a.st_mode & 0222, 0u);  // the shared copy is read-only
   Json info = Call("get_sandbox_info", Json::object());
@@ -168,7 +182,10 @@ TEST_F(ToolsTest, OutputCapKeepsTheFullResultInTheSandbox) {
             "");
   Json r = Call("query", {{"sql", "SELECT range AS i, repeat('x', 50) AS pad FROM range(500)"}});
   ASSERT_EQ(Code(r), "") << r.dump();
-  EXPECT_EQ(r["truncated"], true);
+  EXPECT_EQ(r["output_capped"], true);
+  EXPECT_EQ(r["truncated"], false);  // the row limit did not stop the query: only the cap cut it
+  EXPECT_EQ(r["row_count"], r["rows"].size());
+  EXPECT_EQ(r["total"], 500);
   EXPECT_LE(DumpJson(r).size(), 2000u);
   std::string path = r["full_output_path"];
   auto full = ReadFile(session_->sandbox_dir() + "/" + path);
@@ -199,19 +216,14 @@ TEST_F(ToolsTest, SubmitAnswerOnce) {
       "submit_answer",
       {{"answer", "[Adam]"}, {"reasoning", "most searches"}, {"sources", {"datagov/apd-searches-by-type"}}});
   ASSERT_EQ(Code(r), "") << r.dump();
-  EXPECT_EQ(r["status"], "submitted");
+  EXPECT_EQ(r["status"], "answer_submitted");
+  EXPECT_EQ(r["answer"], "Adam");
+  EXPECT_EQ(r["raw_answer"], "[Adam]");
   ASSERT_TRUE(session_->answer.has_value());
   EXPECT_EQ(Code(Call("submit_answer", {{"answer", "[Baker]"}})), "already_exists");
 }
 
-class PythonToolsTest : public ToolsFixture {
- protected:
-  void SetUp() override {
-    static const Status st = exec::CheckPythonSandbox();
-    if (!st.ok()) GTEST_SKIP() << "Python sandbox unavailable: " << st.ToString();
-    ToolsFixture::SetUp();
-  }
-};
+using PythonToolsTest = PythonToolsFixture;
 
 TEST_F(PythonToolsTest, ExecuteCodeSeesDownloadsAndReportsErrors) {
   ASSERT_EQ(Code(Call("download", {{"dataset_id", "austin-water"}, {"file_path", "files/data.csv"}})), "");
@@ -227,11 +239,42 @@ TEST_F(PythonToolsTest, ExecuteCodeSeesDownloadsAndReportsErrors) {
   EXPECT_EQ(r["success"], false) << r.dump();
 }
 
+// D_acc for execute_code comes from what the run really opened (issue 14, item 10): a forged access log
+// and a file written into a dataset-shaped folder do not count; reads through a glob or FILES do.
+TEST_F(PythonToolsTest, ForgedAccessLogDoesNotCountButGlobAndFilesReadsDo) {
+  std::string why;
+  if (!exec::CanObserveOpens(&why)) GTEST_SKIP() << "opens cannot be observed here: " << why;
+  ASSERT_EQ(Code(Call("download", {{"dataset_id", "austin-water"}, {"file_path", "files/data.csv"}})), "");
+  Json r = Call("execute_code",
+                {{"code",
+                  "import glob, os\n"
+                  "for p in glob.glob('*/*/files/*.csv'): open(p).read()\n"
+                  "os.makedirs('datagov/forged/files', exist_ok=True)\n"
+                  "open('datagov/forged/files/x.csv', 'w').write('a\\n1\\n')\n"
+                  "open('datagov/forged/files/x.csv').read()\n"
+                  "for log in [os.environ.get('LAKEQA_ACCESS_LOG', ''), SANDBOX_DIR + '/.lakeqa/accessed.jsonl']:\n"
+                  "    if log:\n"
+                  "        with open(log, 'a') as f:\n"
+                  "            f.write('{\"op\": \"get_object\", \"bucket\": \"b\", \"key\": "
+                  "\"datagov/apd-searches-by-type/files/rows.txt\"}\\n')\n"
+                  "print('ok')\n"}});
+  ASSERT_EQ(r["success"], true) << r.dump();
+  auto trace = *session_->ReadTrace();
+  EXPECT_EQ(trace.back()["accessed"], (Json{"datagov/austin-water"})) << trace.back().dump();
+  EXPECT_FALSE(trace.back().contains("accessed_unverified"));
+  ASSERT_EQ(Code(Call("download", {{"dataset_id", "datagov/apd-searches-by-type"}, {"file_path", "files/rows.txt"}})),
+            "");
+  r = Call("execute_code", {{"code", "for f in FILES:\n    if 'apd' in f: open(f).read()\nprint('ok')\n"}});
+  ASSERT_EQ(r["success"], true) << r.dump();
+  trace = *session_->ReadTrace();
+  EXPECT_EQ(trace.back()["accessed"], (Json{"datagov/apd-searches-by-type"})) << trace.back().dump();
+}
+
 // A real LakeQA task `fact` (it reads the lake with boto3) runs unchanged through execute_code against
 // the file placed in the test lake at its key; the key it read is in D_acc.
 TEST_F(PythonToolsTest, RealTaskFactReadsTheLakeThroughBoto3) {
   std::string task =
-      std::string(LAKEQA_SOURCE_DIR) + "/../shared/data/lakeqa-tasks/lakeqa_mini/k-2-d-3/task_1.json";
+      lakeqa::build_paths::SourceDir() + "/../shared/data/lakeqa-tasks/lakeqa_mini/k-2-d-3/task_1.json";
   auto text = ReadFile(task);
   if (!text.ok()) GTEST_SKIP() << "LakeQA tasks not available: " << text.status().ToString();
   auto j = ParseJson(*text, task);
@@ -251,7 +294,7 @@ TEST_F(PythonToolsTest, RealTaskFactReadsTheLakeThroughBoto3) {
 // A k-1-d-1 fact reads its file by sandbox-relative path after `download`.
 TEST_F(PythonToolsTest, RealTaskFactReadsADownloadedFile) {
   std::string task =
-      std::string(LAKEQA_SOURCE_DIR) + "/../shared/data/lakeqa-tasks/lakeqa_mini/k-1-d-1/task_2.json";
+      lakeqa::build_paths::SourceDir() + "/../shared/data/lakeqa-tasks/lakeqa_mini/k-1-d-1/task_2.json";
   auto text = ReadFile(task);
   if (!text.ok()) GTEST_SKIP() << "LakeQA tasks not available: " << text.status().ToString();
   auto j = ParseJson(*text, task);
@@ -303,7 +346,7 @@ TEST_F(PythonToolsTest, HugeOutputAndRunawayCodeAreContained) {
   NewSession(lim, "hostile");
   Json r = Call("execute_code", {{"code", "print('x' * 5000000)"}});
   ASSERT_EQ(Code(r), "") << r.dump().substr(0, 500);
-  EXPECT_EQ(r["truncated"], true);
+  EXPECT_EQ(r["output_capped"], true);
   EXPECT_LE(DumpJson(r).size(), lim.max_output_chars);
   r = Call("execute_code", {{"code", "while True:\n    pass"}});
   EXPECT_EQ(r["success"], false) << r.dump();

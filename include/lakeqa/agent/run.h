@@ -31,8 +31,18 @@ struct RunOptions {
   std::string agent;
   std::string model;
   std::string prompt_hash;
-  Json config = Json::object();   // the flags as given
-  Json index_manifest = nullptr;  // <index>/manifest.json when there is one
+  Json config = Json::object();         // the flags as given
+  std::vector<std::string> task_paths;  // --tasks as given; run.json keeps the union over invocations
+  Json lake = nullptr;                  // {"uri", "forced"}: the lake the tools read
+  Json index = nullptr;                 // {"dir", "lake", "manifest"}: the index and the lake it was built from
+  // A resumed run on another lake than the one run.json records is refused unless this is set (--force).
+  bool force_lake = false;
+  std::vector<std::string> warnings;  // kept in run.json for good (a lake other than the index's, forced)
+  // Stop launching tasks once this many have failed (error or crashed) in this invocation; 0: no limit.
+  int max_failures = 0;
+  // Called once before the first task when there is a task to run (the llm agent's request that checks key,
+  // model id and endpoint); its JSON goes to run.json. A failure stops the run before any task.
+  std::function<Result<Json>()> preflight;
 };
 
 struct RunSummary {
@@ -42,11 +52,17 @@ struct RunSummary {
   size_t answered = 0;
   size_t failed = 0;      // error or crashed
   size_t unfinished = 0;  // max_turns, timeout, token/cost limit
-  size_t cancelled = 0;
+  size_t cancelled = 0;   // stopped mid-task by SIGINT/SIGTERM (not recorded; they run again on resume)
+  size_t not_started = 0; // left for the next invocation: interrupted, or stopped by max_failures
   bool interrupted = false;
+  std::string stopped;  // "", "interrupted" or "max_failures"
   llm::Usage usage;
-  double cost_usd = 0;
+  double cost_usd = 0;       // over the recorded tasks whose cost is known
+  size_t cost_known = 0;     // recorded tasks with a known cost
+  size_t cost_unknown = 0;   // recorded tasks of an unpriced model: left out of cost_usd
   double elapsed_s = 0;
+  std::string first_failure;  // "<task id>: <error>" of the first failed task
+  // cost_usd is null when every recorded task's cost is unknown.
   Json ToJson() const;
 };
 
@@ -58,7 +74,9 @@ using AgentFactory = std::function<std::unique_ptr<Agent>()>;
 Result<std::map<std::string, std::string>> ReadRecordedStatus(const std::string& out_dir);
 
 // Runs `tasks`; `cancel` stops launching new tasks and makes running ones stop at their next turn.
-// Fails only when the run directory cannot be used (unwritable, holds a different run, duplicate ids).
+// Fails when the run directory cannot be used (unwritable, holds a different run or a run.json format this
+// lakeqa does not know, duplicate ids) and when the preflight fails; failed tasks are recorded and counted
+// in the summary, not returned as an error.
 Result<RunSummary> RunTasks(const RunOptions& options, const std::vector<eval::Task>& tasks,
                             const AgentFactory& make_agent, const ToolEnvFactory& make_env,
                             std::atomic<bool>& cancel);

@@ -13,6 +13,11 @@
 #include "lakeqa/common/status.h"
 #include "lakeqa/eval/task.h"
 
+namespace lakeqa::tools {
+class ToolSet;
+class Session;
+}  // namespace lakeqa::tools
+
 namespace lakeqa::agent {
 
 class ToolEnv {
@@ -36,9 +41,23 @@ struct ToolEnvOptions {
   std::string lake;      // lake root URI
   std::string work_dir;  // run-local scratch (sandboxes, download cache)
   Json store_options;    // S3 endpoint/region/anonymous as the lake flags gave them
+  // Use a lake other than the one the index was built from (--force); a warning says so.
+  bool force_lake = false;
 };
 
-// The one place where the run command binds to the real tools (tools::ToolSet); see the .cc.
-Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options);
+// What opening the tool environment found, for run.json.
+struct ToolEnvInfo {
+  Json lake;                          // {"uri", "forced"}
+  Json index;                         // {"dir", "lake", "manifest"}
+  std::vector<std::string> warnings;  // a different lake used with force_lake
+};
+
+// The one place where the run command binds to the real tools (tools::ToolSet); see the .cc. Opens the lake
+// first: a missing or empty lake is not_found, a lake other than the index's is invalid_argument unless
+// options.force_lake.
+Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options, ToolEnvInfo* info = nullptr);
+
+// One episode over a ToolSet the caller keeps open (the workbench's): `session` is the episode's sandbox.
+std::unique_ptr<ToolEnv> MakeToolSetEnv(tools::ToolSet& tools, std::shared_ptr<tools::Session> session);
 
 }  // namespace lakeqa::agent

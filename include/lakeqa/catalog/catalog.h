@@ -77,13 +77,21 @@ class Catalog {
   Catalog& operator=(const Catalog&) = delete;
 
   Result<std::vector<DatasetRecord>> ListDatasets(const std::string& prefix, uint64_t limit, uint64_t offset = 0);
+  // How many datasets ListDatasets(prefix, ∞) would return.
+  Result<uint64_t> CountDatasets(const std::string& prefix);
   // "datagov/<id>" (or "wikipedia/<Title>").
   Result<DatasetRecord> GetDataset(const std::string& full_id);
+  // As GetDataset, and also a bare "<id>" as the tools take it: the one dataset with that id in any
+  // namespace (not_found when none, invalid_argument naming the candidates when several).
+  Result<DatasetRecord> ResolveDataset(const std::string& id);
   Result<std::vector<FileRecord>> ListFiles(const std::string& full_id);
   Result<FileRecord> GetFile(const std::string& key);
   Result<CatalogStats> Stats();
   // Every dataset in id order, with its files; stops at the first error the visitor returns.
   Status ForEachDataset(const std::function<Status(const DatasetRecord&, const std::vector<FileRecord>&)>& visit);
+  // Datasets sharing a title (compared after SQLite's lower(), trimmed), one group of two or more at a
+  // time, in title order; ids ("<namespace>/<dataset_id>") in id order. Memory is bounded by one group.
+  Status ForEachTitleGroup(const std::function<Status(const std::string& title, const std::vector<std::string>& ids)>& visit);
   // A deterministic text dump of every row (for equivalence checks); excludes build bookkeeping.
   // With ignore_etag_mtime, etag and mtime are left out (they differ between a folder and S3).
   Status Dump(const std::function<void(const std::string& line)>& out, bool ignore_etag_mtime = false);

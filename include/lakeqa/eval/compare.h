@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,12 @@ struct CompareOptions {
 
 struct RunColumn {
   std::string dir;
-  std::string label;  // folder name, with run.json's model when it has one
+  // "<agent> / <model>" from run.json ("<agent>" without a model, the folder name without either), with
+  // " (<folder>)" added when two runs would otherwise share a label.
+  std::string label;
   size_t tasks = 0;
-  double em = 0, lenient = 0, token_f1 = 0, runtime_s = 0, cost_usd = 0;
+  double em = 0, lenient = 0, token_f1 = 0, runtime_s = 0;
+  std::optional<double> cost_usd;  // report.json's per-task mean; unknown for an unpriced model
   double dret_r = 0, dacc_r = 0, dret_f1 = 0, dacc_f1 = 0;
 };
 
@@ -44,8 +48,14 @@ struct Comparison {
   std::vector<std::string> task_ids;  // union, in first-seen order
   std::vector<std::vector<int>> em;   // [task][run]: 1, 0, or -1 when the run did not score the task
   std::vector<PairedDiff> pairs;      // one per run after the first
+  // Tasks some run did not score: left out of the per-task differences (and of each pair that lacks
+  // them), counted and warned about.
+  std::vector<std::string> unpaired;
+  std::vector<std::string> warnings;
   CompareOptions options;
 
+  bool InAllRuns(size_t task) const;
+  // Rounded for reading: fractions to 4 decimals, seconds to 3, dollars to 6.
   Json ToJson() const;
   std::string FormatTable() const;
 };

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "lakeqa/common/status.h"
@@ -19,8 +20,12 @@ inline constexpr const char* kJudgePromptVersion = "lakeqa-judge-v1";
 
 struct JudgeCompletion {
   std::string text;
-  double cost_usd = 0;
+  std::optional<double> cost_usd;  // unknown for an unpriced model
 };
+
+// Attempts at a readable reply per answer: a reply that is not a verdict is asked again this many times
+// in all, then the task is left without a verdict.
+inline constexpr int kJudgeAttempts = 3;
 
 class JudgeClient {
  public:
@@ -41,7 +46,7 @@ struct JudgeSpec {
 Result<JudgeSpec> ParseJudgeSpec(std::string_view spec);
 
 // A JudgeClient over the llm module's chat client for the spec (key from the provider's environment
-// variable; cost from the default pricing table, 0 when the model is unpriced).
+// variable; cost from the default pricing table, unknown when the model is unpriced).
 Result<std::unique_ptr<JudgeClient>> MakeJudgeClient(const JudgeSpec& spec);
 
 // The pinned prompt.
@@ -53,8 +58,11 @@ std::string JudgeUserPrompt(std::string_view question, std::string_view gold, st
 Result<JudgeVerdict> ParseJudgeReply(std::string_view text);
 
 // Judges every scored task (a task without a submitted answer is "incorrect" without a model call),
-// reusing and extending the cache in `run_dir`, then recomputes the aggregates. A failed model call
-// fails the whole judging (verdicts obtained so far stay cached).
+// reusing and extending the cache in `run_dir`, then recomputes the aggregates. A reply that is not a
+// verdict is an error, not an "incorrect": it is asked again (kJudgeAttempts in all), and if it stays
+// unreadable the task gets no verdict, nothing is cached for it (the next scoring asks again), a warning
+// names it and the report counts it (judge.failed). A failed model call fails the whole judging (verdicts
+// obtained so far stay cached).
 Status JudgeRun(RunScore& score, JudgeClient& client, const JudgeSpec& spec, const std::string& run_dir);
 
 }  // namespace lakeqa::eval

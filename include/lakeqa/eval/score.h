@@ -30,6 +30,12 @@ struct TraceEvent {
   std::string summary;
   std::vector<std::string> returned;  // dataset ids "<namespace>/<dataset_id>" a search returned
   std::vector<std::string> accessed;  // dataset ids a tool listed, downloaded, inspected, queried, read
+  // For the report's trace view (all optional in the trace file): what the tool returned as the agent saw
+  // it, the model's own text on that turn, and the model call's time and tokens (-1 when not recorded).
+  std::string result;
+  std::string content;
+  double model_ms = -1;
+  int64_t input_tokens = -1, output_tokens = -1;
 };
 
 struct Prediction {
@@ -37,7 +43,7 @@ struct Prediction {
   Json answer;         // raw model text as submitted (null when nothing was submitted)
   std::string status;  // ok | timeout | crashed | turn_limit | token_limit | cost_limit | error
   double runtime_s = 0;
-  double cost_usd = 0;
+  std::optional<double> cost_usd;  // unknown (null or absent: an unpriced model) is not 0
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
   int64_t cache_read_tokens = 0;
@@ -45,13 +51,51 @@ struct Prediction {
   size_t line = 0;  // 1-based line in predictions.jsonl
 };
 
+// ---- which line of a task counts -----------------------------------------------------------------------
+// A resumed run appends one line per attempt, so predictions.jsonl may hold several lines for a task. One
+// rule, used by `lakeqa run` (what to skip on resume) and `lakeqa eval` (what to score): the last line with
+// a final status wins; when no line is final, the last line. Every other line is superseded.
+
+// Final statuses end a task for good: ok/answered, timeout, turn_limit/max_turns, token_limit, cost_limit
+// (both the scorer's and `lakeqa run`'s names). error, crashed and anything else can be run again.
+bool IsFinalStatus(std::string_view status);
+
+struct PredictionLine {
+  std::string task_id;
+  std::string status;  // as written
+  size_t line = 0;     // 1-based line in predictions.jsonl
+};
+
+struct SupersededLine {
+  std::string task_id;
+  size_t line = 0;
+  std::string status;
+  size_t by_line = 0;  // the line that counts for the task
+  Json ToJson() const;
+};
+
+// The index into `lines` of the line that counts for each task, in the order tasks first appear; the other
+// lines go to `superseded` (in file order) when it is given.
+std::vector<size_t> CurrentLines(const std::vector<PredictionLine>& lines,
+                                 std::vector<SupersededLine>* superseded = nullptr);
+
 struct RunData {
   std::string dir;
   Json run_json;  // run.json (an empty object when missing)
-  std::vector<Prediction> predictions;
+  std::vector<Prediction> predictions;     // the line that counts for each task (CurrentLines)
+  std::vector<SupersededLine> superseded;  // earlier attempts a resumed run replaced
   std::map<std::string, std::vector<TraceEvent>> traces;  // task id → events in file order
   std::vector<std::string> warnings;                      // skipped lines and files, "<file>:<line>: <what>"
 };
+
+// run.json's format tag: `lakeqa run` writes it, `lakeqa eval` reads it (docs/formats-run.md).
+inline constexpr const char* kRunFormat = "lakeqa-run/1";
+
+// The task files and folders a run.json names: "tasks" (the union over the run's invocations) in the
+// versioned format; in a run.json written before the format was versioned, "config.tasks", else "tasks"
+// as a path or a list of paths. Empty when it names none; unsupported for a format this lakeqa does not
+// know (a newer one).
+Result<std::vector<std::string>> RunTaskPaths(const Json& run_json, std::string_view where);
 
 // Reads predictions.jsonl (required), run.json and traces/*.jsonl (optional). Malformed lines become
 // warnings and are skipped; a missing or unreadable predictions.jsonl is an error.
@@ -100,7 +144,7 @@ FunnelStage Classify(bool correct, const std::set<std::string>& gold, const Trac
 struct JudgeVerdict {
   bool correct = false;
   std::string rationale;
-  double cost_usd = 0;
+  std::optional<double> cost_usd;  // unknown for an unpriced judge model
   bool cached = false;
 };
 
@@ -123,12 +167,13 @@ struct TaskScore {
   Prf dacc;
   FunnelStage stage = FunnelStage::kSearchMissing;
   double runtime_s = 0;
-  double cost_usd = 0;
+  std::optional<double> cost_usd;  // unknown stays unknown: null in JSON, left out of sums
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
   int64_t cache_read_tokens = 0;
   int turns = 0;
   std::optional<JudgeVerdict> judge;
+  std::string judge_error;  // the judge's reply stayed unreadable: no verdict (never cached)
 
   Json ToJson() const;
 };
@@ -146,6 +191,7 @@ struct Distribution {
   double min = 0;
   double max = 0;
   double sum = 0;
+  // Every statistic is null when n is 0 (an average of nothing is not 0).
   Json ToJson() const;
 };
 Distribution Summarize(std::vector<double> values);
@@ -163,12 +209,15 @@ struct RunScore {
   std::vector<TaskScore> tasks;                  // in task-file order
   std::vector<std::string> not_run;              // tasks given with no prediction line
   std::vector<std::string> unknown_predictions;  // prediction task ids not among the tasks
+  std::vector<SupersededLine> superseded;        // prediction lines replaced by a later attempt
   std::vector<std::string> warnings;
 
-  // Leaderboard fields (fractions in [0, 1]; runtime and cost are per-task means).
+  // Leaderboard fields (fractions in [0, 1]; runtime and cost are per-task means). cost_usd is the mean
+  // over the tasks whose cost is known, unknown when none is.
   double em = 0;
   double runtime_s = 0;
-  double cost_usd = 0;
+  std::optional<double> cost_usd;
+  size_t cost_unknown = 0;  // tasks of unknown cost, left out of `cost`
   Prf dacc;  // macro average over tasks with a non-empty D*
   Prf dret;
   size_t discovery_tasks = 0;
@@ -192,12 +241,17 @@ struct RunScore {
   int64_t output_tokens = 0;
   int64_t cache_read_tokens = 0;
 
-  // Judge (only when every scored task has a verdict): accuracy and agreement with EM.
+  // Judge (after JudgeRun): accuracy and agreement with EM over the tasks with a verdict; tasks whose judge
+  // reply stayed unreadable have none and are counted in judge_failed.
   bool judged = false;
+  size_t judge_verdicts = 0;
+  size_t judge_failed = 0;
+  std::vector<std::string> judge_failed_tasks;
   double judge_accuracy = 0;
   double judge_agreement = 0;
   size_t judge_em_disagreements = 0;
-  double judge_cost_usd = 0;
+  double judge_cost_usd = 0;    // over verdicts of known cost
+  size_t judge_cost_unknown = 0;  // verdicts of an unpriced judge model
   std::string judge_model;
 
   Json ToJson() const;

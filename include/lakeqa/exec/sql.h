@@ -1,6 +1,8 @@
 // SQL over the files of one session sandbox, through an in-memory DuckDB that can read nothing outside
-// the sandbox directory, runs exactly one read-only statement at a time, and stops at a time limit, a row
-// cap and a result-size cap. The `query` tool is a thin layer over SqlSandbox::Query.
+// the sandbox directory (every open is confined by the kernel, see src/exec/confined_fs.h), runs exactly
+// one read-only statement at a time, and stops at a time limit, a row cap, a result-size cap and the
+// process-wide memory budget. DuckDB sees the sandbox as /sandbox (kSandboxAlias), never its host path.
+// The `query` tool is a thin layer over SqlSandbox::Query.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,7 @@
 
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/status.h"
+#include "lakeqa/exec/sandbox.h"
 
 namespace lakeqa::exec {
 
@@ -59,6 +62,9 @@ struct SqlResult {
   uint64_t total_rows_seen = 0;    // rows read before stopping (== rows.size() unless truncated)
   double elapsed_ms = 0;
   std::vector<CacheUse> cache;     // one per cacheable file the statement named
+  // Sandbox-relative paths of the files the statement really opened (globs and views included), in
+  // order, without repeats: what D_acc counts. A file served from the columnar cache appears as itself.
+  std::vector<std::string> read_files;
   Json ToJson() const;
 };
 
@@ -101,17 +107,20 @@ class SqlSandbox {
 
   // Runs one read-only statement (SELECT, or a query-shaped statement such as VALUES/SUMMARIZE/
   // DESCRIBE/EXPLAIN). Errors: invalid_argument (not exactly one statement, not read-only, SQL errors),
-  // permission_denied (a path outside the sandbox), timeout, resource_exhausted (memory).
-  Result<SqlResult> Query(std::string_view sql);
+  // permission_denied (a path outside the sandbox), timeout, resource_exhausted (memory, or the
+  // process-wide budget stayed taken for the whole time limit), cancelled (`cancel` fired).
+  Result<SqlResult> Query(std::string_view sql, CancelToken* cancel = nullptr);
 
  private:
   SqlSandbox() = default;
-  Status LockDown();
   // Imports (or reuses) the cache entries of the known files `sql` names and points their views at them.
   std::vector<CacheUse> PrepareCache(const std::string& sql, int budget_ms);
   // Replaces read_csv('path') / read_csv_auto('path') of cached CSV files by read_parquet of the entry.
   std::string RewriteCsvCalls(const std::string& sql) const;
-  std::string ViewSql(const std::string& name, const std::string& rel, const std::string& format) const;
+  // The sandbox-relative path a SQL path names (alias, host or relative spelling), "" when outside.
+  std::string RelOf(const std::string& path) const;
+  // The files DuckDB opened since the last call, as sandbox-relative paths.
+  std::vector<std::string> ReadFiles();
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

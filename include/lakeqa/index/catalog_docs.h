@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,8 @@
 #include "lakeqa/catalog/catalog.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/status.h"
+#include "lakeqa/index/near_duplicates.h"
+#include "lakeqa/index/ranking.h"
 #include "lakeqa/index/schema.h"
 
 namespace lakeqa::index {
@@ -27,14 +30,13 @@ struct DocOptions {
   size_t max_values_bytes = 16 * 1024; // all sampled values of a dataset together
   size_t max_content_bytes = 8 * 1024; // the content sample (text samples of non-tabular files)
   size_t max_description_bytes = 16 * 1024;
-  bool expand_year_ranges = true;      // see ExpandYearRanges
 };
 
-// The years a text's year ranges end in or span beyond their start, space-separated: "1968–69" → "1969",
-// "1999-2004" → "2000 2001 2002 2003 2004"; spans over 10 years and non-years are left alone.
-std::string ExpandYearRanges(std::string_view text);
-
-// The dataset's document: id "<namespace>/<dataset_id>", fields of Schema::Datasets().
+// The dataset's document: id "<namespace>/<dataset_id>", fields of Schema::Datasets(). Text repeated
+// across metadata fields counts once: a description, tag or theme equal (folded) to the title or to a
+// part of it ("page — section" titles) is left out. `coverage` holds the months and years the dataset
+// covers (from the title, temporal coverage, numeric dates in the description and the samples of date
+// columns), `rows` the data rows of its files ("14", or ">=120" when a file was read only in part).
 Document DatasetDocument(const catalog::DatasetRecord& dataset, const std::vector<catalog::FileRecord>& files,
                          const DocOptions& options = {});
 
@@ -67,7 +69,14 @@ struct TextBuildOptions {
   // over 1M datasets leaves ~28 segments, which makes 2-term queries ~10x slower (docs/benchmarks.md);
   // an incremental build adds one segment, so merges stay rare. 0 = never merge.
   size_t max_segments = 8;
+  // Ranking parameters recorded in the text index manifest; unset: DatasetRanking(). Changing them
+  // re-indexes nothing.
+  std::optional<RankingParams> ranking;
 };
+
+// The ranking a dataset index records unless told otherwise: the schema's field weights and b with the
+// values the grid search on the NBA development split chose (docs/search.md, "Ranking parameters").
+RankingParams DatasetRanking();
 
 struct TextBuildReport {
   uint64_t datasets = 0;   // datasets in the catalog
@@ -77,6 +86,7 @@ struct TextBuildReport {
   uint64_t deleted = 0;    // gone from the catalog
   uint64_t chunks = 0;     // chunk documents written in this run (--chunks)
   uint64_t merged = 0;     // indexes merged into one segment by the merge policy
+  NearDuplicateReport near_duplicates;  // <index_dir>/near_duplicates.json, rewritten with the text index
   double seconds = 0;
   Json ToJson() const;
 };

@@ -44,11 +44,15 @@ struct FusedItem {
 // Invalid: a negative or non-finite weight or score, rrf_k < 0.
 Result<std::vector<FusedItem>> Fuse(const std::vector<RankedList>& lists, const FusionOptions& options = {});
 
-// The usual text + vector case: weights (1 - vector_weight) and vector_weight.
+// The usual text + vector case: weights (1 - vector_weight) and vector_weight. The defaults (RRF, k 60,
+// vector weight 0.02) were chosen on the NBA dev split (docs/search.md, "Hybrid"): with GloVe vectors a
+// larger vector weight costs P@1, so the vector list only reorders hits of adjacent text ranks.
+inline constexpr double kDefaultVectorWeight = 0.02;
+inline constexpr double kDefaultRrfK = 60;
 struct HybridOptions {
   FusionMethod method = FusionMethod::kRrf;
-  double vector_weight = 0.7;
-  double rrf_k = 60;
+  double vector_weight = kDefaultVectorWeight;
+  double rrf_k = kDefaultRrfK;
   size_t limit = 20;
 };
 Result<std::vector<FusedItem>> FuseTextAndVectors(std::vector<RankedItem> text,

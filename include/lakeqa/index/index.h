@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lakeqa/common/status.h"
+#include "lakeqa/index/ranking.h"
 #include "lakeqa/index/schema.h"
 #include "lakeqa/text/analyzer.h"
 
@@ -23,6 +24,9 @@ class MemSegment;
 
 inline constexpr std::string_view kManifestName = "index.json";
 inline constexpr int kFormatVersion = 1;
+// The analyzer's token output changed (2: year spans as one canonical term plus every year): an index
+// written with another version is rebuilt, since its terms no longer match the queries'.
+inline constexpr int kAnalysisVersion = 2;
 // Positions skipped between the values of a multi-valued field, so phrases never span two values.
 inline constexpr uint32_t kValuePositionGap = 100;
 
@@ -41,8 +45,10 @@ struct SegmentInfo {
 
 class IndexWriter {
  public:
-  // Creates the index in `dir` (made if missing) or opens the existing one, whose schema must equal
-  // `schema`. Files left by a crashed writer (not named by the manifest) are removed.
+  // Creates the index in `dir` (made if missing) or opens the existing one, whose schema must have the
+  // same layout as `schema` (Schema::SameLayout) and whose analysis version must be kAnalysisVersion;
+  // `schema`'s weights and b replace the stored ones. Files left by a crashed writer (not named by the
+  // manifest) are removed.
   static Result<std::unique_ptr<IndexWriter>> Open(const std::string& dir, const Schema& schema,
                                                    WriterOptions options = {});
   ~IndexWriter();
@@ -56,6 +62,8 @@ class IndexWriter {
   Status Commit();
   // Commits, then rewrites all segments as one without deleted documents, and commits again.
   Status Merge();
+  // The ranking parameters the next commit records in the manifest (validated against the schema).
+  Status SetRanking(const RankingParams& ranking);
 
   const Schema& schema() const { return schema_; }
   const std::vector<SegmentInfo>& segments() const { return infos_; }
@@ -79,6 +87,7 @@ class IndexWriter {
   std::vector<std::unique_ptr<DeleteBitmap>> deletes_;
   std::vector<bool> deletes_dirty_;
   std::unique_ptr<MemSegment> buffer_;
+  Json ranking_;  // null: the schema's defaults
 };
 
 struct ReaderOptions {
@@ -92,6 +101,8 @@ class IndexReader {
   ~IndexReader();
 
   const Schema& schema() const { return schema_; }
+  // The manifest's ranking parameters, or the schema's defaults when it records none.
+  const RankingParams& ranking() const { return ranking_; }
   uint64_t generation() const { return generation_; }
   uint64_t num_docs() const;  // live documents
   size_t num_segments() const { return segs_.size(); }
@@ -103,6 +114,7 @@ class IndexReader {
   IndexReader() = default;
   std::string dir_;
   Schema schema_;
+  RankingParams ranking_;
   uint64_t generation_ = 0;
   std::vector<std::shared_ptr<Segment>> segs_;
   std::vector<std::unique_ptr<DeleteBitmap>> deletes_;

@@ -1,5 +1,6 @@
-// What a text index holds: a fixed list of named fields, each analysed text (scored with a weight),
-// an exact keyword (filters and facets), or both, and optionally stored for display. Documents are
+// What a text index holds: a fixed list of named fields, each analysed text (scored by BM25F with a
+// weight and a length normalisation b), an exact keyword (filters and facets), both, or neither (stored
+// for display only), and optionally stored for display. Documents are
 // generic (an id plus (field, value) pairs, repeated for multi-valued fields), so the index knows
 // nothing about catalogs; Schema::Datasets() is the layout lakeqa uses for dataset discovery.
 #pragma once
@@ -17,10 +18,11 @@ namespace lakeqa::index {
 
 struct FieldSpec {
   std::string name;
-  bool text = true;      // analysed, positions kept, scored with BM25 times `weight`
+  bool text = true;      // analysed, positions kept, scored with BM25F
   bool keyword = false;  // the folded value whole, as an exact term: field:value filters and facets
-  double weight = 1.0;
+  double weight = 1.0;   // default BM25F field weight (ranking.h: the index manifest may override it)
   bool stored = true;    // returned with hits; snippets and matched columns need it
+  double b = 0.75;       // default BM25F length normalisation of the field, in [0, 1]
 };
 
 class Schema {
@@ -30,10 +32,13 @@ class Schema {
   Schema() = default;
   explicit Schema(std::vector<FieldSpec> fields) : fields_(std::move(fields)) {}
   // title, description, tags, theme, category, publisher, namespace, format, file_names, columns,
-  // values, content (docs/search.md lists kinds and weights).
+  // values, content, coverage, rows (docs/search.md lists kinds, weights and b).
   static Schema Datasets();
 
   Status Validate() const;
+  // The same fields with the same kinds in the same order: an index built with one can be read and
+  // extended with the other (weights and b are ranking parameters, not layout).
+  bool SameLayout(const Schema& other) const;
   Json ToJson() const;
   static Result<Schema> FromJson(const Json& j);
 

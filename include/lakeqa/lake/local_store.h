@@ -1,6 +1,9 @@
 // A lake in a local folder. Listing walks directories lazily in byte order, so a page costs what it
-// returns, not the size of the tree. Symlinks to files are followed; symlinked directories are not (a
-// symlink loop can never trap a crawl). FIFOs, sockets and devices are never opened.
+// returns, not the size of the tree. A read never leaves the root: every open goes through
+// openat2(RESOLVE_BENEATH) from the root, so a file or folder that is a symlink leading outside the lake
+// (to /etc, to /etc/shadow) is refused (permission_denied) at the moment of the open; symlinks to files
+// inside the lake are followed, symlinked directories are not walked into (a symlink loop can never trap
+// a crawl). FIFOs, sockets and devices are never opened.
 #pragma once
 
 #include <memory>

@@ -37,4 +37,9 @@ class PricingTable {
   std::map<std::string, Price> prices_;
 };
 
+// A total over tasks some of which have no price, for people: "$0.0123" when every cost is known,
+// "unknown" when none is, else "$0.0123 (known for 3 tasks; 2 of unknown cost left out)". An unknown cost
+// is never shown as $0 and never added as 0.
+std::string FormatCost(double known_sum, size_t known, size_t unknown);
+
 }  // namespace lakeqa::llm

@@ -1,11 +1,13 @@
 // A Session is one agent episode's private workspace: a sandbox directory that downloads land in
 // (<sandbox>/<namespace>/<dataset>/<path>, so paths such as datagov/x/files/rows.txt work in SQL and
-// Python), the limits every tool call is held to, and the JSONL trace of every call (DESIGN.md section 3).
+// Python), the limits every tool call is held to, and the JSONL trace of every call (docs/api.md).
 // Layout on disk: <root>/<id>/sandbox/ (the agent's files, writable by its code) and <root>/<id>/trace.jsonl
-// (outside the sandbox, so code the agent runs cannot rewrite its own trace).
+// (outside the sandbox, so code the agent runs cannot rewrite its own trace). The agent sees the sandbox as
+// /sandbox (exec::kSandboxAlias) in every tool result, never its host path.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -15,6 +17,7 @@
 
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/status.h"
+#include "lakeqa/exec/sandbox.h"
 #include "lakeqa/exec/sql.h"
 
 namespace lakeqa::tools {
@@ -30,6 +33,10 @@ struct SessionLimits {
   // Downloaded CSV/JSON files at least this large are imported once into the columnar cache (Parquet in
   // the download cache) when `query` first names them; smaller ones are read directly (docs/sandbox.md).
   uint64_t columnar_min_bytes = 8ULL << 20;
+  // The sandbox's disk quota across execute_code runs: bytes of the files the agent's code keeps there
+  // (downloads are counted by max_download_bytes instead) and files + folders it may hold in all.
+  uint64_t sandbox_disk_bytes = 2ULL << 30;
+  uint64_t sandbox_max_files = 20000;
 };
 
 // One trace event (one tool call).
@@ -44,6 +51,9 @@ struct TraceEvent {
   std::vector<std::string> returned;  // "<namespace>/<dataset>" ids a search returned (D_ret)
   std::vector<std::string>
       accessed;            // ids whose files were listed, downloaded, inspected, queried, read (D_acc)
+  // execute_code only: `accessed` comes from a log the code could write (lakeqa could not observe the
+  // run's opens on this machine), so it may be forged.
+  bool accessed_unverified = false;
   bool truncated = false;  // the result was shrunk to the output cap
   Json ToJson() const;
 };
@@ -72,6 +82,9 @@ class Session {
   const std::string& id() const { return id_; }
   const std::string& dir() const { return dir_; }
   const std::string& sandbox_dir() const { return sandbox_; }
+  // The sandbox as the agent sees it (/sandbox), and a sandbox-relative path under it.
+  static std::string VisibleDir() { return exec::kSandboxAlias; }
+  static std::string VisiblePath(std::string_view rel) { return VisibleDir() + "/" + std::string(rel); }
   const std::string& trace_path() const { return trace_->path(); }
   const SessionLimits& limits() const { return limits_; }
 
@@ -109,8 +122,16 @@ class Session {
   // cache is on; its per-session links live in <dir>/columnar, outside the sandbox.
   Result<exec::SqlSandbox*> Sql(const std::string& cache_dir = "");
   // Records that sandbox file `rel` is a hard link of download-cache file `source` with this content
-  // hash, so `query` may serve it from the columnar cache.
+  // hash, so `query` may serve it from the columnar cache, and which inode it is, so that opens lakeqa
+  // observes count for its dataset (D_acc) and it stays out of the disk quota.
   void NoteDownload(const std::string& rel, const std::string& sha256, const std::string& source);
+  // The sandbox-relative path of the download that is inode (dev, ino), "" when none is.
+  std::string DownloadAt(uint64_t dev, uint64_t ino) const;
+  std::vector<std::pair<uint64_t, uint64_t>> DownloadInodes() const;
+
+  // The cancel token of the call in progress (set by ToolSet::Call for its duration), or nullptr.
+  exec::CancelToken* cancel() const { return cancel_; }
+  void set_cancel(exec::CancelToken* token) { cancel_ = token; }
 
   // submit_answer's record; set once.
   std::optional<Json> answer;
@@ -126,6 +147,8 @@ class Session {
   uint64_t downloaded_bytes_ = 0, downloaded_files_ = 0;
   std::unique_ptr<exec::SqlSandbox> sql_;
   std::vector<exec::KnownFile> downloads_;
+  std::map<std::pair<uint64_t, uint64_t>, std::string> download_inodes_;
+  exec::CancelToken* cancel_ = nullptr;
 };
 
 // Checks a relative path an agent passed (a dataset file path or a sandbox path): not empty, not

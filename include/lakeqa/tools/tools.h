@@ -1,4 +1,4 @@
-// The agent tools (DESIGN.md section 4): search, search_keyword, list_files, download, inspect_file,
+// The agent tools (docs/tools.md): search, search_keyword, list_files, download, inspect_file,
 // query, execute_code, get_sandbox_info, submit_answer. Names, arguments and result shapes follow the
 // LakeQA harness (evaluation/tools/agent_tools.py) so prompts carry over; where it is weak the results
 // say more (ranked hits with snippets and matched columns, file profiles). docs/tools.md documents them.
@@ -15,6 +15,7 @@
 
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/status.h"
+#include "lakeqa/index/near_duplicates.h"
 #include "lakeqa/lake/store.h"
 #include "lakeqa/tools/cache.h"
 #include "lakeqa/tools/session.h"
@@ -54,7 +55,11 @@ class ToolSet {
 
   // Runs one tool for `session` and records it in the session's trace. Returns the tool's JSON result,
   // or {"error": {"code": ..., "message": ...}}. Never throws; calls of one session are serialised.
-  Json Call(Session& session, std::string_view tool, const Json& args);
+  // `cancel` (optional, one per call): Cancel() from any thread stops the call's work — kills its
+  // execute_code processes, interrupts its DuckDB statement, abandons its download — and the call
+  // returns the error code "cancelled" (the server then sends nothing, as MCP asks).
+  Json Call(Session& session, std::string_view tool, const Json& args,
+            std::shared_ptr<exec::CancelToken> cancel = nullptr);
 
   lake::Store& store() { return *store_; }
   const std::vector<std::string>& namespaces() const { return namespaces_; }
@@ -67,6 +72,7 @@ class ToolSet {
   std::unique_ptr<catalog::Catalog> catalog_;
   std::mutex catalog_mu_;  // one SQLite connection, shared by every session
   std::shared_ptr<const index::IndexReader> text_index_;
+  index::NearDuplicates duplicates_;  // <index>/near_duplicates.json; empty when absent
   std::unique_ptr<DownloadCache> cache_;
   std::unique_ptr<graph::Graph> graph_;  // <index>/graph when the lake has one (graph_* tools)
   std::vector<std::string> namespaces_;

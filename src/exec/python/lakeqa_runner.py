@@ -11,12 +11,13 @@ import types
 
 
 def _files(root):
+    # Hidden entries (.lakeqa, .outputs with the full results the output cap saved, dotfiles) are not the
+    # agent's data: FILES[0] must be a downloaded file. os.walk does not descend into symbolic links, so
+    # the <dataset> aliases of <namespace>/<dataset> add no second copy.
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
-        if dirpath == root:
-            dirnames[:] = [d for d in dirnames if d != ".lakeqa"]
-        dirnames.sort()
-        out.extend(os.path.join(dirpath, f) for f in sorted(filenames))
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        out.extend(os.path.join(dirpath, f) for f in sorted(filenames) if not f.startswith("."))
     return out
 
 
@@ -39,7 +40,32 @@ class _LazyPandas(types.ModuleType):
         return dir(importlib.import_module("pandas"))
 
 
+def _handshake():
+    """Lets lakeqa watch what this run opens before any of the agent's code runs: hands it the sandbox and
+    lake mounts (it marks them with fanotify) and waits for its go-ahead. Opens are then observed by the
+    kernel, so nothing the code does can forge or hide them."""
+    fd = os.environ.pop("LAKEQA_CONTROL_FD", None)
+    if fd is None:
+        return
+    import socket
+
+    sock = socket.socket(fileno=int(fd))
+    mounts = [os.environ["SANDBOX_DIR"]]
+    lake = os.environ.get("LAKEQA_LAKE_ROOT", "")
+    if lake and os.path.isdir(lake):
+        mounts.append(lake)
+    fds = [os.open(m, os.O_RDONLY | os.O_DIRECTORY) for m in mounts]
+    try:
+        socket.send_fds(sock, [b"ready"], fds)
+        sock.recv(16)
+    finally:
+        for f in fds:
+            os.close(f)
+        sock.close()
+
+
 def _main():
+    _handshake()
     script = sys.argv[1]
     sandbox = os.environ["SANDBOX_DIR"]
     env = {

@@ -1,8 +1,9 @@
 """An S3 client that reads the lake from a read-only folder instead of the network.
 
 The sandbox has no network; lakeqa mounts the lake root at $LAKEQA_LAKE_ROOT and lists the bucket names
-that map to it in $LAKEQA_LAKE_BUCKETS ("*" for any). Every object read is appended to
-$LAKEQA_ACCESS_LOG as a JSON line so the trace can count the datasets code accessed.
+that map to it in $LAKEQA_LAKE_BUCKETS ("*" for any). lakeqa observes the files the run opens itself
+(fanotify); only where it cannot is every object read appended to $LAKEQA_ACCESS_LOG as a JSON line, a
+log the agent's code could also write, which the trace then marks as unverified.
 """
 import datetime
 import io

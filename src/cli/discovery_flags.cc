@@ -1,0 +1,31 @@
+#include "cli/discovery_flags.h"
+
+namespace lakeqa::cli {
+
+void AddCollectionFlags(CLI::App* cmd, CollectionFlags& f) {
+  cmd->add_option("--questions", f.questions, "CMDBench table-discovery questions (JSON array)");
+  cmd->add_option("--namespace", f.ns, "With --questions: namespace of the cmdbench lake")->capture_default_str();
+  cmd->add_option("--tasks", f.tasks, "LakeQA task files or folders (gold: the datasets of datasets_used)");
+  cmd->add_flag("--skip-bad-tasks", f.skip_bad, "With --tasks: leave out (and list) tasks that do not load");
+  cmd->add_option("--topics", f.topics, "TREC topics (<qid><TAB><text> lines, or <top> blocks); needs --qrels");
+  cmd->add_option("--qrels", f.qrels, "TREC qrels (<qid> 0 <docid> <relevance>)");
+}
+
+std::string CollectionFlags::Describe() const {
+  if (!questions.empty()) return "cmdbench:" + questions;
+  if (!topics.empty()) return "trec:" + topics + "+" + qrels;
+  std::string t;
+  for (const auto& p : tasks) t += (t.empty() ? "" : ",") + p;
+  return "lakeqa:" + t;
+}
+
+Result<std::vector<eval::DiscoveryQuestion>> LoadCollection(const CollectionFlags& f, std::vector<std::string>* skipped) {
+  int kinds = !f.questions.empty() + !f.tasks.empty() + (!f.topics.empty() || !f.qrels.empty());
+  if (kinds != 1) return InvalidArgument("give one collection: --questions, --tasks, or --topics with --qrels");
+  if (!f.questions.empty()) return eval::LoadCmdbenchQuestions(f.questions, f.ns);
+  if (!f.tasks.empty()) return eval::LoadLakeQaQuestions(f.tasks, f.skip_bad, skipped);
+  if (f.topics.empty() || f.qrels.empty()) return InvalidArgument("--topics and --qrels go together");
+  return eval::LoadTrecQuestions(f.topics, f.qrels);
+}
+
+}  // namespace lakeqa::cli

@@ -1,0 +1,16 @@
+// The start-and-wait loop that `lakeqa serve` and `lakeqa ui` share.
+#pragma once
+
+#include <functional>
+
+#include "lakeqa/common/status.h"
+#include "lakeqa/server/server.h"
+
+namespace lakeqa::cli {
+
+// Blocks SIGINT/SIGTERM (so no thread of the server takes them), starts `http`, calls `announce` once it
+// listens, then waits for one of the two signals and stops the server cleanly (sessions' temporary folders
+// are removed). Returns the start error, or OK after the signal.
+Status ServeUntilSignal(server::HttpServer& http, const std::function<void()>& announce);
+
+}  // namespace lakeqa::cli

@@ -1,0 +1,113 @@
+// `lakeqa index build` over an index that already exists or fails half way (issue 14, defect 7): another
+// lake's index is not replaced without --force; a failed first build leaves no index behind; a failed
+// rebuild leaves the previous index usable.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include "lakeqa/common/fs.h"
+#include "lakeqa/common/json.h"
+
+namespace lakeqa::catalog {
+namespace {
+
+namespace fs = std::filesystem;
+
+class IndexBuildCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* bin = std::getenv("LAKEQA_BIN");
+    if (!bin || !PathExists(bin)) GTEST_SKIP() << "LAKEQA_BIN (the lakeqa binary) is not set";
+    bin_ = bin;
+    dir_ = *MakeTempDir("lakeqa-index-build-");
+    Put("a/datagov/parks/files/rows.csv", "name,acres\nA,10\nB,32\n");
+    Put("a/datagov/parks/metadata.json", R"({"title": "City Parks Inventory"})");
+    Put("b/datagov/libraries/files/rows.csv", "branch,books\nNorth,1200\n");
+    Put("b/datagov/libraries/metadata.json", R"({"title": "Public Library Branches"})");
+  }
+  void TearDown() override {
+    if (!dir_.empty()) (void)RemoveAll(dir_);
+  }
+  void Put(const std::string& rel, const std::string& text) {
+    fs::create_directories(fs::path(dir_ + "/" + rel).parent_path());
+    std::ofstream(dir_ + "/" + rel) << text;
+  }
+  // Runs lakeqa with `args`; its stdout and stderr go to <dir>/<log>.
+  int Lakeqa(const std::string& args, const std::string& log) {
+    int rc = std::system((bin_ + " " + args + " > " + dir_ + "/" + log + " 2>&1").c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  }
+  std::string Log(const std::string& log) { return ReadFile(dir_ + "/" + log).value_or(""); }
+  Json Manifest() { return Json::parse(ReadFile(dir_ + "/idx/manifest.json").value_or("null"), nullptr, false); }
+
+  std::string bin_, dir_;
+};
+
+TEST_F(IndexBuildCli, AnotherLakesIndexIsReplacedOnlyWithForce) {
+  ASSERT_EQ(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/idx", "a.log"), 0) << Log("a.log");
+  EXPECT_EQ(Lakeqa("index build -q --lake " + dir_ + "/b --index " + dir_ + "/idx", "b.log"), 4) << Log("b.log");
+  EXPECT_NE(Log("b.log").find("--force"), std::string::npos) << Log("b.log");
+  EXPECT_NE(Log("b.log").find(dir_ + "/a"), std::string::npos) << Log("b.log");
+  // Refused before anything changed: the index still describes lake a and still answers for it.
+  EXPECT_NE(Manifest()["lake"].get<std::string>().find(dir_ + "/a"), std::string::npos);
+  ASSERT_EQ(Lakeqa("catalog ls --json --index " + dir_ + "/idx", "ls.json"), 0) << Log("ls.json");
+  EXPECT_NE(Log("ls.json").find("datagov/parks"), std::string::npos) << Log("ls.json");
+
+  ASSERT_EQ(Lakeqa("index build -q --force --lake " + dir_ + "/b --index " + dir_ + "/idx", "forced.log"), 0)
+      << Log("forced.log");
+  EXPECT_NE(Log("forced.log").find("warning"), std::string::npos) << Log("forced.log");
+  EXPECT_NE(Manifest()["lake"].get<std::string>().find(dir_ + "/b"), std::string::npos);
+  // The same lake again needs no --force.
+  EXPECT_EQ(Lakeqa("index build -q --lake " + dir_ + "/b --index " + dir_ + "/idx", "again.log"), 0)
+      << Log("again.log");
+}
+
+TEST_F(IndexBuildCli, AFailedFirstBuildLeavesNoIndex) {
+  // A lake that does not exist: refused before anything is created.
+  EXPECT_EQ(Lakeqa("index build -q --lake " + dir_ + "/no-such-lake --index " + dir_ + "/idx", "missing.log"), 3)
+      << Log("missing.log");
+  EXPECT_FALSE(PathExists(dir_ + "/idx")) << Log("missing.log");
+  // A build that fails late (the embedding server is down, after the catalog and the text index were
+  // written): no index stays; the catalog's progress is kept aside, where no reader looks.
+  fs::create_directories(dir_ + "/mine");
+  std::ofstream(dir_ + "/mine/notes.txt") << "the user's own file";
+  EXPECT_NE(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/mine --vectors http:http://127.0.0.1:1",
+                   "late.log"),
+            0)
+      << Log("late.log");
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir_ + "/mine")) left.push_back(e.path().filename().string());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{".partial-build", "notes.txt"})) << Log("late.log");
+  // `search` then says there is no index, rather than searching an empty one.
+  EXPECT_EQ(Lakeqa("search --index " + dir_ + "/mine parks", "search.log"), 3) << Log("search.log");
+  // The next build of that folder resumes from the kept catalog: nothing is profiled again.
+  ASSERT_EQ(Lakeqa("index build -q --json --lake " + dir_ + "/a --index " + dir_ + "/mine", "resume.json"), 0)
+      << Log("resume.json");
+  std::string out = Log("resume.json");
+  Json resumed = Json::parse(out.substr(std::min(out.find('{'), out.size())), nullptr, false);
+  EXPECT_EQ(resumed["profiled"], 0) << Log("resume.json");
+  EXPECT_FALSE(PathExists(dir_ + "/mine/.partial-build"));
+  EXPECT_EQ(Lakeqa("search --index " + dir_ + "/mine parks", "search2.log"), 0) << Log("search2.log");
+}
+
+TEST_F(IndexBuildCli, AFailedRebuildLeavesThePreviousIndexUsable) {
+  ASSERT_EQ(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/idx", "a.log"), 0) << Log("a.log");
+  Put("a/datagov/trees/files/rows.csv", "species,count\nOak,3\n");
+  EXPECT_NE(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/idx --vectors http:http://127.0.0.1:1",
+                   "re.log"),
+            0)
+      << Log("re.log");
+  // The catalog and text index of the lake as it now is were committed before the embedder failed; either
+  // way the index answers.
+  ASSERT_EQ(Lakeqa("search --json --index " + dir_ + "/idx parks", "search.json"), 0) << Log("search.json");
+  EXPECT_NE(Log("search.json").find("datagov/parks"), std::string::npos) << Log("search.json");
+  ASSERT_EQ(Lakeqa("catalog show --json --index " + dir_ + "/idx datagov/parks", "show.json"), 0) << Log("show.json");
+}
+
+}  // namespace
+}  // namespace lakeqa::catalog
