@@ -83,10 +83,12 @@ class LlmRouter : public SourceRouter {
     } else {
       LAKEQA_ASSIGN_OR_RETURN(eval::JudgeCompletion c, client_->Complete("", prompt));
       reply = c.text;
+      // An unpriced model's cost is unknown (null), not 0.
+      Json cost = c.cost_usd ? Json(*c.cost_usd) : Json(nullptr);
       Json line = {{"key", key}, {"prompt_version", kRouterPromptVersion}, {"model", client_->Model()},
-                   {"question", question}, {"reply", reply}, {"cost_usd", c.cost_usd}};
+                   {"question", question}, {"reply", reply}, {"cost_usd", cost}};
       cache_[key] = line;
-      out.detail["cost_usd"] = c.cost_usd;
+      out.detail["cost_usd"] = cost;
       if (!cache_path_.empty()) {
         std::string all;
         for (const auto& [k, v] : cache_) all += DumpJson(v) + "\n";

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <set>
 
 #include "ingest/build_test_util.h"
 #include "lakeqa/common/build_paths.h"
@@ -133,7 +134,14 @@ TEST(CmdbenchBuild, KiltDocumentExportKeepsParagraphIds) {
   auto r = BuildLake(**store, SourceSpec{SourceKind::kCmdbench, src}, o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->datasets.at("article"), 2u);
-  EXPECT_EQ(r->errors_total, 2u) << r->ToJson().dump(2);  // the malformed line and the non-KILT object
+  // The malformed line and the non-KILT object, and the two parts this export lacks (tables, graph): a
+  // partial CMDBench folder is built and what is missing reported, never silently assumed.
+  EXPECT_EQ(r->errors_total, 4u) << r->ToJson().dump(2);
+  std::set<std::string> items;
+  for (const auto& e : r->errors) items.insert(e.item);
+  EXPECT_TRUE(items.count("docs/more.json[1]"));
+  EXPECT_TRUE(items.count("docs/wiki-documents.jsonl:2"));
+  EXPECT_TRUE(items.count(src + "/graph"));
   std::string lake = t.path() + "/lake/wikipedia/";
   // Line i of content.txt is KILT paragraph i (0 = the title).
   EXPECT_EQ(Slurp(lake + "Washington_Wizards/content.txt"),
