@@ -135,35 +135,16 @@ def doc_questions(wiki):
     return out[:40]
 
 
-def source_questions(gq, tq):
-    """Source labels: graph and table questions keep their source; doc-style questions about the NBA (prose
-    facts the graph and tables do not hold) are written here by hand; facts that a page's lead paragraph
-    also states (a team's founding year) are labelled doc and graph."""
+def source_questions(gq, tq, dq, start, n):
+    """Source labels: each question keeps the source its answer was read from. The doc questions are about the
+    lake's own pages (the demo's Wikipedia pages built beside the NBA lake), so every label names a source
+    the lake really holds. Two disjoint sets: q_source.json (reported) and q_source_dev.json (threshold
+    tuning for the lexical router)."""
     out = []
-    for x in gq[:20]:
-        srcs = ["doc", "graph"] if x["qid"].startswith("g-point-team") else ["graph"]
-        out.append({"qid": "s-" + x["qid"], "original_source": "graph", "question": x["question"], "answer": x["answer"],
-                    "provenance_sources": srcs})
-    for x in tq[:15]:
-        out.append({"qid": "s-" + x["qid"], "original_source": "table", "question": x["question"], "answer": x["answer"],
-                    "provenance_sources": ["table"]})
-    prose = [
-        ("Why did the Seattle SuperSonics relocate to Oklahoma City?", "ownership and arena dispute"),
-        ("What is the origin of the Los Angeles Lakers team name?", "Minnesota, the land of 10,000 lakes"),
-        ("How did the NBA and the ABA merge in 1976?", "four ABA teams joined the NBA"),
-        ("Who invented the game of basketball and in which year?", "James Naismith, 1891"),
-        ("What was the Malice at the Palace incident?", "a 2004 brawl between Pacers and Pistons players and fans"),
-        ("Why is Michael Jordan called Air Jordan?", "his leaping ability and Nike shoe line"),
-        ("What happened during the 1998-99 NBA lockout?", "the season was shortened to 50 games"),
-        ("What is the shot clock rule introduced in 1954?", "24 seconds to attempt a shot"),
-        ("Which broadcaster became famous for calling Lakers games for over fifty years?", "Chick Hearn"),
-        ("What is the history of the Harlem Globetrotters exhibition team?", "founded in 1926 in Chicago"),
-        ("Describe the rivalry between the Celtics and the Lakers in the 1980s.", "Bird versus Magic finals"),
-        ("What caused the 2011 NBA lockout to end?", "a new collective bargaining agreement"),
-    ]
-    for i, (question, answer) in enumerate(prose):
-        out.append({"qid": f"s-doc-{i}", "original_source": "doc", "question": question, "answer": answer,
-                    "provenance_sources": ["doc"]})
+    for src, qs in (("graph", gq), ("table", tq), ("doc", dq)):
+        for x in qs[start:start + n]:
+            out.append({"qid": "s-" + x["qid"], "original_source": src, "question": x["question"],
+                        "answer": x["answer"], "provenance_sources": [src]})
     R.shuffle(out)
     return out
 
@@ -174,8 +155,10 @@ def main():
     gq = graph_questions(os.path.join(nba, "graph"))
     tq = table_questions(nba)
     dq = doc_questions(wiki)
-    sq = source_questions(gq, tq)
-    for name, data in [("q_graph.json", gq), ("q_table.json", tq), ("q_doc.json", dq), ("q_source.json", sq)]:
+    sq = source_questions(gq, tq, dq, 0, 16)
+    sd = source_questions(gq, tq, dq, 16, 8)
+    for name, data in [("q_graph.json", gq), ("q_table.json", tq), ("q_doc.json", dq), ("q_source.json", sq),
+                       ("q_source_dev.json", sd)]:
         with open(os.path.join(out, name), "w", encoding="utf-8") as f:
             json.dump(data, f, indent=1, ensure_ascii=False)
             f.write("\n")

@@ -270,7 +270,8 @@ class LexicalGraphRetriever {
   Result<Out> Retrieve(const std::string& question) {
     Out out;
     // Linked nodes: the longest node names in the question, left to right, without overlaps.
-    auto w = Split(Normal(question), ' ');
+    const std::string normal = Normal(question);  // Split returns views into it
+    auto w = Split(normal, ' ');
     std::vector<std::string> linked;
     Json names = Json::array();
     for (size_t i = 0; i < w.size();) {

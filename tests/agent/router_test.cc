@@ -6,6 +6,7 @@
 
 #include "lakeqa/agent/router.h"
 #include "lakeqa/common/fs.h"
+#include "llm/model_server.h"
 
 namespace lakeqa::agent {
 namespace {
@@ -96,6 +97,78 @@ TEST_F(LexicalRouterTest, ScoresAreIdfWeightedVocabularySharesAveragedOverTheEvi
   EXPECT_EQ((*r)->Route("height of the player in the game")->sources, (V{"table", "graph"}));
   (*r)->SetParams({0.9, 0.9, 0.9});
   EXPECT_EQ((*r)->Route("height of the player in the game")->sources, V{"graph"});  // the best, always
+}
+
+
+// The LLM router through the llm module against a loopback server speaking OpenAI Chat Completions: the
+// pinned prompt with the given summaries goes out, the reply is parsed, and every answer is cached so a
+// second router over the same cache makes no call.
+lakeqa::testing::Reply OpenAiJson(const Json& body, const std::string& text) {
+  Json resp = {{"id", "chatcmpl-r"},
+               {"object", "chat.completion"},
+               {"model", body.value("model", "")},
+               {"choices", Json::array({{{"index", 0},
+                                         {"message", {{"role", "assistant"}, {"content", text}}},
+                                         {"finish_reason", "stop"}}})},
+               {"usage", {{"prompt_tokens", 300}, {"completion_tokens", 8}, {"total_tokens", 308}}}};
+  lakeqa::testing::Reply r;
+  r.content_type = "application/json";
+  r.chunks.push_back(resp.dump());
+  return r;
+}
+
+TEST_F(LexicalRouterTest, LlmRouterSendsThePinnedPromptParsesAndCaches) {
+  lakeqa::testing::ModelServer server([](const std::string&, const Json& body) {
+    std::string user = body["messages"].back()["content"].get<std::string>();
+    if (user.find("drafted") != std::string::npos) return OpenAiJson(body, "```json\n[\"graph\"]\n```");
+    if (user.find("capital") != std::string::npos) return OpenAiJson(body, "[\"table\", \"doc\"]");
+    return OpenAiJson(body, "I cannot tell.");
+  });
+  RouterOptions o;
+  o.kind = "llm";
+  o.index_dir = dir_;
+  o.level = "basic";
+  o.given = {{"graph", "NBA players and teams"}, {"doc", "Wikipedia pages"}, {"table", "game logs"}};
+  auto spec = eval::ParseJudgeSpec("openai:router-test");
+  ASSERT_TRUE(spec.ok());
+  spec->base_url = server.Url() + "/v1";
+  o.model = *spec;
+  o.cache_dir = dir_ + "/router-cache";
+  auto r = MakeRouter(o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)->Name(), "llm(openai:router-test, basic)");
+  auto a = (*r)->Route("Which team drafted Paul Stovall?");
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(a->sources, V{"graph"});
+  auto b = (*r)->Route("What is the capital of Iowa?");
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->sources, (V{"doc", "table"}));  // always in the order doc, table, graph
+  // An unreadable reply counts as no source (as in CMDBench), and says why.
+  auto c = (*r)->Route("Who won?");
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(c->sources.empty());
+  EXPECT_TRUE(c->detail.contains("parse_error")) << c->detail.dump();
+  ASSERT_EQ(server.calls(), 3);
+  // The pinned prompt carried the question and the given summaries.
+  std::string sent = server.Bodies()[0];
+  EXPECT_NE(sent.find("### Question: Which team drafted Paul Stovall?"), std::string::npos) << sent;
+  EXPECT_NE(sent.find("NBA players and teams"), std::string::npos);
+  // The cache: one line per prompt, with the prompt version and the model.
+  auto cache = ReadFile(o.cache_dir + "/openai_router-test.jsonl", 1 << 20);
+  ASSERT_TRUE(cache.ok()) << cache.status().ToString();
+  EXPECT_NE(cache->find(kRouterPromptVersion), std::string::npos);
+  auto again = MakeRouter(o);
+  ASSERT_TRUE(again.ok());
+  auto a2 = (*again)->Route("Which team drafted Paul Stovall?");
+  ASSERT_TRUE(a2.ok());
+  EXPECT_EQ(a2->sources, V{"graph"});
+  EXPECT_EQ(a2->detail["cached"], true);
+  EXPECT_EQ(server.calls(), 3);  // answered from the cache
+  // A bad summary level is refused before any call.
+  o.level = "detailed";
+  auto bad = MakeRouter(o);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("basic or enhanced"), std::string::npos);
 }
 
 }  // namespace
