@@ -44,22 +44,9 @@ Json RankedJson(const std::vector<eval::ScoredId>& ranked, size_t k) {
   return a;
 }
 
-void AddMetrics(eval::DiscoveryMetrics& sum, const eval::DiscoveryMetrics& m) {
-  sum.p_at_1 += m.p_at_1;
-  sum.r_at_1 += m.r_at_1;
-  sum.r_at_3 += m.r_at_3;
-  sum.r_at_5 += m.r_at_5;
-  sum.r_at_10 += m.r_at_10;
-  sum.r_precision += m.r_precision;
-  sum.mrr += m.mrr;
-  sum.r_at_1_random += m.r_at_1_random;
-}
-
 eval::DiscoveryMetrics Mean(eval::DiscoveryMetrics s, size_t n) {
-  if (n == 0) return s;
-  double d = static_cast<double>(n);
-  return {s.p_at_1 / d, s.r_at_1 / d, s.r_at_3 / d, s.r_at_5 / d, s.r_at_10 / d, s.r_precision / d, s.mrr / d,
-          s.r_at_1_random / d};
+  if (n > 0) s /= static_cast<double>(n);
+  return s;
 }
 
 // ---- source ----
@@ -130,7 +117,7 @@ Result<Json> RunDoc(const CmdbenchEvalOptions& o) {
       if (doc_source(h.id)) ranked.push_back({h.id, h.score});
     }
     auto m = eval::ComputeDiscoveryMetrics(ranked, gold, o.k);
-    AddMetrics(sum, m);
+    sum += m;
     Json row = {{"qid", q.qid}, {"question", q.question}, {"gold", gold}, {"metrics", m.ToJson()},
                 {"top_ties", ranked.empty() ? 0 : TopTies(ranked)}, {"top", RankedJson(ranked, o.k)}};
     if (!missing.empty()) row["missing_gold"] = missing;
@@ -217,7 +204,7 @@ Result<Json> RunParagraph(const CmdbenchEvalOptions& o) {
     for (size_t i = 0; i < ids.size(); ++i) ranked.push_back({ids[i], scores[i]});
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.score > b.score; });
     auto m = eval::ComputeDiscoveryMetrics(ranked, gold, o.k);
-    AddMetrics(sum, m);
+    sum += m;
     Json row = {{"qid", q.qid}, {"question", q.question}, {"gold", gold}, {"candidates", ids.size()},
                 {"metrics", m.ToJson()}, {"top_ties", ranked.empty() ? 0 : TopTies(ranked)}, {"top", RankedJson(ranked, o.k)}};
     if (!missing.empty()) row["missing_pages"] = missing;
