@@ -1,13 +1,15 @@
 // `lakeqa eval cmdbench --task source|table|doc|paragraph|graph --questions <file> --index <dir>
 //  [--router select-doc|select-table|select-graph|select-all|random|lexical|llm] [--seed N]
 //  [--summaries <file>] [--summary-level basic|enhanced] [--model provider:model] [--router-cache <dir>]
-//  [--graph-method lexical|llm] [--lake <uri>] [--k 10] [--json]`: CMDBench's discovery metrics
+//  [--graph-method lexical|llm] [--lake <uri>] [--k 10] [--html <file>] [--json]`: CMDBench's discovery metrics
 // (docs/cmdbench.md) with one row per question.
 #include <fmt/format.h>
 
 #include "cli/command.h"
 #include "cli/store_options.h"
 #include "lakeqa/agent/cmdbench_eval.h"
+#include "lakeqa/common/fs.h"
+#include "lakeqa/eval/cmdbench_report.h"
 #include "lakeqa/index/sources.h"
 
 namespace lakeqa::cli {
@@ -15,7 +17,7 @@ namespace {
 
 struct Opts {
   agent::CmdbenchEvalOptions e;
-  std::string summaries, model, lake;
+  std::string summaries, model, lake, html;
   StoreFlags store;
   double th_doc = -1, th_table = -1, th_graph = -1;
   OutputOptions out;
@@ -47,6 +49,10 @@ int Run(Opts& o) {
   }
   auto r = agent::RunCmdbenchEval(o.e);
   if (!r.ok()) return Fail(r.status(), o.out);
+  if (!o.html.empty()) {
+    Status w = WriteFileAtomic(o.html, eval::RenderCmdbenchHtml(*r));
+    if (!w.ok()) return Fail(w.WithContext("--html"), o.out);
+  }
   if (o.out.json) {
     PrintJson(*r);
     return 0;
@@ -107,6 +113,7 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--threshold-graph", o->th_graph, "Lexical router threshold for graph");
   cmd->add_option("--graph-method", o->e.graph_method, "lexical or llm")->capture_default_str();
   cmd->add_option("--lake", o->lake, "Lake URI (paragraph: the pages' text)");
+  cmd->add_option("--html", o->html, "Also write the report as an offline HTML page (the CMDBench page)");
   cmd->add_option("--k", o->e.k, "Evaluation depth")->capture_default_str();
   cmd->add_option("--namespace", o->e.ns, "Namespace of the cmdbench tables")->capture_default_str();
   AddStoreFlags(cmd, o->store);

@@ -48,7 +48,8 @@ ev doc --task doc --questions "$Q/q_doc.json"
 check "$WORK/doc.json" "d['questions'] == 40 and d['metrics']['r@3'] >= 0.9"
 ev paragraph --task paragraph --questions "$Q/q_doc.json" --lake "$WORK/lake"
 check "$WORK/paragraph.json" "d['questions'] == 40 and all(q['candidates'] > 1 for q in d['per_question'])"
-ev graph --task graph --questions "$Q/q_graph.json"
+ev graph --task graph --questions "$Q/q_graph.json" --html "$WORK/graph.html"
+grep -q "<title>CMDBench graph discovery</title>" "$WORK/graph.html" || { echo "no CMDBench page"; exit 1; }
 check "$WORK/graph.json" "d['questions'] == 37 and d['metrics']['questions_without_gold'] == 0 and d['metrics']['node_r'] > 0.9"
 # The shared examples' own provenance Cypher runs through graph_query and yields the gold sets.
 ev graph-examples --task graph --questions "$NBA/examples/q_graph_examples.json"
