@@ -13,7 +13,9 @@
 #include "lakeqa/common/progress.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/index/catalog_docs.h"
+#include "lakeqa/graph/lake_graph.h"
 #include "lakeqa/index/embedder.h"
+#include "lakeqa/index/sources.h"
 #include "lakeqa/index/vector_index.h"
 
 namespace lakeqa::cli {
@@ -116,6 +118,19 @@ int Run(const Opts& o) {
     if (!tr.ok()) return Fail(tr.status().WithContext("text index of " + o.index), o.out);
     text = *tr;
   }
+  // Sources and summaries (CMDBench's routing) and the graph view of Neo4j-import files: docs/cmdbench.md.
+  std::optional<index::SourceSummaries> sources;
+  std::optional<graph::LakeGraphReport> graph_report;
+  {
+    auto cat = catalog::Catalog::Open(o.index + "/catalog.sqlite", /*read_only=*/true);
+    if (!cat.ok()) return Fail(cat.status(), o.out);
+    auto ss = index::BuildSourceSummaries(**cat, o.index);
+    if (!ss.ok()) return Fail(ss.status().WithContext("source summaries of " + o.index), o.out);
+    sources = std::move(*ss);
+    auto gr = graph::BuildLakeGraph(**cat, **store, o.index + "/graph");
+    if (!gr.ok()) return Fail(gr.status().WithContext("graph of " + o.index), o.out);
+    graph_report = std::move(*gr);
+  }
   std::optional<Json> vectors;
   if (embedder) {
     if (VectorsUpToDate(o.index, embedder->name(), text)) {
@@ -134,6 +149,10 @@ int Run(const Opts& o) {
     j["lake"] = (*store)->Uri();
     if (text) j["text"] = text->ToJson();
     if (vectors) j["vectors"] = *vectors;
+    Json src = Json::object();
+    for (const auto& x : sources->sources) src[x.name] = x.datasets;
+    j["sources"] = src;
+    j["graph"] = graph_report->ToJson();
     PrintJson(j);
   } else {
     fmt::print("catalogued {} datasets, {} files ({} listed, {} profiled, {} unchanged, {} removed) in {}\n",
@@ -149,6 +168,15 @@ int Run(const Opts& o) {
       fmt::print("near-duplicates: {} groups of {} datasets (among {} shared titles)\n", text->near_duplicates.groups,
                  text->near_duplicates.datasets, text->near_duplicates.title_groups);
     if (text && o.chunks) fmt::print("chunk index: {} chunks written\n", text->chunks);
+    fmt::print("sources: {} doc, {} table, {} graph datasets\n", sources->Find("doc")->datasets,
+               sources->Find("table")->datasets, sources->Find("graph")->datasets);
+    if (graph_report->node_files > 0) {
+      fmt::print("graph: {} nodes, {} edges from {} node and {} relation files; {} rows not taken\n", graph_report->nodes,
+                 graph_report->edges, graph_report->node_files, graph_report->relation_files,
+                 graph_report->schema.problems_total);
+      for (const auto& p : graph_report->schema.problems)
+        fmt::print(stderr, "lakeqa: graph: {}:{}: {}\n", p.source, p.line, p.message);
+    }
     if (vectors) {
       if ((*vectors)["rebuilt"].get<bool>())
         fmt::print("vector index: {} datasets embedded with {} ({} with no embeddable text), rebuilt whole\n",

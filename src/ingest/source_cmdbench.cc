@@ -1,7 +1,9 @@
 // cmdbench: the CMDBench NBA lake (tables/nba_wikisql.sql, tables/metadata.sql, graph/*.csv) →
 //   cmdbench/<table>/<table>.csv + metadata.json     one per WikiSQL table (page/section title, caption)
 //   cmdbench/graph_nodes_<Label>/<Label>.csv + metadata.json, cmdbench/graph_relation_<type>/... — each
-//   with the whole graph schema (labels, properties, relation endpoints) in its metadata.
+//   with the whole graph schema (labels, properties, relation endpoints) in its metadata;
+//   docs/*.json[l] (CMDBench's KILT page export, when the user has it) → wikipedia/<title>/content.txt (one
+//   KILT paragraph per line, so line i is paragraph i) + metadata.json.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -296,15 +298,119 @@ Status BuildGraph(BuildContext& ctx, const std::string& ns, const std::string& d
   return Status::Ok();
 }
 
+// One KILT page (CMDBench's MongoDB collection nba-datalake.wiki-documents, as tasks/run_doc_discovery.py
+// reads it: wikipedia_id, wikipedia_title, categories, and `text`, the list of paragraphs whose first entry
+// is the title) → wikipedia/<title>/content.txt with one paragraph per line, so line i is KILT paragraph i.
+void WriteKiltPage(BuildContext& ctx, const Json& page, const std::string& where) {
+  if (!page.is_object() || !page.contains("wikipedia_title") || !page["wikipedia_title"].is_string() ||
+      !page.contains("text") || !page["text"].is_array()) {
+    ctx.Error(where, ParseError("not a KILT page (needs \"wikipedia_title\" and a \"text\" list)"));
+    return;
+  }
+  std::string title = page["wikipedia_title"].get<std::string>();
+  std::string folder = TitleToFolder(title);
+  std::string prefix = "wikipedia/" + folder + "/";
+  if (!ctx.Claim(prefix)) {
+    ctx.Skip(where + " (" + title + ")", "duplicate page title");
+    return;
+  }
+  std::string content, lead;
+  bool in_lead = true;
+  for (size_t i = 0; i < page["text"].size(); ++i) {
+    const Json& p = page["text"][i];
+    std::string para = p.is_string() ? p.get<std::string>() : "";
+    // A paragraph is one line: KILT ends each with "\n"; an inner newline would shift every later id.
+    while (!para.empty() && (para.back() == '\n' || para.back() == '\r')) para.pop_back();
+    for (char& c : para) {
+      if (c == '\n' || c == '\r') c = ' ';
+    }
+    if (i > 0 && in_lead) {
+      if (StartsWith(para, "Section::::") || StartsWith(para, "BULLET::::")) in_lead = false;
+      else if (!para.empty()) lead += (lead.empty() ? "" : " ") + para;
+    }
+    content += SanitizeUtf8(para) + "\n";
+  }
+  Json meta = {{"title", title}, {"description", std::string(TruncateUtf8(lead, 2000))}, {"source", "cmdbench-kilt"},
+               {"folder", folder}, {"paragraphs", page["text"].size()}};
+  if (page.contains("wikipedia_id")) meta["wikipedia_id"] = page["wikipedia_id"];
+  if (page.contains("categories")) meta["categories"] = page["categories"];
+  Status st = ctx.Put(prefix + "content.txt", content);
+  if (st.ok()) st = ctx.Put(prefix + "metadata.json", DumpJson(meta, 2) + "\n");
+  if (!st.ok()) ctx.Error(where, st);
+  else ctx.Dataset("article");
+}
+
+// The document export, when the user has it: <path>/docs/*.json (a JSON array, mongoexport --jsonArray) or
+// *.jsonl / *.ndjson (one page per line, mongoexport's default).
+void BuildKiltDocs(BuildContext& ctx, const std::string& dir) {
+  std::vector<LocalFile> files;
+  std::vector<ReportItem> skipped;
+  Status ls = ListLocalTree(dir, files, skipped);
+  if (!ls.ok()) {
+    ctx.Error(dir, ls);
+    return;
+  }
+  for (const auto& f : files) {
+    std::string path = dir + "/" + f.relative;
+    bool lines = EndsWith(f.relative, ".jsonl") || EndsWith(f.relative, ".ndjson");
+    if (!lines && !EndsWith(f.relative, ".json")) {
+      ctx.Skip("docs/" + f.relative, "not a .json/.jsonl document export");
+      continue;
+    }
+    if (lines) {
+      std::string pending;
+      uint64_t line_no = 0;
+      auto take = [&](std::string_view line) {
+        ++line_no;
+        if (Trim(line).empty()) return;
+        std::string where = "docs/" + f.relative + ":" + std::to_string(line_no);
+        auto j = ParseJson(line, where);
+        if (!j.ok()) ctx.Error(where, j.status());
+        else WriteKiltPage(ctx, *j, where);
+      };
+      Status s = ReadLocalFile(path, 0, 0, false, [&](std::string_view chunk) {
+        pending.append(chunk);
+        size_t start = 0;
+        for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1)
+          take(std::string_view(pending).substr(start, nl - start));
+        pending.erase(0, start);
+        return ctx.fatal() ? ctx.fatal_status() : Status::Ok();
+      });
+      if (!pending.empty()) take(pending);
+      if (!s.ok()) ctx.Error("docs/" + f.relative, s);
+      continue;
+    }
+    auto text = ReadFile(path, ctx.options().max_file_bytes);
+    if (!text.ok()) {
+      ctx.Error("docs/" + f.relative, text.status());
+      continue;
+    }
+    auto j = ParseJson(*text, "docs/" + f.relative);
+    if (!j.ok()) {
+      ctx.Error("docs/" + f.relative, j.status());
+      continue;
+    }
+    if (j->is_array()) {
+      for (size_t i = 0; i < j->size(); ++i) WriteKiltPage(ctx, (*j)[i], "docs/" + f.relative + "[" + std::to_string(i) + "]");
+    } else {
+      WriteKiltPage(ctx, *j, "docs/" + f.relative);
+    }
+  }
+}
+
 }  // namespace
 
 Status BuildCmdbench(BuildContext& ctx, const std::string& path) {
   std::string ns = ctx.options().namespace_name.empty() ? "cmdbench" : ctx.options().namespace_name;
   bool tables = PathExists(path + "/tables/nba_wikisql.sql");
   bool graph = PathExists(path + "/graph");
-  if (!tables && !graph) {
-    return NotFound(path + ": not a CMDBench lake (expected tables/nba_wikisql.sql and/or graph/)");
+  bool docs = PathExists(path + "/docs");
+  if (!tables && !graph && !docs) {
+    return NotFound(path + ": not a CMDBench lake (expected tables/nba_wikisql.sql, graph/ and/or docs/)");
   }
+  // CMDBench's document collection is not in its public repository; a user who has the export puts it in
+  // docs/ (docs/cmdbench.md). Pages go to the wikipedia namespace, as lakeqa's other Wikipedia pages.
+  if (docs) BuildKiltDocs(ctx, path + "/docs");
   if (tables) {
     ThreadPool pool(ctx.jobs());
     LAKEQA_RETURN_IF_ERROR(BuildTables(ctx, ns, path + "/tables", pool));

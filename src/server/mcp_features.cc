@@ -33,6 +33,9 @@ const std::map<std::string, ToolMeta, std::less<>>& Metas() {
       {"execute_code", {"Run Python in the sandbox", false, true, false}},
       {"get_sandbox_info", {"List the sandbox's files", true, false, true}},
       {"submit_answer", {"Submit the final answer", false, false, false}},
+      {"graph_find_nodes", {"Find knowledge-graph nodes by name", true, false, true}},
+      {"graph_neighbors", {"List a graph node's edges", true, false, true}},
+      {"graph_query", {"Run a read-only Cypher query over the graph", true, false, true}},
       {"open_session", {"Open a sandbox session (a handle)", false, false, false}},
       {"close_session", {"Close a sandbox session", false, true, true}},
   };
@@ -73,6 +76,14 @@ Json OutputSchema(std::string_view tool) {
     return Obj({{"files", ArrayOf(T("object"))}, {"file_count", T("integer")}, {"total_size", T("integer")}});
   if (tool == "submit_answer")
     return Obj({{"status", T("string")}, {"answer", T("string")}, {"sources", ids}});
+  if (tool == "graph_find_nodes")
+    return Obj({{"nodes", ArrayOf(Obj({{"node", T("string")}, {"label", T("string")}, {"name", T("string")}}))},
+                {"count", T("integer")}});
+  if (tool == "graph_neighbors")
+    return Obj({{"edges", ArrayOf(Obj({{"edge", T("string")}, {"type", T("string")}, {"node", T("string")}}))},
+                {"count", T("integer")}, {"total", T("integer")}});
+  if (tool == "graph_query")
+    return Obj({{"columns", ids}, {"rows", ArrayOf(T("array"))}, {"nodes", ids}, {"edges", ids}, {"sql", T("string")}});
   if (tool == "open_session") return Obj({{"session", T("string")}, {"idle_ttl_s", T("integer")}});
   return Obj({{"session", T("string")}, {"closed", T("boolean")}});
 }

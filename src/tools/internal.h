@@ -33,6 +33,11 @@ struct ToolSet::Impl {
   static Result<ToolOutput> ExecuteCode(ToolSet& t, Session& s, const Json& args);
   static Result<ToolOutput> GetSandboxInfo(ToolSet& t, Session& s, const Json& args);
   static Result<ToolOutput> SubmitAnswer(ToolSet& t, Session& s, const Json& args);
+  // The graph tools (tool_graph.cc); unavailable when the index has no graph.
+  static Result<ToolOutput> GraphFindNodes(ToolSet& t, Session& s, const Json& args);
+  static Result<ToolOutput> GraphNeighbors(ToolSet& t, Session& s, const Json& args);
+  static Result<ToolOutput> GraphQuery(ToolSet& t, Session& s, const Json& args);
+  static Status OpenGraph(ToolSet& t, const std::string& index_dir);
 
   // "<id>" (looked up in every namespace; ambiguous is an error) or "<namespace>/<id>".
   static Result<DatasetRef> ResolveDataset(ToolSet& t, const std::string& dataset_id);
@@ -58,6 +63,9 @@ struct SandboxFile {
 };
 std::vector<SandboxFile> ListSandbox(const std::string& sandbox, const std::vector<std::string>& namespaces,
                                      size_t max_entries = 10000);
+
+// Appends the graph tools' schemas (tool_graph.cc).
+void AddGraphSchemas(Json& tools);
 
 // Shrinks a JSON value until its dump is at most max_chars: the longest strings are cut and the longest
 // arrays lose their tail, each marked. Returns whether anything was cut.

@@ -15,6 +15,7 @@
 #include "lakeqa/catalog/catalog.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/exec/python.h"
+#include "lakeqa/graph/graph.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/lake/local_store.h"
 
@@ -138,6 +139,7 @@ Json BuildSchemas() {
        {"reasoning", Prop("string", "Brief explanation of how the answer was found")},
        {"sources", StringArray("Dataset ids or file paths used")}},
       {"answer"}));
+  AddGraphSchemas(tools);
   return tools;
 }
 
@@ -153,6 +155,9 @@ const std::map<std::string, std::set<std::string>, std::less<>>& AllowedArgs() {
       {"execute_code", {"code"}},
       {"get_sandbox_info", {}},
       {"submit_answer", {"answer", "reasoning", "sources"}},
+      {"graph_find_nodes", {"name", "label", "property", "limit"}},
+      {"graph_neighbors", {"node", "type", "direction", "limit"}},
+      {"graph_query", {"cypher"}},
   };
   return m;
 }
@@ -351,6 +356,7 @@ Result<std::unique_ptr<ToolSet>> ToolSet::Open(std::unique_ptr<lake::Store> stor
     if (!d.ok()) return d.status().WithContext("opening the near-duplicate groups of " + options.index_dir);
     t->duplicates_ = std::move(*d);
   }
+  LAKEQA_RETURN_IF_ERROR(Impl::OpenGraph(*t, options.index_dir));
   // Namespaces: those the catalog knows, else the lake's top-level folders.
   {
     sqlite3_stmt* st = nullptr;
@@ -424,6 +430,9 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
       {"execute_code", &Impl::ExecuteCode},
       {"get_sandbox_info", &Impl::GetSandboxInfo},
       {"submit_answer", &Impl::SubmitAnswer},
+      {"graph_find_nodes", &Impl::GraphFindNodes},
+      {"graph_neighbors", &Impl::GraphNeighbors},
+      {"graph_query", &Impl::GraphQuery},
   };
   Result<ToolOutput> out = Internal("unreachable");
   auto fn = kTools.find(tool);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <set>
 
 #include "ingest/build_test_util.h"
 #include "lakeqa/common/build_paths.h"
@@ -114,6 +115,43 @@ TEST(CmdbenchBuild, SyntheticLake) {
   EXPECT_EQ(r->datasets.at("graph_relations"), 1u);
   EXPECT_EQ(r->skipped_by_reason.count("CSV without :ID or :START_ID/:END_ID columns (not Neo4j import format)"), 1u);
   EXPECT_EQ(r->errors_total, 1u);  // the one-field row
+}
+
+TEST(CmdbenchBuild, KiltDocumentExportKeepsParagraphIds) {
+  // CMDBench's document collection as mongoexport writes it (one page per line, KILT fields), plus a
+  // --jsonArray file and a malformed line.
+  TempDir t;
+  std::string src = t.path() + "/cmdbench";
+  ASSERT_TRUE(MakeDirs(src + "/docs").ok());
+  WriteBytes(src + "/docs/wiki-documents.jsonl",
+             R"({"_id": {"$oid": "1"}, "wikipedia_id": "33074", "wikipedia_title": "Washington Wizards", "categories": "NBA teams", "text": ["Washington Wizards\n", "The Washington Wizards are an American professional basketball team.\n", "Section::::History.\n", "Founded in 1961 as the Chicago Packers.\n"]})"
+             "\n{not json\n");
+  WriteBytes(src + "/docs/more.json", R"([{"wikipedia_title": "Reggie Miller", "text": ["Reggie Miller\n", "Line one\nstill one\n"]}, {"title": "no kilt"}])");
+  auto store = lake::OpenStore(t.path() + "/lake");
+  ASSERT_TRUE(store.ok());
+  BuildOptions o;
+  o.jobs = 1;
+  auto r = BuildLake(**store, SourceSpec{SourceKind::kCmdbench, src}, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->datasets.at("article"), 2u);
+  // The malformed line and the non-KILT object, and the two parts this export lacks (tables, graph): a
+  // partial CMDBench folder is built and what is missing reported, never silently assumed.
+  EXPECT_EQ(r->errors_total, 4u) << r->ToJson().dump(2);
+  std::set<std::string> items;
+  for (const auto& e : r->errors) items.insert(e.item);
+  EXPECT_TRUE(items.count("docs/more.json[1]"));
+  EXPECT_TRUE(items.count("docs/wiki-documents.jsonl:2"));
+  EXPECT_TRUE(items.count(src + "/graph"));
+  std::string lake = t.path() + "/lake/wikipedia/";
+  // Line i of content.txt is KILT paragraph i (0 = the title).
+  EXPECT_EQ(Slurp(lake + "Washington_Wizards/content.txt"),
+            "Washington Wizards\nThe Washington Wizards are an American professional basketball team.\n"
+            "Section::::History.\nFounded in 1961 as the Chicago Packers.\n");
+  Json m = SlurpJson(lake + "Washington_Wizards/metadata.json");
+  EXPECT_EQ(m["title"], "Washington Wizards");
+  EXPECT_EQ(m["description"], "The Washington Wizards are an American professional basketball team.");
+  EXPECT_EQ(m["wikipedia_id"], "33074");
+  EXPECT_EQ(Slurp(lake + "Reggie_Miller/content.txt"), "Reggie Miller\nLine one still one\n");
 }
 
 std::string SharedData() {

@@ -18,7 +18,7 @@ TEST_F(HttpTest, SessionLifecycleAndEveryTool) {
   StartHttp();
   HttpReply r = Curl("GET", base_ + "/v1/tools");
   ASSERT_EQ(r.status, 200) << r.body;
-  EXPECT_EQ(r.json["tools"].size(), 9u);
+  EXPECT_EQ(r.json["tools"].size(), 12u);
   r = Curl("POST", base_ + "/v1/sessions");
   ASSERT_EQ(r.status, 201) << r.body;
   std::string id = r.json["session_id"];
@@ -177,7 +177,7 @@ TEST_F(HttpTest, McpOverHttpWithCurl) {
   EXPECT_EQ(r.status, 202);
   r = Curl("POST", base_ + "/mcp", R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", h);
   ASSERT_EQ(r.status, 200);
-  EXPECT_EQ(r.json["result"]["tools"].size(), 9u);
+  EXPECT_EQ(r.json["result"]["tools"].size(), 12u);
   EXPECT_TRUE(r.json["result"]["tools"][0].contains("inputSchema"));
   r = Curl(
       "POST", base_ + "/mcp",

@@ -69,7 +69,7 @@ TEST_F(McpProtocolTest, BatchesOnlyIn20250326) {
   ASSERT_TRUE(r.is_array()) << r.dump();
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0]["id"], 2);
-  EXPECT_EQ(r[1]["result"]["tools"].size(), 9u);
+  EXPECT_EQ(r[1]["result"]["tools"].size(), 12u);
   EXPECT_EQ((*old.Handle(Json::array()))["error"]["code"], -32600);
   McpConnection now(*sessions_);
   (void)now.Handle(Init("2025-06-18"));
@@ -195,7 +195,7 @@ TEST_F(McpProtocolTest, ToolsCarryAnnotationsAndOutputSchemas) {
   McpConnection c(*sessions_);
   (void)c.Handle(Init());
   Json tools = (*c.Handle(Req(2, "tools/list")))["result"]["tools"];
-  ASSERT_EQ(tools.size(), 9u);
+  ASSERT_EQ(tools.size(), 12u);
   for (const auto& t : tools) {
     EXPECT_TRUE(t["annotations"].contains("readOnlyHint")) << t.dump();
     EXPECT_EQ(t["annotations"]["openWorldHint"], false);

@@ -82,7 +82,8 @@ class McpTest : public ServerFixture {
       names.push_back(t["name"]);
     EXPECT_EQ(names,
               (std::vector<std::string>{"search", "search_keyword", "list_files", "download", "inspect_file",
-                                        "query", "execute_code", "get_sandbox_info", "submit_answer"}));
+                                        "query", "execute_code", "get_sandbox_info", "submit_answer",
+                                        "graph_find_nodes", "graph_neighbors", "graph_query"}));
     Json calls = EveryToolCall();
     ASSERT_EQ(report["calls"].size(), calls.size()) << report.dump(2);
     for (size_t i = 0; i < calls.size(); ++i) {

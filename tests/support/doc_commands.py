@@ -43,6 +43,12 @@ SKIPPED = {
     "minutes of CPU); RelevanceRegression checks the ranking it chose",
     ("docs/ui.md", "lakeqa tasks validate demo.sqlite.export"): "the file is what the workbench's Export button "
     "writes; Workbench.EndToEndChromium exports it and runs the same checks",
+    ("docs/cmdbench.md", "lakeqa lake build --source cmdbench:"): "the CMDBench NBA lake from /work/shared/data, "
+    "not the demo lake; CmdbenchPipeline.NbaLakeEveryTask (tests/support/cmdbench_nba.sh) runs the same commands",
+    ("docs/cmdbench.md", "lakeqa graph schema --index /tmp/nba/index"): "the graph of the CMDBench NBA lake (the "
+    "demo lake has none); CmdbenchPipeline.NbaLakeEveryTask runs graph query on it",
+    ("docs/cmdbench.md", "lakeqa eval cmdbench --task source"): "CMDBench questions over the NBA lake; "
+    "CmdbenchPipeline.NbaLakeEveryTask runs every task on it",
     ("docs/search.md", "lakeqa search --index idx"): "examples over an index of the CMDBench NBA lake (`idx`, "
     "from /work/shared/data), not the demo lake; `--mode hybrid` needs the GloVe vectors",
 }

@@ -26,6 +26,9 @@ class Catalog;
 namespace lakeqa::index {
 class IndexReader;
 }
+namespace lakeqa::graph {
+class Graph;
+}
 
 namespace lakeqa::tools {
 
@@ -71,6 +74,7 @@ class ToolSet {
   std::shared_ptr<const index::IndexReader> text_index_;
   index::NearDuplicates duplicates_;  // <index>/near_duplicates.json; empty when absent
   std::unique_ptr<DownloadCache> cache_;
+  std::unique_ptr<graph::Graph> graph_;  // <index>/graph when the lake has one (graph_* tools)
   std::vector<std::string> namespaces_;
   ToolSetOptions options_;
   friend struct Impl;

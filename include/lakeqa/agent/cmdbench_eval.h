@@ -1,0 +1,37 @@
+// `lakeqa eval cmdbench`: runs a discovery method on a CMDBench question file over an index and scores it
+// with CMDBench's metrics (eval/cmdbench.h, eval/discovery.h). Tasks and methods:
+//   source     a router (router.h) per question → per-class and macro P/R/F1 (CMDBench Table 3)
+//   table      the text index's ranking of datasets (eval::RunDiscovery) → P@1, R@k, R-precision (Table 4)
+//   doc        the text index restricted to doc-source datasets, gold = the pages of the gold paragraphs
+//   paragraph  BM25 over the paragraphs of the gold pages (as CMDBench's BM25 baseline: its candidates are the
+//              gold documents' paragraphs), gold = (title, paragraph id) pairs (Table 6)
+//   graph      the gold node/edge sets are the identities the provenance Cypher matches (graph_query);
+//              methods: lexical (node names in the question, their edges of the relationship types the
+//              question words name) or llm (CMDBench's NL2Cypher prompt through the llm module) (Table 5)
+#pragma once
+
+#include <string>
+
+#include "lakeqa/agent/router.h"
+#include "lakeqa/common/json.h"
+#include "lakeqa/common/status.h"
+#include "lakeqa/lake/store.h"
+
+namespace lakeqa::agent {
+
+struct CmdbenchEvalOptions {
+  std::string task;       // source|table|doc|paragraph|graph
+  std::string questions;  // the CMDBench question file
+  std::string index_dir;
+  lake::Store* lake = nullptr;  // paragraph: the pages' text
+  RouterOptions router;         // source
+  std::string graph_method = "lexical";  // lexical|llm
+  eval::JudgeSpec model;                 // graph --graph-method llm
+  size_t k = 10;
+  std::string ns = "cmdbench";  // table: the namespace of the WikiSQL tables
+};
+
+// The report: {"task", "questions", "method", "metrics", "per_question": [...]}.
+Result<Json> RunCmdbenchEval(const CmdbenchEvalOptions& options);
+
+}  // namespace lakeqa::agent

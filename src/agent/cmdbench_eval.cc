@@ -1,0 +1,428 @@
+#include "lakeqa/agent/cmdbench_eval.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "lakeqa/catalog/catalog.h"
+#include "lakeqa/common/strings.h"
+#include "lakeqa/eval/cmdbench.h"
+#include "lakeqa/eval/discovery.h"
+#include "lakeqa/graph/graph.h"
+#include "lakeqa/index/index.h"
+#include "lakeqa/index/searcher.h"
+#include "lakeqa/index/sources.h"
+#include "lakeqa/ingest/convert.h"
+#include "lakeqa/text/analyzer.h"
+
+namespace lakeqa::agent {
+namespace {
+
+using eval::CmdbenchKind;
+
+std::string PlainQuery(std::string q) {
+  // Questions are natural language: field:value, quotes and parentheses in them are text, not syntax.
+  for (char& c : q) {
+    if (c == ':' || c == '"' || c == '*' || c == '(' || c == ')') c = ' ';
+  }
+  return q;
+}
+
+size_t TopTies(const std::vector<eval::ScoredId>& ranked) {
+  size_t n = 0;
+  for (const auto& r : ranked) {
+    if (r.score != ranked[0].score) break;
+    ++n;
+  }
+  return n;
+}
+
+Json RankedJson(const std::vector<eval::ScoredId>& ranked, size_t k) {
+  Json a = Json::array();
+  for (size_t i = 0; i < ranked.size() && i < k; ++i) a.push_back({{"id", ranked[i].id}, {"score", ranked[i].score}});
+  return a;
+}
+
+eval::DiscoveryMetrics Mean(eval::DiscoveryMetrics s, size_t n) {
+  if (n > 0) s /= static_cast<double>(n);
+  return s;
+}
+
+// ---- source ----
+Result<Json> RunSource(const CmdbenchEvalOptions& o) {
+  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions, CmdbenchKind::kSource));
+  RouterOptions ro = o.router;
+  ro.index_dir = o.index_dir;
+  LAKEQA_ASSIGN_OR_RETURN(auto router, MakeRouter(ro));
+  std::vector<std::vector<std::string>> gold, pred;
+  Json rows = Json::array();
+  for (const auto& q : qs) {
+    LAKEQA_ASSIGN_OR_RETURN(RouteResult r, router->Route(q.question));
+    gold.push_back(q.sources);
+    pred.push_back(r.sources);
+    std::set<std::string> g(q.sources.begin(), q.sources.end()), p(r.sources.begin(), r.sources.end());
+    rows.push_back({{"qid", q.qid}, {"question", q.question}, {"gold", q.sources}, {"predicted", r.sources},
+                    {"exact", g == p}, {"detail", r.detail}});
+  }
+  auto s = eval::ScoreSourceSelection(gold, pred);
+  return Json{{"method", router->Name()}, {"metrics", s.ToJson()}, {"per_question", rows}};
+}
+
+// ---- table ----
+Result<Json> RunTable(const CmdbenchEvalOptions& o) {
+  // Checks the kind first (a clear refusal), then reuses the discovery evaluation as it is.
+  LAKEQA_RETURN_IF_ERROR(eval::LoadCmdbenchQuestionFile(o.questions, CmdbenchKind::kTable).status());
+  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestions(o.questions, o.ns));
+  eval::DiscoveryOptions d;
+  d.k = o.k;
+  LAKEQA_ASSIGN_OR_RETURN(eval::DiscoveryReport r, eval::RunDiscovery(o.index_dir, qs, d));
+  Json j = r.ToJson();
+  return Json{{"method", "bm25 (text index)"}, {"metrics", j["overall"]}, {"tie_break", j["tie_break"]},
+              {"per_question", j["per_question"]}};
+}
+
+// ---- doc ----
+Result<Json> RunDoc(const CmdbenchEvalOptions& o) {
+  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions, CmdbenchKind::kDoc));
+  LAKEQA_ASSIGN_OR_RETURN(auto reader, index::IndexReader::Open(o.index_dir + "/text"));
+  LAKEQA_ASSIGN_OR_RETURN(auto cat, catalog::Catalog::Open(o.index_dir + "/catalog.sqlite", true));
+  text::AnalyzerOptions ao;
+  ao.stop_words = true;
+  index::Searcher searcher(reader, ao);
+  std::map<std::string, bool> is_doc;
+  auto doc_source = [&](const std::string& id) {
+    auto it = is_doc.find(id);
+    if (it != is_doc.end()) return it->second;
+    auto d = cat->GetDataset(id);
+    auto f = cat->ListFiles(id);
+    bool yes = d.ok() && f.ok() && index::SourceOfDataset(*d, *f) == "doc";
+    return is_doc[id] = yes;
+  };
+  eval::DiscoveryMetrics sum;
+  Json rows = Json::array();
+  for (const auto& q : qs) {
+    std::vector<std::string> gold, missing;
+    for (const auto& t : q.DocTitles()) {
+      std::string id = "wikipedia/" + ingest::TitleToFolder(t);
+      gold.push_back(id);
+      if (!cat->GetDataset(id).ok()) missing.push_back(id);
+    }
+    index::SearchOptions so;
+    so.k = 1000;
+    so.snippets = false;
+    LAKEQA_ASSIGN_OR_RETURN(index::SearchResult r, searcher.Search(PlainQuery(q.question), so));
+    std::vector<eval::ScoredId> ranked;
+    for (const auto& h : r.hits) {
+      if (doc_source(h.id)) ranked.push_back({h.id, h.score});
+    }
+    auto m = eval::ComputeDiscoveryMetrics(ranked, gold, o.k);
+    sum += m;
+    Json row = {{"qid", q.qid}, {"question", q.question}, {"gold", gold}, {"metrics", m.ToJson()},
+                {"top_ties", ranked.empty() ? 0 : TopTies(ranked)}, {"top", RankedJson(ranked, o.k)}};
+    if (!missing.empty()) row["missing_gold"] = missing;
+    rows.push_back(std::move(row));
+  }
+  return Json{{"method", "bm25 (text index, doc sources)"}, {"metrics", Mean(sum, qs.size()).ToJson()},
+              {"per_question", rows}};
+}
+
+// ---- paragraph ----
+
+// Paragraph units of a page: its lines (KILT: the `text` list, one paragraph per entry, 0 = the title);
+// CMDBench's candidates skip the title, empty lines and Section::::/BULLET:::: markers.
+std::vector<std::pair<int64_t, std::string>> Paragraphs(const std::string& content) {
+  std::vector<std::pair<int64_t, std::string>> out;
+  int64_t i = 0;
+  for (auto line : Split(content, '\n')) {
+    std::string_view l = Trim(line);
+    if (i > 0 && !l.empty() && !StartsWith(l, "Section::::") && !StartsWith(l, "BULLET::::"))
+      out.push_back({i, std::string(l)});
+    ++i;
+  }
+  return out;
+}
+
+// Okapi BM25 (k1 1.2, b 0.75, idf log(1 + (N - df + 0.5)/(df + 0.5))) of `query` over `docs`.
+std::vector<double> Bm25(text::Analyzer& an, const std::string& query, const std::vector<std::string>& docs) {
+  std::vector<std::map<std::string, int>> tf(docs.size());
+  std::map<std::string, int> df;
+  double avg = 0;
+  std::vector<double> len(docs.size());
+  for (size_t i = 0; i < docs.size(); ++i) {
+    for (const auto& t : an.Analyze(docs[i])) ++tf[i][std::string(an.Term(t))];
+    for (const auto& [t, c] : tf[i]) {
+      ++df[t];
+      len[i] += c;
+    }
+    avg += len[i];
+  }
+  avg = docs.empty() ? 1 : std::max(1.0, avg / static_cast<double>(docs.size()));
+  std::set<std::string> terms;
+  for (const auto& t : an.Analyze(query)) terms.insert(std::string(an.Term(t)));
+  std::vector<double> s(docs.size());
+  double n = static_cast<double>(docs.size());
+  for (const auto& t : terms) {
+    auto d = df.find(t);
+    if (d == df.end()) continue;
+    double idf = std::log(1 + (n - d->second + 0.5) / (d->second + 0.5));
+    for (size_t i = 0; i < docs.size(); ++i) {
+      auto f = tf[i].find(t);
+      if (f == tf[i].end()) continue;
+      double x = f->second;
+      s[i] += idf * x * 2.2 / (x + 1.2 * (0.25 + 0.75 * len[i] / avg));
+    }
+  }
+  return s;
+}
+
+Result<Json> RunParagraph(const CmdbenchEvalOptions& o) {
+  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions, CmdbenchKind::kDoc));
+  if (o.lake == nullptr) return InvalidArgument("--task paragraph reads the pages' text: give --lake");
+  text::AnalyzerOptions ao;
+  ao.stop_words = true;
+  text::Analyzer an(ao);
+  eval::DiscoveryMetrics sum;
+  Json rows = Json::array();
+  for (const auto& q : qs) {
+    std::vector<std::string> gold, ids, texts, missing;
+    for (const auto& p : q.paragraphs) gold.push_back(p.title + "#" + std::to_string(p.paragraph_id));
+    for (const auto& t : q.DocTitles()) {
+      std::string key = "wikipedia/" + ingest::TitleToFolder(t) + "/content.txt";
+      auto content = o.lake->ReadRange(key, 0, 0);
+      if (!content.ok()) {
+        missing.push_back(key);
+        continue;
+      }
+      for (auto& [pid, text] : Paragraphs(*content)) {
+        ids.push_back(t + "#" + std::to_string(pid));
+        texts.push_back(std::move(text));
+      }
+    }
+    auto scores = Bm25(an, q.question, texts);
+    std::vector<eval::ScoredId> ranked;
+    for (size_t i = 0; i < ids.size(); ++i) ranked.push_back({ids[i], scores[i]});
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.score > b.score; });
+    auto m = eval::ComputeDiscoveryMetrics(ranked, gold, o.k);
+    sum += m;
+    Json row = {{"qid", q.qid}, {"question", q.question}, {"gold", gold}, {"candidates", ids.size()},
+                {"metrics", m.ToJson()}, {"top_ties", ranked.empty() ? 0 : TopTies(ranked)}, {"top", RankedJson(ranked, o.k)}};
+    if (!missing.empty()) row["missing_pages"] = missing;
+    rows.push_back(std::move(row));
+  }
+  return Json{{"method", "bm25 over the gold pages' paragraphs (ties: page order)"},
+              {"metrics", Mean(sum, qs.size()).ToJson()}, {"per_question", rows}};
+}
+
+// ---- graph ----
+
+class LexicalGraphRetriever {
+ public:
+  explicit LexicalGraphRetriever(graph::Graph& g) : g_(g) {
+    text::AnalyzerOptions ao;
+    ao.stop_words = true;
+    an_ = std::make_unique<text::Analyzer>(ao);
+  }
+  Status Init() {
+    for (const auto& n : g_.schema().nodes) {
+      LAKEQA_ASSIGN_OR_RETURN(auto all, g_.FindNodes("", n.label, "", 1000000));
+      for (const auto& m : all) {
+        std::string name = Normal(m.name);
+        if (!name.empty()) names_[name].push_back(m.key);
+        max_words_ = std::max<size_t>(max_words_, Split(name, ' ').size());
+      }
+    }
+    static const std::set<std::string> kGeneric = {"by", "for", "of", "has", "is", "as", "part"};
+    for (const auto& r : g_.schema().relations) {
+      std::string words = r.type;
+      for (const auto& p : r.properties) words += " " + p;
+      std::string split;
+      for (size_t i = 0; i < words.size(); ++i) {
+        char c = words[i] == '_' ? ' ' : words[i];
+        if (i > 0 && std::isupper(static_cast<unsigned char>(c)) && std::islower(static_cast<unsigned char>(words[i - 1])))
+          split += ' ';
+        split += c;
+      }
+      for (const auto& t : an_->Analyze(split)) {
+        std::string term(an_->Term(t));
+        if (!kGeneric.count(term)) cues_[r.type].insert(term);
+      }
+    }
+    return Status::Ok();
+  }
+  struct Out {
+    std::vector<std::string> nodes, edges;
+    Json detail;
+  };
+  Result<Out> Retrieve(const std::string& question) {
+    Out out;
+    // Linked nodes: the longest node names in the question, left to right, without overlaps.
+    const std::string normal = Normal(question);  // Split returns views into it
+    auto w = Split(normal, ' ');
+    std::vector<std::string> linked;
+    Json names = Json::array();
+    for (size_t i = 0; i < w.size();) {
+      size_t took = 0;
+      for (size_t n = std::min(max_words_, w.size() - i); n >= 1; --n) {
+        std::string cand;
+        for (size_t k = i; k < i + n; ++k) cand += (k > i ? " " : "") + std::string(w[k]);
+        auto it = names_.find(cand);
+        // One-word names ("Centre", "Heat") are too ambiguous unless they are the whole name of a team-like node.
+        if (it != names_.end() && (n >= 2 || it->second.size() == 1) && it->second.size() <= 3) {
+          for (const auto& k : it->second) linked.push_back(k);
+          names.push_back(cand);
+          took = n;
+          break;
+        }
+      }
+      i += took ? took : 1;
+    }
+    std::set<std::string> terms;
+    for (const auto& t : an_->Analyze(question)) terms.insert(std::string(an_->Term(t)));
+    std::set<std::string> cued;
+    for (const auto& [type, cs] : cues_) {
+      for (const auto& c : cs) {
+        if (terms.count(c)) cued.insert(type);
+      }
+    }
+    std::set<std::string> nodes(linked.begin(), linked.end()), edges;
+    std::set<std::string> linked_set(linked.begin(), linked.end());
+    for (const auto& n : linked) {
+      uint64_t total = 0;
+      auto nb = g_.Neighbors(n, "", "both", 500, &total);
+      if (!nb.ok()) continue;
+      for (const auto& e : *nb) {
+        bool between = linked_set.count(e.node_key) > 0;
+        bool cue = cued.count(e.type) > 0 && linked.size() == 1;
+        if (between || cue) {
+          edges.insert(e.edge_key);
+          nodes.insert(e.node_key);
+        }
+      }
+    }
+    out.nodes.assign(nodes.begin(), nodes.end());
+    out.edges.assign(edges.begin(), edges.end());
+    out.detail = {{"linked", names}, {"cued_types", Json(std::vector<std::string>(cued.begin(), cued.end()))}};
+    return out;
+  }
+
+ private:
+  static std::string Normal(std::string_view s) {
+    std::string out;
+    bool space = false;
+    for (char c : s) {
+      if (std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80) {
+        if (space && !out.empty()) out += ' ';
+        space = false;
+        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      } else {
+        space = true;
+      }
+    }
+    return out;
+  }
+  graph::Graph& g_;
+  std::unique_ptr<text::Analyzer> an_;
+  std::map<std::string, std::vector<std::string>> names_;
+  std::map<std::string, std::set<std::string>> cues_;
+  size_t max_words_ = 1;
+};
+
+std::string Nl2CypherPrompt(const std::string& question, const std::string& schema) {
+  // CMDBench's NL2Cypher prompt (tasks/run_nl2cypher.py), with lakeqa's schema description.
+  return "Given a question and the schema of a Neo4j knowledge graph, create a Cypher query that retrieve either the "
+         "answer or information that can be used to infer the answer.\n\nHere are the requirements:\n- The Cypher "
+         "query should be compatible with the graph schema. In the graph schema you will be provided with the node "
+         "properties for each type of node in the graph, the relationship properties for each type of relationship, "
+         "as well as all unique relationship schemas.\n- The Cypher query should NOT use the path syntax (e.g., "
+         "`MATCH path = ()-[*1..2]-() RETURN path`).\n- Always do case-insensitive matching in the Cypher query.\n- "
+         "All nodes and relationships in the MATCH clause should be assigned a variable even if the variable is not "
+         "used in the RETURN clause (e.g. use `[r:playsFor]` instead of `[:playsFor]`).\n- Output the Cyper query "
+         "directly without ```. Do not generate explanation or other additional output.\n\nQuestion: " +
+         question + "\n\nGraph Schema: " + schema;
+}
+
+Result<Json> RunGraph(const CmdbenchEvalOptions& o) {
+  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions, CmdbenchKind::kGraph));
+  LAKEQA_ASSIGN_OR_RETURN(auto g, graph::Graph::Open(o.index_dir + "/graph"));
+  std::unique_ptr<LexicalGraphRetriever> lex;
+  std::unique_ptr<eval::JudgeClient> llm;
+  if (o.graph_method == "lexical") {
+    lex = std::make_unique<LexicalGraphRetriever>(*g);
+    LAKEQA_RETURN_IF_ERROR(lex->Init());
+  } else if (o.graph_method == "llm") {
+    LAKEQA_ASSIGN_OR_RETURN(llm, eval::MakeJudgeClient(o.model));
+  } else {
+    return InvalidArgument("--graph-method must be lexical or llm, got '" + o.graph_method + "'");
+  }
+  std::vector<eval::GraphQuestionScore> scores;
+  Json rows = Json::array();
+  for (const auto& q : qs) {
+    Json row = {{"qid", q.qid}, {"question", q.question}, {"type", q.graph_type}};
+    auto gold = g->Query(q.cypher);
+    if (!gold.ok()) {
+      // A provenance query lakeqa cannot run: no gold set, so the question is listed and left out.
+      row["error"] = "provenance cypher: " + gold.status().message();
+      rows.push_back(std::move(row));
+      continue;
+    }
+    std::vector<std::string> pn, pe;
+    if (lex) {
+      LAKEQA_ASSIGN_OR_RETURN(auto r, lex->Retrieve(q.question));
+      pn = r.nodes;
+      pe = r.edges;
+      row["detail"] = r.detail;
+    } else {
+      auto c = llm->Complete("", Nl2CypherPrompt(q.question, g->schema().Describe()));
+      if (!c.ok()) return c.status().WithContext("NL2Cypher for " + q.qid);
+      std::string cypher = c->text;
+      if (size_t a = cypher.find("```"); a != std::string::npos) {
+        size_t s = cypher.find('\n', a);
+        size_t e = cypher.find("```", s == std::string::npos ? a + 3 : s);
+        cypher = cypher.substr(s == std::string::npos ? a + 3 : s + 1, e == std::string::npos ? std::string::npos : e - s - 1);
+      }
+      row["cypher"] = cypher;
+      auto r = g->Query(cypher);
+      if (r.ok()) {
+        pn = r->nodes;
+        pe = r->edges;
+      } else {
+        row["cypher_error"] = r.status().message();
+      }
+    }
+    eval::GraphQuestionScore s{q.graph_type, eval::ScoreSet(pn, gold->nodes), eval::ScoreSet(pe, gold->edges)};
+    scores.push_back(s);
+    row["gold_nodes"] = gold->nodes;
+    row["gold_edges"] = gold->edges.size();
+    row["predicted_nodes"] = pn;
+    row["predicted_edges"] = pe.size();
+    row["node_p"] = s.nodes.p;
+    row["node_r"] = s.nodes.r;
+    row["edge_p"] = s.edges.p;
+    row["edge_r"] = s.edges.r;
+    rows.push_back(std::move(row));
+  }
+  auto agg = eval::AggregateGraphScores(scores);
+  Json m = agg.ToJson();
+  m["questions_without_gold"] = qs.size() - scores.size();
+  return Json{{"method", o.graph_method}, {"metrics", m}, {"per_question", rows}};
+}
+
+}  // namespace
+
+Result<Json> RunCmdbenchEval(const CmdbenchEvalOptions& o) {
+  Result<Json> r = InvalidArgument("--task must be source, table, doc, paragraph or graph, got '" + o.task + "'");
+  if (o.task == "source") r = RunSource(o);
+  else if (o.task == "table") r = RunTable(o);
+  else if (o.task == "doc") r = RunDoc(o);
+  else if (o.task == "paragraph") r = RunParagraph(o);
+  else if (o.task == "graph") r = RunGraph(o);
+  if (!r.ok()) return r;
+  Json j = std::move(*r);
+  j["task"] = o.task;
+  j["questions_file"] = o.questions;
+  j["questions"] = j["per_question"].size();
+  return j;
+}
+
+}  // namespace lakeqa::agent

@@ -1,0 +1,155 @@
+// The graph tools: graph_find_nodes, graph_neighbors, graph_query over <index>/graph (graph/graph.h). Every
+// result names the node and edge identities it used; the trace's `accessed` lists the lake datasets those
+// labels and relationship types were read from (D_acc).
+#include <algorithm>
+#include <set>
+
+#include "lakeqa/catalog/catalog.h"
+#include "lakeqa/common/fs.h"
+#include "lakeqa/graph/graph.h"
+#include "tools/internal.h"
+
+namespace lakeqa::tools {
+namespace {
+
+Json Prop(const char* type, const char* description) { return {{"type", type}, {"description", description}}; }
+
+Result<graph::Graph*> GraphOf(ToolSet& t, std::unique_ptr<graph::Graph>& g) {
+  if (!g)
+    return Status(ErrorCode::kUnavailable,
+                  "this lake has no graph (no Neo4j-import node/relation files were found when the index was built)");
+  return g.get();
+}
+
+// "cmdbench/graph_nodes_Player" for a lake key "cmdbench/graph_nodes_Player/Player.csv".
+std::string DatasetOfKey(const std::string& key) {
+  std::string ns, id, path;
+  catalog::SplitKey(key, ns, id, path);
+  return id.empty() ? "" : ns + "/" + id;
+}
+
+void AddUnique(std::vector<std::string>& v, const std::string& x) {
+  if (!x.empty() && std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+}
+
+// The datasets behind node keys ("Label:id") and edge keys ("...-[type]->...").
+std::vector<std::string> Accessed(const graph::Schema& s, const std::vector<std::string>& nodes,
+                                  const std::vector<std::string>& edges) {
+  std::vector<std::string> out;
+  std::set<std::string> labels, types;
+  for (const auto& n : nodes) labels.insert(n.substr(0, n.find(':')));
+  for (const auto& e : edges) {
+    size_t a = e.find("-["), b = e.find("]->");
+    if (a != std::string::npos && b != std::string::npos) types.insert(e.substr(a + 2, b - a - 2));
+  }
+  for (const auto& l : labels) {
+    if (const auto* n = s.Node(l)) AddUnique(out, DatasetOfKey(n->source));
+  }
+  for (const auto& t : types) {
+    if (const auto* r = s.Relation(t)) AddUnique(out, DatasetOfKey(r->source));
+  }
+  return out;
+}
+
+}  // namespace
+
+void AddGraphSchemas(Json& tools) {
+  auto tool = [](const char* name, const char* description, Json props, std::vector<std::string> required) {
+    Json schema = {{"type", "object"}, {"properties", std::move(props)}};
+    schema["required"] = required;
+    return Json{{"name", name}, {"description", description}, {"inputSchema", std::move(schema)}};
+  };
+  Json limit = {{"type", "integer"}, {"description", "Maximum results (default 20)"}, {"default", 20}, {"minimum", 1}};
+  tools.push_back(tool("graph_find_nodes",
+                       "Find nodes of the lake's knowledge graph by name (or by another property), ranked: exact, "
+                       "prefix, contains, every word. Returns node ids (\"Label:id\") with label and name.",
+                       {{"name", Prop("string", "Text to look for, e.g. \"Dennis Rodman\"")},
+                        {"label", Prop("string", "Only nodes of this label, e.g. \"Player\"")},
+                        {"property", Prop("string", "Match this property instead of the name")},
+                        {"limit", limit}},
+                       {}));
+  tools.push_back(tool("graph_neighbors",
+                       "Edges at one graph node: relationship type, direction, the node at the other end and the "
+                       "edge's properties, with edge ids.",
+                       {{"node", Prop("string", "Node id \"Label:id\" from graph_find_nodes, e.g. \"Player:Q17717\"")},
+                        {"type", Prop("string", "Only this relationship type, e.g. \"playsFor\"")},
+                        {"direction", Prop("string", "out, in or both (default both)")},
+                        {"limit", limit}},
+                       {"node"}));
+  tools.push_back(tool("graph_query",
+                       "Run a read-only Cypher query (subset: MATCH patterns with labels, property maps and typed "
+                       "relationships; WHERE with comparisons, CONTAINS, STARTS/ENDS WITH, IN, AND/OR/NOT, CASE, "
+                       "toFloat/toInteger/replace/toLower; RETURN with aliases, DISTINCT, count/sum/avg/min/max/"
+                       "collect; ORDER BY, SKIP, LIMIT). Property values are text. Returns rows plus the ids of every "
+                       "node and edge the match used.",
+                       {{"cypher", Prop("string", "One Cypher query, e.g. MATCH (t:Team {name: 'Detroit Pistons'}) "
+                                                   "RETURN t.inception")}},
+                       {"cypher"}));
+}
+
+Status ToolSet::Impl::OpenGraph(ToolSet& t, const std::string& index_dir) {
+  if (!PathExists(index_dir + "/graph/schema.json")) return Status::Ok();
+  auto g = graph::Graph::Open(index_dir + "/graph");
+  if (!g.ok()) return g.status().WithContext("opening the graph of " + index_dir);
+  t.graph_ = std::move(*g);
+  return Status::Ok();
+}
+
+Result<ToolOutput> ToolSet::Impl::GraphFindNodes(ToolSet& t, Session& s, const Json& args) {
+  LAKEQA_ASSIGN_OR_RETURN(graph::Graph * g, GraphOf(t, t.graph_));
+  LAKEQA_ASSIGN_OR_RETURN(std::string name, ArgString(args, "name", false));
+  LAKEQA_ASSIGN_OR_RETURN(std::string label, ArgString(args, "label", false));
+  LAKEQA_ASSIGN_OR_RETURN(std::string property, ArgString(args, "property", false));
+  LAKEQA_ASSIGN_OR_RETURN(int64_t limit, ArgInt(args, "limit", 20, 1, static_cast<int64_t>(s.limits().max_search_results)));
+  LAKEQA_ASSIGN_OR_RETURN(auto found, g->FindNodes(name, label, property, static_cast<size_t>(limit)));
+  ToolOutput out;
+  Json a = Json::array();
+  std::vector<std::string> keys;
+  for (const auto& m : found) {
+    a.push_back({{"node", m.key}, {"label", m.label}, {"name", m.name}, {"matched", m.matched}});
+    keys.push_back(m.key);
+  }
+  out.result = {{"nodes", a}, {"count", found.size()}};
+  out.returned = Accessed(g->schema(), keys, {});
+  out.summary = std::to_string(found.size()) + " nodes";
+  return out;
+}
+
+Result<ToolOutput> ToolSet::Impl::GraphNeighbors(ToolSet& t, Session& s, const Json& args) {
+  LAKEQA_ASSIGN_OR_RETURN(graph::Graph * g, GraphOf(t, t.graph_));
+  LAKEQA_ASSIGN_OR_RETURN(std::string node, ArgString(args, "node", true));
+  LAKEQA_ASSIGN_OR_RETURN(std::string type, ArgString(args, "type", false));
+  LAKEQA_ASSIGN_OR_RETURN(std::string direction, ArgString(args, "direction", false));
+  LAKEQA_ASSIGN_OR_RETURN(int64_t limit, ArgInt(args, "limit", 20, 1, static_cast<int64_t>(s.limits().max_search_results)));
+  uint64_t total = 0;
+  LAKEQA_ASSIGN_OR_RETURN(auto edges, g->Neighbors(node, type, direction.empty() ? "both" : direction,
+                                                   static_cast<size_t>(limit), &total));
+  ToolOutput out;
+  Json a = Json::array();
+  std::vector<std::string> nodes, ekeys;
+  for (const auto& e : edges) {
+    a.push_back({{"edge", e.edge_key}, {"type", e.type}, {"direction", e.direction}, {"node", e.node_key},
+                 {"node_label", e.node_label}, {"node_name", e.node_name}, {"properties", e.properties}});
+    nodes.push_back(e.node_key);
+    ekeys.push_back(e.edge_key);
+  }
+  out.result = {{"edges", a}, {"count", edges.size()}, {"total", total}};
+  if (total > edges.size()) out.result["note"] = "more edges than the limit: raise limit or filter by type/direction";
+  out.accessed = Accessed(g->schema(), nodes, ekeys);
+  out.summary = std::to_string(edges.size()) + " of " + std::to_string(total) + " edges";
+  return out;
+}
+
+Result<ToolOutput> ToolSet::Impl::GraphQuery(ToolSet& t, Session&, const Json& args) {
+  LAKEQA_ASSIGN_OR_RETURN(graph::Graph * g, GraphOf(t, t.graph_));
+  LAKEQA_ASSIGN_OR_RETURN(std::string cypher, ArgString(args, "cypher", true));
+  LAKEQA_ASSIGN_OR_RETURN(graph::QueryOutput r, g->Query(cypher));
+  ToolOutput out;
+  out.result = r.ToJson(200);
+  out.accessed = Accessed(g->schema(), r.nodes, r.edges);
+  out.summary = std::to_string(r.result.rows.size()) + " rows; " + std::to_string(r.nodes.size()) + " nodes, " +
+                std::to_string(r.edges.size()) + " edges matched";
+  return out;
+}
+
+}  // namespace lakeqa::tools
