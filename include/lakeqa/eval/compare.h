@@ -28,6 +28,9 @@ struct RunColumn {
   double em = 0, lenient = 0, token_f1 = 0, runtime_s = 0;
   std::optional<double> cost_usd;  // report.json's per-task mean; unknown for an unpriced model
   double dret_r = 0, dacc_r = 0, dret_f1 = 0, dacc_f1 = 0;
+  // run.json's stage ablation as "standard" or "search=ideal,decompose=ideal" (a run.json without one:
+  // standard).
+  std::string ablation = "standard";
 };
 
 // Run i against run 0, over the tasks both scored.
@@ -43,6 +46,14 @@ struct PairedDiff {
   size_t base_only = 0;   // tasks right in run 0 and wrong in run i
 };
 
+// One ablated variant against the standard run (SANA's table): the EM gain an oracle stage brings.
+struct AblationRow {
+  size_t run = 0;           // index into Comparison::runs
+  std::string ablation;     // "search=ideal", "search=ideal,decompose=ideal"
+  size_t stages = 0;        // stages the variant replaces (1: a single-stage oracle)
+  PairedDiff diff;          // against the standard run, over the tasks both scored
+};
+
 struct Comparison {
   std::vector<RunColumn> runs;
   std::vector<std::string> task_ids;  // union, in first-seen order
@@ -53,6 +64,12 @@ struct Comparison {
   std::vector<std::string> unpaired;
   std::vector<std::string> warnings;
   CompareOptions options;
+  // When some run is ablated: the standard run every variant is paired with (the first run whose ablation
+  // is standard), one row per variant, and the single stage whose oracle gains most (the bottleneck; empty
+  // when no single-stage oracle gains).
+  std::optional<size_t> standard_run;
+  std::vector<AblationRow> ablations;
+  std::string bottleneck;
 
   bool InAllRuns(size_t task) const;
   // Rounded for reading: fractions to 4 decimals, seconds to 3, dollars to 6.
@@ -63,6 +80,13 @@ struct Comparison {
 // Paired bootstrap of mean(b - a) over aligned 0/1 outcomes; returns {low, high}.
 std::pair<double, double> BootstrapDiffCi(const std::vector<int>& a, const std::vector<int>& b,
                                           const CompareOptions& options);
+
+// Run `other` against run `base` over the tasks both scored, with the bootstrap interval.
+PairedDiff PairRuns(const Comparison& c, size_t base, size_t other, const CompareOptions& options);
+
+// The page `eval compare --html` writes: the runs, the paired differences and, for ablated runs, the
+// per-stage gain chart with its intervals. No external resource.
+std::string RenderCompareHtml(const Comparison& c);
 
 // Reads <dir>/report.json of each run (fails naming the run when one is missing or malformed).
 Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const CompareOptions& options = {});
