@@ -100,13 +100,18 @@ void AddAblations(Comparison& c, const CompareOptions& o) {
 
 std::pair<double, double> BootstrapDiffCi(const std::vector<int>& a, const std::vector<int>& b,
                                           const CompareOptions& o) {
+  return BootstrapDiffCi(std::vector<double>(a.begin(), a.end()), std::vector<double>(b.begin(), b.end()), o);
+}
+
+std::pair<double, double> BootstrapDiffCi(const std::vector<double>& a, const std::vector<double>& b,
+                                          const CompareOptions& o) {
   const size_t n = std::min(a.size(), b.size());
   if (n == 0 || o.resamples == 0) return {0, 0};
   std::mt19937_64 rng(o.seed);
   std::vector<double> means;
   means.reserve(o.resamples);
   for (size_t r = 0; r < o.resamples; ++r) {
-    long sum = 0;
+    double sum = 0;
     for (size_t i = 0; i < n; ++i) {
       size_t k = static_cast<size_t>(rng() % n);
       sum += b[k] - a[k];
@@ -162,9 +167,22 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
       if (added) {
         c.task_ids.push_back(id);
         c.em.emplace_back(dirs.size(), -1);
+        c.score.emplace_back(dirs.size(), -1.0);
       }
       c.em[it->second][r] = row["em"].get<bool>() ? 1 : 0;
+      c.score[it->second][r] = c.em[it->second][r];
       ++col.tasks;
+    }
+    // A repeated run: each task is paired on its mean EM over the epochs that scored it.
+    if (j.contains("epochs") && j["epochs"].is_object() && j["epochs"].contains("per_task") &&
+        j["epochs"]["per_task"].is_array()) {
+      col.epochs = j["epochs"].value("epochs", 1);
+      for (const Json& row : j["epochs"]["per_task"]) {
+        if (!row.is_object() || !row.contains("task_id") || !row["task_id"].is_string()) continue;
+        auto it = task_index.find(row["task_id"].get<std::string>());
+        int runs = row.value("runs", 0), right = row.value("right", 0);
+        if (it != task_index.end() && runs > 0) c.score[it->second][r] = static_cast<double>(right) / runs;
+      }
     }
     c.runs.push_back(std::move(col));
   }
@@ -191,13 +209,13 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
 PairedDiff PairRuns(const Comparison& c, size_t base, size_t other, const CompareOptions& o) {
   PairedDiff d;
   d.run = other;
-  std::vector<int> a, b;
-  for (const auto& row : c.em) {
+  std::vector<double> a, b;
+  for (const auto& row : c.score) {
     if (row[base] < 0 || row[other] < 0) continue;
     a.push_back(row[base]);
     b.push_back(row[other]);
-    d.other_only += row[other] == 1 && row[base] == 0;
-    d.base_only += row[base] == 1 && row[other] == 0;
+    d.other_only += row[other] > row[base];
+    d.base_only += row[base] > row[other];
   }
   d.paired = a.size();
   if (d.paired > 0) {
@@ -223,6 +241,7 @@ Json Comparison::ToJson() const {
     j["runs"].push_back({{"dir", r.dir},
                          {"label", r.label},
                          {"ablation", r.ablation},
+                         {"epochs", r.epochs},
                          {"tasks", r.tasks},
                          {"em", Fraction(r.em)},
                          {"lenient", Fraction(r.lenient)},
@@ -296,11 +315,17 @@ std::string Comparison::FormatTable() const {
   s += fmt::format(
       "\nEM difference against run 0 (paired tasks; {:.0f}% bootstrap CI, {} resamples, seed {}):\n",
       options.confidence * 100, options.resamples, options.seed);
+  bool repeated = std::any_of(runs.begin(), runs.end(), [](const RunColumn& r) { return r.epochs > 1; });
+  if (repeated) s += "  (runs with several epochs: each task counts with its mean EM over the run's epochs)\n";
   for (const PairedDiff& d : pairs) {
-    s += fmt::format(
-        "  run {} − run 0: {:+.2f} pts [{:+.2f}, {:+.2f}] over {} tasks ({} only run {} right, {} only run 0 "
-        "right)\n",
-        d.run, d.diff * 100, d.ci_low * 100, d.ci_high * 100, d.paired, d.other_only, d.run, d.base_only);
+    s += repeated ? fmt::format("  run {} − run 0: {:+.2f} pts [{:+.2f}, {:+.2f}] over {} tasks ({} higher in run {}, "
+                                "{} higher in run 0)\n",
+                                d.run, d.diff * 100, d.ci_low * 100, d.ci_high * 100, d.paired, d.other_only, d.run,
+                                d.base_only)
+                  : fmt::format("  run {} − run 0: {:+.2f} pts [{:+.2f}, {:+.2f}] over {} tasks ({} only run {} right, "
+                                "{} only run 0 right)\n",
+                                d.run, d.diff * 100, d.ci_low * 100, d.ci_high * 100, d.paired, d.other_only, d.run,
+                                d.base_only);
   }
   if (!ablations.empty()) {
     s += fmt::format("\nStage ablations against run {} (standard; gain in EM points, {:.0f}% bootstrap CI):\n",

@@ -226,5 +226,44 @@ TEST_F(EpochRun, CompareShowsEachAblationAgainstTheStandardRun) {
   EXPECT_FALSE(plain->ToJson().contains("ablation"));
 }
 
+TEST_F(EpochRun, CompareOfRepeatedRunsPairsTasksOnTheirMeanOverEpochs) {
+  std::vector<Task> tasks = {testing::MakeTask("t1", "yes", {"datagov/a"}),
+                             testing::MakeTask("t2", "yes", {"datagov/a"})};
+  // right[task][epoch] for a run of three epochs, written and scored as `lakeqa run` and `lakeqa eval` do.
+  auto make = [&](const std::string& name, const Json& ablation, std::vector<std::vector<int>> right) {
+    std::string run = dir_ + "/" + name, lines;
+    for (int e = 1; e <= 3; ++e)
+      for (size_t t = 0; t < tasks.size(); ++t)
+        lines += Json{{"task_id", tasks[t].id}, {"epoch", e}, {"answer", right[t][size_t(e - 1)] ? "yes" : "no"},
+                      {"status", "ok"}}.dump() + "\n";
+    EXPECT_TRUE(WriteFileAtomic(run + "/predictions.jsonl", lines).ok());
+    Json rj = {{"agent", "llm"}, {"model", "openai:m"}, {"epochs", 3}};
+    if (!ablation.is_null()) rj["ablation"] = ablation;
+    EXPECT_TRUE(WriteFileAtomic(run + "/run.json", rj.dump()).ok());
+    auto data = LoadRun(run);
+    RunScore score = ScoreRun(*data, tasks);
+    score.epochs = ScoreEpochs(*data, tasks);
+    EXPECT_TRUE(WriteReports(score, *data, run).ok());
+    return run;
+  };
+  // Standard: t1 right 1 of 3, t2 right 0 of 3. search=ideal: t1 3 of 3, t2 1 of 3.
+  std::string standard = make("std", Json(), {{1, 0, 0}, {0, 0, 0}});
+  std::string ideal = make("ideal", {{"search", "ideal"}}, {{0, 1, 1}, {1, 0, 0}});
+  auto c = CompareRuns({standard, ideal});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->runs[1].epochs, 3);
+  EXPECT_EQ(c->em[0][1], 0);  // epoch 1's table: t1 wrong in the variant
+  EXPECT_NEAR(c->score[0][0], 1.0 / 3, 1e-12);
+  EXPECT_NEAR(c->score[0][1], 2.0 / 3, 1e-12);
+  ASSERT_EQ(c->ablations.size(), 1u);
+  const PairedDiff& d = c->ablations[0].diff;
+  EXPECT_NEAR(d.em_base, (1.0 / 3 + 0) / 2, 1e-12);
+  EXPECT_NEAR(d.em_other, (2.0 / 3 + 1.0 / 3) / 2, 1e-12);
+  EXPECT_NEAR(d.diff, 1.0 / 3, 1e-12);
+  EXPECT_EQ(d.other_only, 2u);  // higher on both tasks
+  EXPECT_EQ(d.base_only, 0u);
+  EXPECT_EQ(c->bottleneck, "search");
+}
+
 }  // namespace
 }  // namespace lakeqa::eval

@@ -31,19 +31,20 @@ struct RunColumn {
   // run.json's stage ablation as "standard" or "search=ideal,decompose=ideal" (a run.json without one:
   // standard).
   std::string ablation = "standard";
+  int epochs = 1;  // report.json's epochs (lakeqa run --epochs): tasks are paired on their mean over them
 };
 
 // Run i against run 0, over the tasks both scored.
 struct PairedDiff {
   size_t run = 0;
   size_t paired = 0;    // tasks in both runs
-  double em_base = 0;   // EM of run 0 on the paired tasks
-  double em_other = 0;  // EM of run i on the paired tasks
+  double em_base = 0;   // EM of run 0 on the paired tasks (mean over its epochs)
+  double em_other = 0;  // EM of run i on the paired tasks (mean over its epochs)
   double diff = 0;      // em_other - em_base
   double ci_low = 0;    // percentile bootstrap interval of diff
   double ci_high = 0;
-  size_t other_only = 0;  // tasks right in run i and wrong in run 0
-  size_t base_only = 0;   // tasks right in run 0 and wrong in run i
+  size_t other_only = 0;  // tasks run i scores higher on (single epoch: right in run i, wrong in run 0)
+  size_t base_only = 0;   // tasks run 0 scores higher on
 };
 
 // One ablated variant against the standard run (SANA's table): the EM gain an oracle stage brings.
@@ -58,6 +59,9 @@ struct Comparison {
   std::vector<RunColumn> runs;
   std::vector<std::string> task_ids;  // union, in first-seen order
   std::vector<std::vector<int>> em;   // [task][run]: 1, 0, or -1 when the run did not score the task
+  // [task][run]: what the pairs compare — the task's mean EM over the run's epochs (its EM for a run of one
+  // epoch), -1 when the run did not score the task.
+  std::vector<std::vector<double>> score;
   std::vector<PairedDiff> pairs;      // one per run after the first
   // Tasks some run did not score: left out of the per-task differences (and of each pair that lacks
   // them), counted and warned about.
@@ -77,8 +81,11 @@ struct Comparison {
   std::string FormatTable() const;
 };
 
-// Paired bootstrap of mean(b - a) over aligned 0/1 outcomes; returns {low, high}.
+// Paired bootstrap of mean(b - a) over aligned per-task outcomes (0/1, or mean EM over epochs); returns
+// {low, high}.
 std::pair<double, double> BootstrapDiffCi(const std::vector<int>& a, const std::vector<int>& b,
+                                          const CompareOptions& options);
+std::pair<double, double> BootstrapDiffCi(const std::vector<double>& a, const std::vector<double>& b,
                                           const CompareOptions& options);
 
 // Run `other` against run `base` over the tasks both scored, with the bootstrap interval.
