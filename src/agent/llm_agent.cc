@@ -41,17 +41,34 @@ class LlmAgent : public Agent {
   }
   std::string Name() const override { return "llm"; }
 
-  AgentResult Run(const eval::Task& task, ToolEnv& env, const std::atomic<bool>& cancel) override {
+  AgentResult Run(const eval::Task& task, ToolEnv& outer_env, const std::atomic<bool>& cancel) override {
     AgentResult out;
     out.task_id = task.id;
     auto start = Clock::now();
     auto finish = [&](Outcome o, std::string error = {}) {
       if (out.outcome != Outcome::kAnswered || o == Outcome::kAnswered) out.outcome = o;
+      if (!config_.ablation.IsStandard()) {
+        for (Json& e : out.trace) e["ablation"] = config_.ablation.Label();
+      }
       out.error = std::move(error);
       out.elapsed_s = MsSince(start) / 1000;
       if (price_) out.cost_usd = llm::PricingTable::Cost(*price_, out.usage);
       return out;
     };
+
+    // A task without the gold data its oracle needs is refused before any model call.
+    if (Status ok = CheckAblation(config_.ablation, task); !ok.ok()) {
+      out.cost_usd = 0.0;
+      return finish(Outcome::kError, "ablation " + config_.ablation.Label() + ": " + ok.message());
+    }
+    AblatedEpisode episode(config_.ablation, task, outer_env);
+    ToolEnv& env = episode.env();
+    auto setup = episode.Setup();
+    if (setup.ok()) {
+      for (Json& e : *setup) out.trace.push_back(std::move(e));
+    } else {
+      return finish(Outcome::kError, setup.status().message());
+    }
 
     std::vector<llm::ToolSchema> tools = PaperToolSchemas();
     if (!config_.extra_tools.empty()) {
@@ -67,6 +84,7 @@ class LlmAgent : public Agent {
         }
       }
     }
+    tools = episode.Tools(std::move(tools));
     std::set<std::string> offered;
     for (const auto& t : tools)
       offered.insert(t.name);
@@ -80,7 +98,7 @@ class LlmAgent : public Agent {
     req.tools = tools;
     req.max_tokens = config_.max_output_tokens;
     req.temperature = config_.temperature;
-    req.messages.push_back(llm::Message::User(FirstUserMessage(task.question)));
+    req.messages.push_back(llm::Message::User(FirstUserMessage(task.question) + episode.UserMessageAddendum()));
 
     bool budget_low = false;
     for (int turn = 0; turn < config_.max_turns; ++turn) {

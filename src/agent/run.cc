@@ -78,9 +78,15 @@ std::string TraceFileName(const std::string& task_id) {
   return out;
 }
 
+std::string TraceRelativePath(const std::string& task_id, int epoch) {
+  std::string name = TraceFileName(task_id) + ".jsonl";
+  return epoch <= 1 ? "traces/" + name : "traces/epoch-" + std::to_string(epoch) + "/" + name;
+}
+
 Json RunSummary::ToJson() const {
   Json cost = cost_unknown > 0 && cost_known == 0 ? Json() : Json(cost_usd);
   return {{"tasks", tasks},
+          {"epochs", epochs},
           {"skipped", skipped},
           {"ran", ran},
           {"answered", answered},
@@ -97,7 +103,15 @@ Json RunSummary::ToJson() const {
 }
 
 Result<std::map<std::string, std::string>> ReadRecordedStatus(const std::string& out_dir) {
+  LAKEQA_ASSIGN_OR_RETURN(auto all, ReadRecordedEpochStatus(out_dir));
   std::map<std::string, std::string> status;
+  for (const auto& [key, st] : all)
+    if (key.second == 1) status[key.first] = st;
+  return status;
+}
+
+Result<std::map<std::pair<std::string, int>, std::string>> ReadRecordedEpochStatus(const std::string& out_dir) {
+  std::map<std::pair<std::string, int>, std::string> status;
   std::vector<eval::PredictionLine> lines;
   std::string path = out_dir + "/predictions.jsonl";
   if (!PathExists(path)) return status;
@@ -115,19 +129,27 @@ Result<std::map<std::string, std::string>> ReadRecordedStatus(const std::string&
       if (!complete) break;  // torn by a kill: that task simply runs again
       return Corrupt(path + ":" + std::to_string(line_no) + ": not a prediction line");
     }
-    lines.push_back({j["task_id"].get<std::string>(), j.value("status", ""), line_no});
+    int epoch = j.contains("epoch") && j["epoch"].is_number_integer() ? j["epoch"].get<int>() : 1;
+    lines.push_back({j["task_id"].get<std::string>(), j.value("status", ""), line_no, epoch});
   }
   // The scorer's rule, so that what a resumed run skips is what `lakeqa eval` scores.
   for (size_t i : eval::CurrentLines(lines))
-    status[lines[i].task_id] = lines[i].status;
+    status[{lines[i].task_id, lines[i].epoch}] = lines[i].status;
   return status;
 }
 
 Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& tasks,
                             const AgentFactory& make_agent, const ToolEnvFactory& make_env,
                             std::atomic<bool>& cancel) {
+  return RunTasks(o, tasks, EpochAgentFactory([&make_agent](int) { return make_agent(); }), make_env, cancel);
+}
+
+Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& tasks,
+                            const EpochAgentFactory& make_agent, const ToolEnvFactory& make_env,
+                            std::atomic<bool>& cancel) {
   auto t_start = std::chrono::steady_clock::now();
   if (o.out_dir.empty()) return InvalidArgument("run: --out is required");
+  if (o.epochs < 1) return InvalidArgument("run: --epochs must be at least 1, not " + std::to_string(o.epochs));
   std::set<std::string> ids;
   for (const auto& t : tasks) {
     if (!ids.insert(t.id).second) {
@@ -136,29 +158,35 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
     }
   }
   LAKEQA_RETURN_IF_ERROR(MakeDirs(o.out_dir + "/traces"));
+  for (int e = 2; e <= o.epochs; ++e)
+    LAKEQA_RETURN_IF_ERROR(MakeDirs(o.out_dir + "/traces/epoch-" + std::to_string(e)));
   LAKEQA_ASSIGN_OR_RETURN(internal::RunRecord record, internal::RunRecord::Open(o));
   record.Begin(o, tasks);
   LAKEQA_RETURN_IF_ERROR(record.Save());
 
   std::string pred_path = o.out_dir + "/predictions.jsonl";
   LAKEQA_RETURN_IF_ERROR(RepairTornTail(pred_path));
-  LAKEQA_ASSIGN_OR_RETURN(auto recorded, ReadRecordedStatus(o.out_dir));
+  LAKEQA_ASSIGN_OR_RETURN(auto recorded, ReadRecordedEpochStatus(o.out_dir));
   LAKEQA_ASSIGN_OR_RETURN(auto log, LineLog::Open(pred_path));
 
   RunSummary sum;
   sum.tasks = tasks.size();
-  std::vector<const eval::Task*> todo;
-  for (const auto& t : tasks) {
-    auto it = recorded.find(t.id);
-    bool done = false;
-    if (it != recorded.end()) {
-      auto oc = OutcomeFromName(it->second);
-      done = o.only_new || (oc && IsFinal(*oc));
+  sum.epochs = o.epochs;
+  // Epoch-major: every task's epoch 1 before any epoch 2, so an interrupted run has whole epochs first.
+  std::vector<std::pair<const eval::Task*, int>> todo;
+  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+    for (const auto& t : tasks) {
+      auto it = recorded.find({t.id, epoch});
+      bool done = false;
+      if (it != recorded.end()) {
+        auto oc = OutcomeFromName(it->second);
+        done = o.only_new || (oc && IsFinal(*oc));
+      }
+      if (done)
+        ++sum.skipped;
+      else
+        todo.emplace_back(&t, epoch);
     }
-    if (done)
-      ++sum.skipped;
-    else
-      todo.push_back(&t);
   }
 
   if (!todo.empty() && o.preflight) {
@@ -177,7 +205,7 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
   Status write_error;
   std::atomic<bool> stop{false};  // --max-failures reached: no new task starts
   ProgressBar bar("run", todo.size(), "tasks", o.progress);
-  auto run_one = [&](const eval::Task& task) {
+  auto run_one = [&](const eval::Task& task, int epoch) {
     if (cancel.load() || stop.load()) return;
     AgentResult r;
     try {
@@ -188,7 +216,7 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
         r.cost_usd = 0.0;  // failed before any model call
         r.error = "tool environment: " + env.status().ToString();
       } else {
-        r = make_agent()->Run(task, **env, cancel);
+        r = make_agent(epoch)->Run(task, **env, cancel);
       }
     } catch (const std::exception& e) {
       r = AgentResult();
@@ -206,10 +234,14 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
       return;
     }
     std::string trace;
-    for (const Json& ev : r.trace)
+    for (Json& ev : r.trace) {
+      if (o.epochs > 1) ev["epoch"] = epoch;
       trace += DumpJson(ev) + "\n";
-    Status st = WriteFileAtomic(o.out_dir + "/traces/" + TraceFileName(task.id) + ".jsonl", trace);
-    if (st.ok()) st = log->Append(DumpJson(r.ToPrediction()));
+    }
+    Json line = r.ToPrediction();
+    if (o.epochs > 1) line["epoch"] = epoch;
+    Status st = WriteFileAtomic(o.out_dir + "/" + TraceRelativePath(task.id, epoch), trace);
+    if (st.ok()) st = log->Append(DumpJson(line));
     std::lock_guard<std::mutex> lock(mu);
     if (!st.ok()) {
       if (write_error.ok()) write_error = st;
@@ -227,19 +259,20 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
     if (r.outcome == Outcome::kAnswered) {
       ++sum.answered;
     } else if (r.outcome == Outcome::kError || r.outcome == Outcome::kCrashed) {
-      if (sum.failed++ == 0) sum.first_failure = task.id + ": " + r.error;
+      if (sum.failed++ == 0)
+        sum.first_failure = task.id + (o.epochs > 1 ? " (epoch " + std::to_string(epoch) + ")" : "") + ": " + r.error;
       if (o.max_failures > 0 && sum.failed >= static_cast<size_t>(o.max_failures)) stop = true;
     } else {
       ++sum.unfinished;
     }
-    if (!r.error.empty() && !IsFinal(r.outcome)) LAKEQA_LOG_WARN("task {}: {}", task.id, r.error);
+    if (!r.error.empty() && !IsFinal(r.outcome)) LAKEQA_LOG_WARN("task {} (epoch {}): {}", task.id, epoch, r.error);
     bar.Add();
   };
   {
     ThreadPool pool(std::max(1, o.parallel), std::max(1, o.parallel));
-    for (const eval::Task* t : todo) {
+    for (const auto& [t, epoch] : todo) {
       if (cancel.load() || stop.load()) break;
-      pool.Submit([&, t] { run_one(*t); });
+      pool.Submit([&, t = t, epoch = epoch] { run_one(*t, epoch); });
     }
     pool.Wait();
   }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "lakeqa/agent/ablation.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/eval/score.h"
 
@@ -99,6 +100,16 @@ Result<RunRecord> RunRecord::Open(const RunOptions& o) {
                                                    now + "\": resume it with the same settings or choose another --out");
     }
   }
+  // One ablation per run folder: `eval compare` pairs a folder's tasks as one variant.
+  auto was_ab = AblationFromJson(r.j_.value("ablation", Json()));
+  if (!was_ab.ok()) return Corrupt(r.path_ + ": " + was_ab.status().message());
+  auto now_ab = AblationFromJson(o.ablation);
+  if (!now_ab.ok()) return now_ab.status();
+  if (!(*was_ab == *now_ab)) {
+    return Status(ErrorCode::kAlreadyExists, o.out_dir + " holds a run with the ablation " + was_ab->Label() +
+                                                 ", not " + now_ab->Label() +
+                                                 ": resume it with the same --ablate or choose another --out");
+  }
   std::string was_lake = r.j_.contains("lake") && r.j_["lake"].is_object() ? r.j_["lake"].value("uri", "") : "";
   std::string now_lake = o.lake.is_object() ? o.lake.value("uri", "") : "";
   if (!was_lake.empty() && !now_lake.empty() && was_lake != now_lake && !o.force_lake) {
@@ -134,12 +145,17 @@ void RunRecord::Begin(const RunOptions& o, const std::vector<eval::Task>& tasks)
       j_["warnings"].push_back(w);
   }
   j_["config"] = o.config;
+  j_["ablation"] = AblationFromJson(o.ablation).value_or(Ablation()).ToJson();
+  // The most epochs any invocation asked for: a later invocation may add epochs to a run.
+  j_["epochs"] = std::max(o.epochs, j_.contains("epochs") && j_["epochs"].is_number_integer() ? j_["epochs"].get<int>() : 1);
   j_["status"] = "running";
   j_["updated"] = NowUtc();
   j_["invocations"].push_back({{"started", j_["updated"]},
                                {"tasks", Json(paths)},
                                {"task_count", tasks.size()},
                                {"config", o.config},
+                               {"epochs", o.epochs},
+                               {"not_run", o.not_run},
                                {"warnings", warnings}});
 }
 

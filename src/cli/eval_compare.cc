@@ -1,8 +1,10 @@
-// `lakeqa eval compare <run-a> <run-b> ... [--resamples N] [--seed S] [--json]`: scored runs side by side
+// `lakeqa eval compare <run-a> <run-b> ... [--resamples N] [--seed S] [--html <file>] [--json]`: scored runs side by side
 // (from each run's report.json), with paired per-task differences and a bootstrap interval on the EM
-// difference of each run against the first.
+// difference of each run against the first; for ablated runs (lakeqa run --ablate), the per-stage gain of
+// each variant against the standard run.
 #include <fmt/format.h>
 
+#include "lakeqa/common/fs.h"
 #include "lakeqa/eval/compare.h"
 
 #include "cli/command.h"
@@ -12,6 +14,7 @@ namespace {
 
 struct Opts {
   std::vector<std::string> runs;
+  std::string html;
   eval::CompareOptions compare;
   OutputOptions out;
 };
@@ -19,8 +22,14 @@ struct Opts {
 int Run(const Opts& o) {
   auto c = eval::CompareRuns(o.runs, o.compare);
   if (!c.ok()) return Fail(c.status(), o.out);
+  if (!o.html.empty()) {
+    Status st = WriteFileAtomic(o.html, eval::RenderCompareHtml(*c));
+    if (!st.ok()) return Fail(st.WithContext("--html"), o.out);
+  }
   if (o.out.json) {
-    PrintJson(c->ToJson());
+    Json j = c->ToJson();
+    if (!o.html.empty()) j["html"] = o.html;
+    PrintJson(j);
   } else {
     fmt::print("{}", c->FormatTable());
   }
@@ -39,6 +48,7 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--seed", o->compare.seed, "Bootstrap seed (default fixed, so results repeat)");
   cmd->add_option("--confidence", o->compare.confidence, "Interval confidence (default 0.95)")
       ->check(CLI::Range(0.5, 0.999));
+  cmd->add_option("--html", o->html, "Also write the comparison as a page (with the stage-ablation chart)");
   AddOutputOptions(cmd, o->out);
   commands.Bind(cmd, [o] { return Run(*o); });
 });

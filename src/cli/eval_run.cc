@@ -46,6 +46,7 @@ int Run(const Opts& o) {
     return Fail(NotFound("no task could be loaded from the given paths: " + why), o.out);
   }
   eval::RunScore score = eval::ScoreRun(*run, loaded.tasks);
+  if (run->Epochs() > 1 || (run->run_json.contains("epochs") && run->run_json["epochs"].is_number_integer() && run->run_json["epochs"].get<int>() > 1)) score.epochs = eval::ScoreEpochs(*run, loaded.tasks);
   for (const auto& e : loaded.errors)
     score.warnings.push_back("task skipped: " + e.status.message());
   if (score.tasks.empty()) {
@@ -106,6 +107,7 @@ int Run(const Opts& o) {
   fmt::print("funnel:");
   for (eval::FunnelStage s : eval::AllFunnelStages())
     fmt::print(" {}={}", eval::FunnelStageName(s), score.funnel[s]);
+  if (score.epochs) fmt::print("\n{}", score.epochs->FormatText());
   fmt::print("\nwrote {0}/report.json and {0}/report.html\n", o.run);
   return judge_failed.empty() ? 0 : PartialFailure(judge_failed, o.out, nullptr);
 }

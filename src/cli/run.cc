@@ -1,6 +1,6 @@
 // `lakeqa run --tasks <paths> --index <dir> --lake <uri> --agent llm|oracle|baseline|replay
 //  --model provider:model --out <run> [--parallel N] [--max-turns 25] [--timeout 450] [--only-new]
-//  [--max-failures N] [--max-retries N] [--force]`:
+//  [--max-failures N] [--max-retries N] [--force] [--ablate stage=level]... [--epochs K]`:
 // runs an agent over a task set into a run directory (see include/lakeqa/agent/run.h), resumable, with a
 // record/replay cassette of every model call. SIGINT/SIGTERM stop cleanly: finished tasks are kept,
 // running ones are left for the next invocation; a second signal kills at once.
@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "lakeqa/agent/ablation.h"
 #include "lakeqa/agent/agent.h"
 #include "lakeqa/agent/prompts.h"
 #include "lakeqa/common/fs.h"
@@ -39,7 +40,8 @@ extern "C" void OnSignal(int sig) {
 struct Opts {
   std::vector<std::string> tasks;
   std::string index, lake, agent = "llm", model, out, base_url, pricing, cassette, traces, system_prompt_file;
-  std::vector<std::string> tools;
+  std::vector<std::string> tools, ablate;
+  int epochs = 1;
   int parallel = 1, max_turns = 25, max_output_tokens = 8192, max_failures = 0, max_retries = 6;
   double timeout = 450, request_timeout = 300, max_cost = 0;
   int64_t max_tokens = 0;
@@ -55,10 +57,35 @@ int Run(const Opts& o) {
   if (o.parallel < 1) return Fail(InvalidArgument("--parallel must be at least 1"), out);
   if (o.max_failures < 0) return Fail(InvalidArgument("--max-failures must be 0 (no limit) or more"), out);
   if (o.max_retries < 0) return Fail(InvalidArgument("--max-retries must be 0 or more"), out);
+  if (o.epochs < 1) return Fail(InvalidArgument(fmt::format("--epochs must be at least 1, not {}", o.epochs)), out);
+  auto ablation = agent::ParseAblations(o.ablate);
+  if (!ablation.ok()) return Fail(ablation.status(), out);
+  if (!ablation->IsStandard() && o.agent != "llm") {
+    return Fail(InvalidArgument("--ablate applies to --agent llm only (the oracles replace a stage of its loop), "
+                                "not --agent " + o.agent),
+                out);
+  }
   eval::LoadResult loaded = eval::LoadTasks(o.tasks);
   for (const auto& e : loaded.errors)
     fmt::print(stderr, "skipped: {}\n", e.status.message());
   if (loaded.tasks.empty()) return Fail(NotFound("no task could be loaded from --tasks"), out);
+  // Tasks without the gold data their oracle needs are reported one by one; the rest run.
+  Json not_run = Json::array();
+  std::vector<eval::Task> runnable;
+  for (eval::Task& t : loaded.tasks) {
+    Status st = agent::CheckAblation(*ablation, t);
+    if (st.ok()) {
+      runnable.push_back(std::move(t));
+    } else {
+      fmt::print(stderr, "not run ({}): {}\n", t.Where(), st.message());
+      not_run.push_back({{"task_id", t.id}, {"file", t.Where()}, {"reason", st.message()}});
+    }
+  }
+  if (runnable.empty()) {
+    return Fail(InvalidArgument("no task has the gold data --ablate " + ablation->Label() +
+                                " needs (first: " + not_run[0]["reason"].get<std::string>() + ")"),
+                out);
+  }
 
   agent::LoopConfig loop;
   loop.max_turns = o.max_turns;
@@ -67,6 +94,7 @@ int Run(const Opts& o) {
   loop.max_cost_usd = o.max_cost;
   loop.max_output_tokens = o.max_output_tokens;
   loop.extra_tools = o.tools;
+  loop.ablation = *ablation;
   if (!o.system_prompt_file.empty()) {
     auto text = ReadFile(o.system_prompt_file, 1 << 20);
     if (!text.ok()) return Fail(text.status().WithContext("--system-prompt"), out);
@@ -80,16 +108,26 @@ int Run(const Opts& o) {
   ro.max_failures = o.max_failures;
   ro.force_lake = o.force;
   ro.task_paths = o.tasks;
+  ro.epochs = o.epochs;
+  ro.ablation = ablation->ToJson();
+  ro.not_run = not_run;
   ro.progress = !out.quiet && !out.json;
   ro.agent = o.agent;
   ro.prompt_hash =
       agent::PromptHash(loop.system_prompt.empty() ? agent::DefaultSystemPrompt() : loop.system_prompt,
                         agent::PaperToolSchemas());
 
-  std::unique_ptr<llm::ChatClient> client;
+  // One cassette per epoch (the same request gets each epoch's own answer on resume and replay).
+  std::vector<std::unique_ptr<llm::ChatClient>> clients;
   std::optional<llm::PricingTable> pricing;
-  agent::AgentFactory make_agent;
+  agent::EpochAgentFactory make_agent;
   std::string cassette = o.cassette.empty() ? o.out + "/cassette.jsonl" : o.cassette;
+  auto cassette_of = [&](int epoch) {
+    if (epoch == 1) return cassette;
+    std::string stem = cassette.size() > 6 && cassette.ends_with(".jsonl") ? cassette.substr(0, cassette.size() - 6)
+                                                                          : cassette;
+    return fmt::format("{}.epoch-{}.jsonl", stem, epoch);
+  };
   if (o.agent == "llm") {
     if (o.model.empty())
       return Fail(InvalidArgument("--agent llm needs --model provider:model (e.g. openai:gpt-5.2)"), out);
@@ -102,16 +140,12 @@ int Run(const Opts& o) {
       fmt::print(stderr, "lakeqa run: no price for {} in the pricing table; cost is reported as unknown\n",
                  spec->Name());
     }
-    std::unique_ptr<llm::ChatClient> live;
+    llm::ClientOptions co;
+    co.base_url = o.base_url;
+    co.stream = !o.no_stream;
+    co.http.timeout_s = o.request_timeout;
+    co.http.max_retries = o.max_retries;
     if (!o.offline) {
-      llm::ClientOptions co;
-      co.base_url = o.base_url;
-      co.stream = !o.no_stream;
-      co.http.timeout_s = o.request_timeout;
-      co.http.max_retries = o.max_retries;
-      auto c = llm::MakeClient(*spec, co);
-      if (!c.ok()) return Fail(c.status(), out);
-      live = std::move(*c);
       // The preflight gets at most one retry: a dead endpoint must stop the run in seconds.
       co.http.max_retries = std::min(o.max_retries, 1);
       co.http.timeout_s = std::min(o.request_timeout, 60.0);
@@ -125,22 +159,33 @@ int Run(const Opts& o) {
     }
     Status st = MakeDirs(o.out);
     if (!st.ok()) return Fail(st, out);
-    auto cc = llm::CassetteClient::Open(
-        cassette, o.offline ? llm::CassetteMode::kReplay : llm::CassetteMode::kRecord, std::move(live));
-    if (!cc.ok()) return Fail(cc.status(), out);
-    client = std::move(*cc);
+    co.http.timeout_s = o.request_timeout;
+    co.http.max_retries = o.max_retries;
+    for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+      std::unique_ptr<llm::ChatClient> live;
+      if (!o.offline) {
+        auto c = llm::MakeClient(*spec, co);
+        if (!c.ok()) return Fail(c.status(), out);
+        live = std::move(*c);
+      }
+      auto cc = llm::CassetteClient::Open(cassette_of(epoch),
+                                          o.offline ? llm::CassetteMode::kReplay : llm::CassetteMode::kRecord,
+                                          std::move(live));
+      if (!cc.ok()) return Fail(cc.status(), out);
+      clients.push_back(std::move(*cc));
+    }
     ro.model = spec->Name();
     std::string provider = spec->provider, model = spec->model;
-    make_agent = [&, provider, model] {
-      return agent::MakeLlmAgent(*client, provider, model, &*pricing, loop);
+    make_agent = [&, provider, model](int epoch) {
+      return agent::MakeLlmAgent(*clients[static_cast<size_t>(epoch - 1)], provider, model, &*pricing, loop);
     };
   } else if (o.agent == "oracle") {
-    make_agent = [] { return agent::MakeOracleAgent(); };
+    make_agent = [](int) { return agent::MakeOracleAgent(); };
   } else if (o.agent == "baseline") {
-    make_agent = [] { return agent::MakeBaselineAgent(); };
+    make_agent = [](int) { return agent::MakeBaselineAgent(); };
   } else if (o.agent == "replay") {
     if (o.traces.empty()) return Fail(InvalidArgument("--agent replay needs --traces <run>/traces"), out);
-    make_agent = [dir = o.traces] { return agent::MakeReplayAgent(dir); };
+    make_agent = [dir = o.traces](int) { return agent::MakeReplayAgent(dir); };
   } else {
     return Fail(InvalidArgument("--agent " + o.agent + ": expected llm, oracle, baseline or replay"), out);
   }
@@ -161,7 +206,9 @@ int Run(const Opts& o) {
                {"tools", o.tools},
                {"cassette", o.agent == "llm" ? Json(cassette) : Json()},
                {"offline", o.offline},
-               {"force", o.force}};
+               {"force", o.force},
+               {"epochs", o.epochs},
+               {"ablate", o.ablate}};
 
   agent::ToolEnvOptions eo;
   eo.index_dir = o.index;
@@ -180,7 +227,7 @@ int Run(const Opts& o) {
 
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
-  auto sum = agent::RunTasks(ro, loaded.tasks, make_agent, *envs, g_cancel);
+  auto sum = agent::RunTasks(ro, runnable, make_agent, *envs, g_cancel);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (!sum.ok()) return Fail(sum.status(), out);
@@ -195,16 +242,24 @@ int Run(const Opts& o) {
                              : "",
                          sum->first_failure);
   }
+  if (!not_run.empty()) {
+    failed += fmt::format("{}{} tasks were not run: they lack the gold data --ablate {} needs (first: {})",
+                          failed.empty() ? "" : "; ", not_run.size(), ablation->Label(),
+                          not_run[0]["reason"].get<std::string>());
+  }
   std::string cost = llm::FormatCost(sum->cost_usd, sum->cost_known, sum->cost_unknown);
   Json j = sum->ToJson();
   j["out"] = o.out;
+  j["ablation"] = ablation->ToJson();
+  j["not_run"] = not_run;
   int rc = failed.empty() ? 0 : PartialFailure(failed, out, &j);
   if (out.json) {
     PrintJson(j);
   } else {
+    if (!ablation->IsStandard()) fmt::print("ablation: {}\n", ablation->Label());
     fmt::print(
-        "{} tasks: {} skipped (done earlier), {} ran: {} answered, {} unfinished, {} failed{}\n", sum->tasks,
-        sum->skipped, sum->ran, sum->answered, sum->unfinished, sum->failed,
+        "{} tasks{}: {} skipped (done earlier), {} ran: {} answered, {} unfinished, {} failed{}\n", sum->tasks,
+        o.epochs > 1 ? fmt::format(" × {} epochs", o.epochs) : "", sum->skipped, sum->ran, sum->answered, sum->unfinished, sum->failed,
         sum->interrupted ? fmt::format(", interrupted ({} left for the next run)", sum->cancelled + sum->not_started)
                          : "");
     fmt::print("tokens: {} in ({} cached), {} out; cost {}; {} → {}\n", sum->usage.input_tokens,
@@ -231,6 +286,11 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--max-output-tokens", o->max_output_tokens, "max_tokens of each model call")
       ->capture_default_str();
   cmd->add_option("--tools", o->tools, "Tools beyond the paper's set (e.g. query)")->delimiter(',');
+  cmd->add_option("--ablate", o->ablate,
+                  "Stage oracle <stage>=<level>, repeatable: search=naive|standard|preloaded|ideal, "
+                  "decompose=standard|ideal, compute=standard|ideal (--agent llm; docs/ablations.md)");
+  cmd->add_option("--epochs", o->epochs, "Runs of each task (pass@k, pass^k in `lakeqa eval`)")
+      ->capture_default_str();
   cmd->add_flag("--only-new", o->only_new, "Skip every task already recorded, failed ones too");
   cmd->add_option("--max-failures", o->max_failures,
                   "Stop starting tasks after this many failed (error, crashed); 0 = no limit")

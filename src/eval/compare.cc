@@ -27,11 +27,28 @@ double Round(double v, int decimals) {
 }
 Json Fraction(double v) { return Round(v, 4); }
 
+Json RunJson(const std::string& dir) {
+  auto text = ReadFile(dir + "/run.json", 256ull << 20);
+  if (!text.ok()) return Json();
+  Json j = Json::parse(*text, nullptr, false);
+  return j.is_object() ? j : Json();
+}
+
+// run.json's "ablation" as a label: the non-standard stages in stage order, or "standard".
+std::string AblationLabel(const Json& run_json) {
+  if (!run_json.is_object() || !run_json.contains("ablation") || !run_json["ablation"].is_object()) return "standard";
+  std::string out;
+  for (const char* stage : {"search", "decompose", "compute"}) {
+    const Json& a = run_json["ablation"];
+    if (a.contains(stage) && a[stage].is_string() && a[stage] != "standard")
+      out += (out.empty() ? "" : ",") + std::string(stage) + "=" + a[stage].get<std::string>();
+  }
+  return out.empty() ? "standard" : out;
+}
+
 // "<agent> / <model>" from run.json, or what of it there is; empty when it names neither.
 std::string AgentModelLabel(const std::string& dir) {
-  auto text = ReadFile(dir + "/run.json", 256ull << 20);
-  if (!text.ok()) return "";
-  Json j = Json::parse(*text, nullptr, false);
+  Json j = RunJson(dir);
   if (!j.is_object()) return "";
   auto str = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : ""; };
   std::string agent = str("agent"), model = str("model");
@@ -52,9 +69,41 @@ double Quantile(std::vector<double>& sorted, double q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
 }
 
+// SANA's table: every ablated run against the standard one, and the single-stage oracle that gains most.
+void AddAblations(Comparison& c, const CompareOptions& o) {
+  bool any = std::any_of(c.runs.begin(), c.runs.end(), [](const RunColumn& r) { return r.ablation != "standard"; });
+  if (!any) return;
+  for (size_t r = 0; r < c.runs.size() && !c.standard_run; ++r)
+    if (c.runs[r].ablation == "standard") c.standard_run = r;
+  if (!c.standard_run) {
+    c.warnings.push_back(
+        "every run is ablated: the per-stage gain needs a standard run (lakeqa run without --ablate) among them");
+    return;
+  }
+  double best = 0;
+  for (size_t r = 0; r < c.runs.size(); ++r) {
+    if (c.runs[r].ablation == "standard") continue;
+    AblationRow row;
+    row.run = r;
+    row.ablation = c.runs[r].ablation;
+    row.stages = static_cast<size_t>(std::count(row.ablation.begin(), row.ablation.end(), ',')) + 1;
+    row.diff = PairRuns(c, *c.standard_run, r, o);
+    if (row.stages == 1 && row.diff.paired > 0 && row.diff.diff > best) {
+      best = row.diff.diff;
+      c.bottleneck = row.ablation.substr(0, row.ablation.find('='));
+    }
+    c.ablations.push_back(std::move(row));
+  }
+}
+
 }  // namespace
 
 std::pair<double, double> BootstrapDiffCi(const std::vector<int>& a, const std::vector<int>& b,
+                                          const CompareOptions& o) {
+  return BootstrapDiffCi(std::vector<double>(a.begin(), a.end()), std::vector<double>(b.begin(), b.end()), o);
+}
+
+std::pair<double, double> BootstrapDiffCi(const std::vector<double>& a, const std::vector<double>& b,
                                           const CompareOptions& o) {
   const size_t n = std::min(a.size(), b.size());
   if (n == 0 || o.resamples == 0) return {0, 0};
@@ -62,7 +111,7 @@ std::pair<double, double> BootstrapDiffCi(const std::vector<int>& a, const std::
   std::vector<double> means;
   means.reserve(o.resamples);
   for (size_t r = 0; r < o.resamples; ++r) {
-    long sum = 0;
+    double sum = 0;
     for (size_t i = 0; i < n; ++i) {
       size_t k = static_cast<size_t>(rng() % n);
       sum += b[k] - a[k];
@@ -94,6 +143,8 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
     col.dir = dirs[r];
     col.label = AgentModelLabel(dirs[r]);
     if (col.label.empty()) col.label = FolderName(dirs[r]);
+    col.ablation = AblationLabel(RunJson(dirs[r]));
+    if (col.ablation != "standard") col.label += " [" + col.ablation + "]";
     col.em = Num(j, "em");
     col.lenient = Num(j, "lenient");
     col.token_f1 = Num(j, "token_f1");
@@ -116,9 +167,22 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
       if (added) {
         c.task_ids.push_back(id);
         c.em.emplace_back(dirs.size(), -1);
+        c.score.emplace_back(dirs.size(), -1.0);
       }
       c.em[it->second][r] = row["em"].get<bool>() ? 1 : 0;
+      c.score[it->second][r] = c.em[it->second][r];
       ++col.tasks;
+    }
+    // A repeated run: each task is paired on its mean EM over the epochs that scored it.
+    if (j.contains("epochs") && j["epochs"].is_object() && j["epochs"].contains("per_task") &&
+        j["epochs"]["per_task"].is_array()) {
+      col.epochs = j["epochs"].value("epochs", 1);
+      for (const Json& row : j["epochs"]["per_task"]) {
+        if (!row.is_object() || !row.contains("task_id") || !row["task_id"].is_string()) continue;
+        auto it = task_index.find(row["task_id"].get<std::string>());
+        int runs = row.value("runs", 0), right = row.value("right", 0);
+        if (it != task_index.end() && runs > 0) c.score[it->second][r] = static_cast<double>(right) / runs;
+      }
     }
     c.runs.push_back(std::move(col));
   }
@@ -137,30 +201,33 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
         "compares only the tasks both runs scored): score the runs on the same task set to compare them all",
         c.unpaired.size()));
   }
-  for (size_t r = 1; r < dirs.size(); ++r) {
-    PairedDiff d;
-    d.run = r;
-    std::vector<int> a, b;
-    for (const auto& row : c.em) {
-      if (row[0] < 0 || row[r] < 0) continue;
-      a.push_back(row[0]);
-      b.push_back(row[r]);
-      d.other_only += row[r] == 1 && row[0] == 0;
-      d.base_only += row[0] == 1 && row[r] == 0;
-    }
-    d.paired = a.size();
-    if (d.paired > 0) {
-      double n = static_cast<double>(d.paired);
-      for (size_t i = 0; i < a.size(); ++i) {
-        d.em_base += a[i] / n;
-        d.em_other += b[i] / n;
-      }
-      d.diff = d.em_other - d.em_base;
-      std::tie(d.ci_low, d.ci_high) = BootstrapDiffCi(a, b, o);
-    }
-    c.pairs.push_back(d);
-  }
+  for (size_t r = 1; r < dirs.size(); ++r) c.pairs.push_back(PairRuns(c, 0, r, o));
+  AddAblations(c, o);
   return c;
+}
+
+PairedDiff PairRuns(const Comparison& c, size_t base, size_t other, const CompareOptions& o) {
+  PairedDiff d;
+  d.run = other;
+  std::vector<double> a, b;
+  for (const auto& row : c.score) {
+    if (row[base] < 0 || row[other] < 0) continue;
+    a.push_back(row[base]);
+    b.push_back(row[other]);
+    d.other_only += row[other] > row[base];
+    d.base_only += row[base] > row[other];
+  }
+  d.paired = a.size();
+  if (d.paired > 0) {
+    double n = static_cast<double>(d.paired);
+    for (size_t i = 0; i < a.size(); ++i) {
+      d.em_base += a[i] / n;
+      d.em_other += b[i] / n;
+    }
+    d.diff = d.em_other - d.em_base;
+    std::tie(d.ci_low, d.ci_high) = BootstrapDiffCi(a, b, o);
+  }
+  return d;
 }
 
 bool Comparison::InAllRuns(size_t task) const {
@@ -173,6 +240,8 @@ Json Comparison::ToJson() const {
   for (const RunColumn& r : runs) {
     j["runs"].push_back({{"dir", r.dir},
                          {"label", r.label},
+                         {"ablation", r.ablation},
+                         {"epochs", r.epochs},
                          {"tasks", r.tasks},
                          {"em", Fraction(r.em)},
                          {"lenient", Fraction(r.lenient)},
@@ -198,6 +267,25 @@ Json Comparison::ToJson() const {
                           {"ci_high", Fraction(d.ci_high)},
                           {"other_only_correct", d.other_only},
                           {"base_only_correct", d.base_only}});
+  }
+  if (!ablations.empty() || standard_run) {
+    Json rows = Json::array();
+    for (const AblationRow& a : ablations) {
+      rows.push_back({{"run", runs[a.run].dir},
+                      {"ablation", a.ablation},
+                      {"stages", a.stages},
+                      {"paired_tasks", a.diff.paired},
+                      {"em_standard", Fraction(a.diff.em_base)},
+                      {"em_variant", Fraction(a.diff.em_other)},
+                      {"gain", Fraction(a.diff.diff)},
+                      {"ci_low", Fraction(a.diff.ci_low)},
+                      {"ci_high", Fraction(a.diff.ci_high)},
+                      {"variant_only_correct", a.diff.other_only},
+                      {"standard_only_correct", a.diff.base_only}});
+    }
+    j["ablation"] = {{"standard_run", standard_run ? Json(runs[*standard_run].dir) : Json()},
+                     {"rows", rows},
+                     {"bottleneck", bottleneck.empty() ? Json() : Json(bottleneck)}};
   }
   j["paired_tasks"] = task_ids.size() - unpaired.size();
   j["unpaired_tasks"] = unpaired;
@@ -227,11 +315,29 @@ std::string Comparison::FormatTable() const {
   s += fmt::format(
       "\nEM difference against run 0 (paired tasks; {:.0f}% bootstrap CI, {} resamples, seed {}):\n",
       options.confidence * 100, options.resamples, options.seed);
+  bool repeated = std::any_of(runs.begin(), runs.end(), [](const RunColumn& r) { return r.epochs > 1; });
+  if (repeated) s += "  (runs with several epochs: each task counts with its mean EM over the run's epochs)\n";
   for (const PairedDiff& d : pairs) {
-    s += fmt::format(
-        "  run {} − run 0: {:+.2f} pts [{:+.2f}, {:+.2f}] over {} tasks ({} only run {} right, {} only run 0 "
-        "right)\n",
-        d.run, d.diff * 100, d.ci_low * 100, d.ci_high * 100, d.paired, d.other_only, d.run, d.base_only);
+    s += repeated ? fmt::format("  run {} − run 0: {:+.2f} pts [{:+.2f}, {:+.2f}] over {} tasks ({} higher in run {}, "
+                                "{} higher in run 0)\n",
+                                d.run, d.diff * 100, d.ci_low * 100, d.ci_high * 100, d.paired, d.other_only, d.run,
+                                d.base_only)
+                  : fmt::format("  run {} − run 0: {:+.2f} pts [{:+.2f}, {:+.2f}] over {} tasks ({} only run {} right, "
+                                "{} only run 0 right)\n",
+                                d.run, d.diff * 100, d.ci_low * 100, d.ci_high * 100, d.paired, d.other_only, d.run,
+                                d.base_only);
+  }
+  if (!ablations.empty()) {
+    s += fmt::format("\nStage ablations against run {} (standard; gain in EM points, {:.0f}% bootstrap CI):\n",
+                     *standard_run, options.confidence * 100);
+    s += fmt::format("  {:<4} {:<36} {:>7} {:>8} {:>20} {:>7}\n", "run", "ablation", "EM%", "gain", "CI", "tasks");
+    for (const AblationRow& a : ablations) {
+      s += fmt::format("  {:<4} {:<36} {:>7.2f} {:>+8.2f} {:>20} {:>7}\n", a.run, a.ablation, a.diff.em_other * 100,
+                       a.diff.diff * 100, fmt::format("[{:+.2f}, {:+.2f}]", a.diff.ci_low * 100, a.diff.ci_high * 100),
+                       a.diff.paired);
+    }
+    s += bottleneck.empty() ? "  bottleneck: none (no single-stage oracle gains over the standard run)\n"
+                            : "  bottleneck: " + bottleneck + " (its oracle gains most)\n";
   }
   size_t differing = 0;
   std::string rows;

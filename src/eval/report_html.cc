@@ -383,6 +383,39 @@ std::string HtmlEscape(std::string_view s) {
   return SanitizeUtf8(out);
 }
 
+namespace {
+// A repeated run: pass@k and pass^k for k = 1..K, and each epoch's accuracy (the spread across epochs).
+std::string EpochsSection(const EpochStats& e) {
+  auto pct = [](const std::optional<double>& v) { return v ? Pct(*v) : std::string("unknown"); };
+  std::string h = fmt::format(
+      "<h2 id=\"epochs\">Epochs</h2><p>{} epochs; {} tasks with every epoch scored ({} incomplete, {} right in "
+      "some epochs only). Mean {}, standard deviation across epochs {}. pass@k is the unbiased estimator "
+      "1 − C(n−c,k)/C(n,k) (HumanEval); pass^k is C(c,k)/C(n,k) (τ-bench): all k runs right. The rest of this "
+      "page describes epoch 1.</p><div class=\"charts\">",
+      e.epochs, e.complete, e.incomplete.size(), e.inconsistent, pct(e.mean),
+      e.stddev ? fmt::format("{:.2f} pts", *e.stddev * 100) : "unknown");
+  std::vector<std::string> ks;
+  std::vector<double> at, hat;
+  for (size_t i = 0; i < e.pass_at.size(); ++i) {
+    ks.push_back(fmt::format("k={}", i + 1));
+    at.push_back(e.pass_at[i].value_or(0));
+    hat.push_back(e.pass_hat[i].value_or(0));
+  }
+  h += GroupedChart("pass-k", "pass@k and pass^k", ks, {{"pass@k", at}, {"pass^k", hat}});
+  std::vector<Bar> per_epoch;
+  for (size_t i = 0; i < e.epoch_accuracy.size(); ++i) {
+    per_epoch.push_back({fmt::format("epoch {}", i + 1), e.epoch_accuracy[i],
+                         e.epoch_tasks[i] ? fmt::format("{} of {}", Pct(e.epoch_accuracy[i]), e.epoch_tasks[i])
+                                          : std::string("unknown")});
+  }
+  h += BarChart("epoch-accuracy", "EM of each epoch", per_epoch, 1.0, "#59a14f");
+  h += "<table><thead><tr><th>k</th><th>pass@k</th><th>pass^k</th></tr></thead><tbody>";
+  for (size_t i = 0; i < e.pass_at.size(); ++i)
+    h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>", i + 1, pct(e.pass_at[i]), pct(e.pass_hat[i]));
+  return h + "</tbody></table></div>";
+}
+}  // namespace
+
 std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOptions& o) {
   std::string title = "lakeqa report";
   std::string model, agent;
@@ -392,9 +425,15 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
     agent = a->get<std::string>();
   std::string h = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
                   HtmlEscape(title) + "</title><style>" + kStyle + "</style></head><body>";
-  h += fmt::format("<h1>{}</h1><p>Run <code>{}</code>{}{} — {} tasks scored</p>", HtmlEscape(title),
+  std::string ablation;
+  if (auto a = run.run_json.find("ablation"); a != run.run_json.end() && a->is_object()) {
+    for (const auto& [stage, level] : a->items())
+      if (level.is_string() && level != "standard") ablation += (ablation.empty() ? "" : ",") + stage + "=" + level.get<std::string>();
+  }
+  h += fmt::format("<h1>{}</h1><p>Run <code>{}</code>{}{}{} — {} tasks scored</p>", HtmlEscape(title),
                    HtmlEscape(score.run_dir), agent.empty() ? "" : " · agent " + HtmlEscape(agent),
-                   model.empty() ? "" : " · model " + HtmlEscape(model), score.tasks.size());
+                   model.empty() ? "" : " · model " + HtmlEscape(model),
+                   ablation.empty() ? "" : " · ablation " + HtmlEscape(ablation), score.tasks.size());
   h += "<div class=\"metrics\">";
   h += Metric("EM (LakeQA)", Pct(score.em));
   h += Metric("lenient (EM ∪ numeric ∪ date)", Pct(score.lenient));
@@ -450,6 +489,7 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
                      {"D_acc (accessed)", {score.dacc.precision, score.dacc.recall, score.dacc.f1}}});
   h += CostChart(score);
   h += "</div>";
+  if (score.epochs) h += EpochsSection(*score.epochs);
 
   h += "<h2>Breakdowns</h2><div class=\"charts\">";
   auto table = [](const std::string& name, const auto& m) {

@@ -69,6 +69,7 @@ Json RunScore::ToJson() const {
                   {"cost_usd", judge_cost_unknown && judge_cost_unknown == judge_verdicts ? Json() : Json(judge_cost_usd)},
                   {"cost_unknown", judge_cost_unknown}};
   }
+  if (epochs) j["epochs"] = epochs->ToJson();
   j["not_run"] = not_run;
   j["unknown_predictions"] = unknown_predictions;
   j["superseded"] = Json::array();

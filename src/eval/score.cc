@@ -148,6 +148,10 @@ Result<Prediction> PredictionFromJson(const Json& j, std::string_view where) {
     if (!c->is_number()) return FieldError(where, "cost_usd", "a number or null (unknown)");
     p.cost_usd = c->get<double>();
   }
+  int64_t epoch = 1;
+  LAKEQA_RETURN_IF_ERROR(GetInt(j, "epoch", where, epoch));
+  if (epoch < 1) return FieldError(where, "epoch", "an integer of at least 1");
+  p.epoch = static_cast<int>(epoch);
   int64_t turns = 0;
   LAKEQA_RETURN_IF_ERROR(GetInt(j, "turns", where, turns));
   p.turns = static_cast<int>(turns);
@@ -200,10 +204,10 @@ Json SupersededLine::ToJson() const {
 }
 
 std::vector<size_t> CurrentLines(const std::vector<PredictionLine>& lines, std::vector<SupersededLine>* superseded) {
-  std::map<std::string, size_t> slot;  // task id → position in `current`
+  std::map<std::pair<std::string, int>, size_t> slot;  // (task id, epoch) → position in `current`
   std::vector<size_t> current;
   for (size_t i = 0; i < lines.size(); ++i) {
-    auto [it, added] = slot.emplace(lines[i].task_id, current.size());
+    auto [it, added] = slot.emplace(std::make_pair(lines[i].task_id, lines[i].epoch), current.size());
     if (added) {
       current.push_back(i);
     } else if (IsFinalStatus(lines[i].status) || !IsFinalStatus(lines[current[it->second]].status)) {
@@ -211,16 +215,22 @@ std::vector<size_t> CurrentLines(const std::vector<PredictionLine>& lines, std::
     }
   }
   if (superseded != nullptr) {
-    std::map<std::string, size_t> by_task;
+    std::map<std::pair<std::string, int>, size_t> by_task;
     for (size_t i : current)
-      by_task[lines[i].task_id] = i;
+      by_task[{lines[i].task_id, lines[i].epoch}] = i;
     for (size_t i = 0; i < lines.size(); ++i) {
-      size_t wins = by_task[lines[i].task_id];
+      size_t wins = by_task[{lines[i].task_id, lines[i].epoch}];
       if (wins != i) superseded->push_back({lines[i].task_id, lines[i].line, lines[i].status, lines[wins].line});
     }
   }
   return current;
 }
+
+namespace {
+// traces/<task>.jsonl files of one folder (epoch 1: traces/, epoch e: traces/epoch-<e>/).
+void LoadTraces(const fs::path& traces, std::map<std::string, std::vector<TraceEvent>>& into,
+                std::vector<std::string>& warnings);
+}  // namespace
 
 Result<RunData> LoadRun(const std::string& dir) {
   RunData run;
@@ -234,12 +244,17 @@ Result<RunData> LoadRun(const std::string& dir) {
     LAKEQA_ASSIGN_OR_RETURN(Prediction p, PredictionFromJson(j, where));
     p.line = line;
     auto st = j.find("status");
-    lines.push_back({p.task_id, st != j.end() && st->is_string() ? st->get<std::string>() : p.status, line});
+    lines.push_back(
+        {p.task_id, st != j.end() && st->is_string() ? st->get<std::string>() : p.status, line, p.epoch});
     all.push_back(std::move(p));
     return Status::Ok();
   });
-  for (size_t i : CurrentLines(lines, &run.superseded))
-    run.predictions.push_back(std::move(all[i]));
+  for (size_t i : CurrentLines(lines, &run.superseded)) {
+    if (all[i].epoch == 1)
+      run.predictions.push_back(std::move(all[i]));
+    else
+      run.later_predictions[all[i].epoch].push_back(std::move(all[i]));
+  }
 
   run.run_json = Json::object();
   std::string run_path = (fs::path(dir) / "run.json").string();
@@ -253,7 +268,34 @@ Result<RunData> LoadRun(const std::string& dir) {
     }
   }
 
-  fs::path traces = fs::path(dir) / "traces";
+  LoadTraces(fs::path(dir) / "traces", run.traces, run.warnings);
+  for (const auto& [epoch, preds] : run.later_predictions) {
+    LoadTraces(fs::path(dir) / "traces" / ("epoch-" + std::to_string(epoch)), run.later_traces[epoch],
+               run.warnings);
+  }
+  return run;
+}
+
+RunData EpochView(const RunData& run, int epoch) {
+  RunData v;
+  v.dir = run.dir;
+  v.run_json = run.run_json;
+  v.warnings = run.warnings;
+  if (epoch == 1) {
+    v.predictions = run.predictions;
+    v.traces = run.traces;
+    v.superseded = run.superseded;
+    return v;
+  }
+  if (auto p = run.later_predictions.find(epoch); p != run.later_predictions.end()) v.predictions = p->second;
+  if (auto t = run.later_traces.find(epoch); t != run.later_traces.end()) v.traces = t->second;
+  return v;
+}
+
+namespace {
+
+void LoadTraces(const fs::path& traces, std::map<std::string, std::vector<TraceEvent>>& into,
+                std::vector<std::string>& warnings) {
   std::error_code ec;
   if (fs::is_directory(traces, ec)) {
     std::vector<fs::path> files;
@@ -264,19 +306,20 @@ Result<RunData> LoadRun(const std::string& dir) {
     for (const fs::path& f : files) {
       auto t = ReadFile(f.string(), kMaxTraceBytes);
       if (!t.ok()) {
-        run.warnings.push_back(t.status().message());
+        warnings.push_back(t.status().message());
         continue;
       }
-      std::vector<TraceEvent>& events = run.traces[f.stem().string()];
-      ForEachJsonLine(*t, f.string(), run.warnings, [&](const Json& j, const std::string& where, size_t) {
+      std::vector<TraceEvent>& events = into[f.stem().string()];
+      ForEachJsonLine(*t, f.string(), warnings, [&](const Json& j, const std::string& where, size_t) {
         LAKEQA_ASSIGN_OR_RETURN(TraceEvent e, TraceEventFromJson(j, where));
         events.push_back(std::move(e));
         return Status::Ok();
       });
     }
   }
-  return run;
 }
+
+}  // namespace
 
 std::string DocumentsBucket(size_t documents) {
   if (documents <= 8) return "1-8";

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lakeqa/agent/ablation.h"
 #include "lakeqa/agent/tool_env.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/eval/task.h"
@@ -67,6 +68,7 @@ struct LoopConfig {
   size_t result_chars = 4000;            // tool results longer than this are cut (head 2500 + tail 1000)
   std::string system_prompt;             // empty: the paper's Appendix G prompt
   std::vector<std::string> extra_tools;  // tools beyond the paper's set, taken from the ToolEnv's schemas
+  Ablation ablation;                     // stage oracles (ablation.h); standard by default
 };
 
 // The LLM agent. `client` and `pricing` outlive the agent and are shared by parallel episodes.

@@ -43,10 +43,21 @@ struct RunOptions {
   // Called once before the first task when there is a task to run (the llm agent's request that checks key,
   // model id and endpoint); its JSON goes to run.json. A failure stops the run before any task.
   std::function<Result<Json>()> preflight;
+  // Each task runs this many times (epochs 1..K, all tasks of epoch 1 first). Epoch 1 keeps the layout of a
+  // single-epoch run; epoch e > 1 writes traces/epoch-<e>/<task>.jsonl. With K > 1 every prediction line
+  // and trace event carries "epoch". A resumed run skips the (task, epoch) pairs already final.
+  int epochs = 1;
+  // The stage ablation ({"search", "decompose", "compute"}; null: standard), recorded in run.json; a
+  // resumed run with another ablation is refused.
+  Json ablation = nullptr;
+  // Tasks left out before the run because their data does not allow it ({"task_id", "reason"}), kept in
+  // the invocation's record in run.json.
+  Json not_run = Json::array();
 };
 
 struct RunSummary {
   size_t tasks = 0;    // in the task set
+  int epochs = 1;      // runs of each task; skipped/ran/answered/... count (task, epoch) episodes
   size_t skipped = 0;  // already finished in an earlier invocation
   size_t ran = 0;      // recorded by this invocation
   size_t answered = 0;
@@ -69,9 +80,14 @@ struct RunSummary {
 // Makes the agent for one task (agents hold per-episode state only inside Run, but a factory keeps
 // that an agent's own business).
 using AgentFactory = std::function<std::unique_ptr<Agent>()>;
+// The same for runs whose agent depends on the epoch (the llm agent records each epoch's model calls in
+// its own cassette, so a resumed or replayed epoch gets its own answers, not epoch 1's).
+using EpochAgentFactory = std::function<std::unique_ptr<Agent>(int epoch)>;
 
-// The last recorded status of every task in <out_dir>/predictions.jsonl (a torn last line is ignored).
+// The last recorded status of every task in <out_dir>/predictions.jsonl (a torn last line is ignored), of
+// epoch 1; ReadRecordedEpochStatus keys every epoch's by (task id, epoch).
 Result<std::map<std::string, std::string>> ReadRecordedStatus(const std::string& out_dir);
+Result<std::map<std::pair<std::string, int>, std::string>> ReadRecordedEpochStatus(const std::string& out_dir);
 
 // Runs `tasks`; `cancel` stops launching new tasks and makes running ones stop at their next turn.
 // Fails when the run directory cannot be used (unwritable, holds a different run or a run.json format this
@@ -80,6 +96,12 @@ Result<std::map<std::string, std::string>> ReadRecordedStatus(const std::string&
 Result<RunSummary> RunTasks(const RunOptions& options, const std::vector<eval::Task>& tasks,
                             const AgentFactory& make_agent, const ToolEnvFactory& make_env,
                             std::atomic<bool>& cancel);
+Result<RunSummary> RunTasks(const RunOptions& options, const std::vector<eval::Task>& tasks,
+                            const EpochAgentFactory& make_agent, const ToolEnvFactory& make_env,
+                            std::atomic<bool>& cancel);
+
+// Where a task's trace goes: traces/<task>.jsonl for epoch 1, traces/epoch-<e>/<task>.jsonl after.
+std::string TraceRelativePath(const std::string& task_id, int epoch);
 
 // A task id as a file name (anything outside [A-Za-z0-9._-] becomes '_').
 std::string TraceFileName(const std::string& task_id);

@@ -15,6 +15,7 @@
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/eval/em.h"
+#include "lakeqa/eval/epochs.h"
 #include "lakeqa/eval/task.h"
 
 namespace lakeqa::eval {
@@ -49,6 +50,7 @@ struct Prediction {
   int64_t cache_read_tokens = 0;
   int turns = 0;
   size_t line = 0;  // 1-based line in predictions.jsonl
+  int epoch = 1;    // "epoch" (absent: 1)
 };
 
 // ---- which line of a task counts -----------------------------------------------------------------------
@@ -64,6 +66,7 @@ struct PredictionLine {
   std::string task_id;
   std::string status;  // as written
   size_t line = 0;     // 1-based line in predictions.jsonl
+  int epoch = 1;       // "epoch" of a repeated run (lakeqa run --epochs); each epoch is its own attempt
 };
 
 struct SupersededLine {
@@ -74,19 +77,28 @@ struct SupersededLine {
   Json ToJson() const;
 };
 
-// The index into `lines` of the line that counts for each task, in the order tasks first appear; the other
-// lines go to `superseded` (in file order) when it is given.
+// The index into `lines` of the line that counts for each (task, epoch), in the order they first appear;
+// the other lines go to `superseded` (in file order) when it is given.
 std::vector<size_t> CurrentLines(const std::vector<PredictionLine>& lines,
                                  std::vector<SupersededLine>* superseded = nullptr);
 
 struct RunData {
   std::string dir;
   Json run_json;  // run.json (an empty object when missing)
-  std::vector<Prediction> predictions;     // the line that counts for each task (CurrentLines)
+  std::vector<Prediction> predictions;     // the line that counts for each task (CurrentLines), epoch 1
   std::vector<SupersededLine> superseded;  // earlier attempts a resumed run replaced
   std::map<std::string, std::vector<TraceEvent>> traces;  // task id → events in file order
   std::vector<std::string> warnings;                      // skipped lines and files, "<file>:<line>: <what>"
+  // Epochs after the first of a repeated run (lakeqa run --epochs): epoch → its predictions and traces
+  // (traces/epoch-<e>/). EpochView turns one into a RunData the scorer takes as it is.
+  std::map<int, std::vector<Prediction>> later_predictions;
+  std::map<int, std::map<std::string, std::vector<TraceEvent>>> later_traces;
+  // 1 + the highest later epoch.
+  int Epochs() const { return later_predictions.empty() ? 1 : later_predictions.rbegin()->first; }
 };
+
+// One epoch of a run as a RunData of its own (epoch 1: `run` itself without the later epochs).
+RunData EpochView(const RunData& run, int epoch);
 
 // run.json's format tag: `lakeqa run` writes it, `lakeqa eval` reads it (docs/formats-run.md).
 inline constexpr const char* kRunFormat = "lakeqa-run/1";
@@ -253,6 +265,10 @@ struct RunScore {
   double judge_cost_usd = 0;    // over verdicts of known cost
   size_t judge_cost_unknown = 0;  // verdicts of an unpriced judge model
   std::string judge_model;
+
+  // A repeated run (lakeqa run --epochs K > 1): pass@k, pass^k and the spread across epochs (epochs.h).
+  // Everything above describes epoch 1.
+  std::optional<EpochStats> epochs;
 
   Json ToJson() const;
 };
