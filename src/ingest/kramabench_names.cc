@@ -24,15 +24,28 @@ std::string Normalize(std::string_view entry, std::string_view domain) {
 
 bool HasGlob(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
 
+// The path and its tails at '/' boundaries: "a/b/c.csv", "b/c.csv", "c.csv". KramaBench often names a
+// file or folder by its last components only.
+std::vector<std::string_view> Tails(std::string_view f) {
+  std::vector<std::string_view> out{f};
+  for (size_t p = f.find('/'); p != std::string_view::npos; p = f.find('/', p + 1)) out.push_back(f.substr(p + 1));
+  return out;
+}
+
 std::vector<std::string> Match(const std::string& e, const std::vector<std::string>& files, bool fold) {
   std::vector<std::string> out;
   auto eq = [&](std::string_view a, std::string_view b) { return fold ? ToLowerAscii(a) == ToLowerAscii(b) : a == b; };
   int flags = FNM_PATHNAME | (fold ? FNM_CASEFOLD : 0);
-  // 1. exact path
+  auto any_tail = [&](const std::string& f, auto&& pred) {
+    for (std::string_view t : Tails(f))
+      if (pred(t)) return true;
+    return false;
+  };
+  // 1. a path (or its last components)
   for (const auto& f : files)
-    if (eq(f, e)) out.push_back(f);
+    if (any_tail(f, [&](std::string_view t) { return eq(t, e); })) out.push_back(f);
   if (!out.empty()) return out;
-  // 2. a folder, possibly followed by a pattern for its direct children
+  // 2. a folder, optionally followed by a pattern for the files directly in it
   std::string folder = e, pattern;
   if (EndsWith(folder, "/")) {
     folder.pop_back();
@@ -43,26 +56,20 @@ std::vector<std::string> Match(const std::string& e, const std::vector<std::stri
   }
   if (!folder.empty() && !HasGlob(folder)) {
     for (const auto& f : files) {
-      if (f.size() <= folder.size() + 1 || f[folder.size()] != '/' || !eq(std::string_view(f).substr(0, folder.size()), folder))
-        continue;
-      std::string rest = f.substr(folder.size() + 1);
-      if (pattern.empty() || ::fnmatch(pattern.c_str(), rest.c_str(), flags) == 0) out.push_back(f);
+      bool hit = any_tail(f, [&](std::string_view t) {
+        if (t.size() <= folder.size() + 1 || t[folder.size()] != '/' || !eq(t.substr(0, folder.size()), folder)) return false;
+        std::string rest(t.substr(folder.size() + 1));
+        return pattern.empty() || ::fnmatch(pattern.c_str(), rest.c_str(), flags) == 0;
+      });
+      if (hit) out.push_back(f);
     }
     if (!out.empty()) return out;
   }
-  // 3. glob over whole paths
+  // 3. a glob pattern ('/' matched only by '/')
   if (HasGlob(e)) {
     for (const auto& f : files)
-      if (::fnmatch(e.c_str(), f.c_str(), flags) == 0) out.push_back(f);
-    if (!out.empty()) return out;
-  }
-  // 4. bare file name anywhere
-  if (e.find('/') == std::string::npos && !e.empty()) {
-    for (const auto& f : files) {
-      size_t slash = f.rfind('/');
-      std::string_view base = slash == std::string::npos ? std::string_view(f) : std::string_view(f).substr(slash + 1);
-      if (HasGlob(e) ? ::fnmatch(e.c_str(), std::string(base).c_str(), flags) == 0 : eq(base, e)) out.push_back(f);
-    }
+      if (any_tail(f, [&](std::string_view t) { return ::fnmatch(e.c_str(), std::string(t).c_str(), flags) == 0; }))
+        out.push_back(f);
   }
   return out;
 }

@@ -254,6 +254,10 @@ struct RunScore {
   size_t judge_cost_unknown = 0;  // verdicts of an unpriced judge model
   std::string judge_model;
 
+  // KramaBench's own metrics and leaderboard (KramaBenchRunReport in kramabench.h); null when the run has
+  // no KramaBench task.
+  Json kramabench;
+
   Json ToJson() const;
 };
 

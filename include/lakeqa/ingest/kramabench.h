@@ -23,12 +23,14 @@ std::string KramaBenchNamespace(std::string_view domain, std::string_view prefix
 std::string KramaBenchDatasetFolder(std::string_view relative_path);
 
 // Files a data_sources entry names, among `files` (paths relative to input/, '/'-separated), in the
-// order of `files`. Tried in turn, the first rule that matches anything wins:
-//   1. the exact relative path ("./" and "data/<domain>/input/" prefixes dropped);
-//   2. a folder ("X/", "X/*", "X/*.csv", or "X" when X is a folder): the files under it that match;
-//   3. a glob pattern (* ? [...], '/' matched only by '/'): the files it matches;
-//   4. a bare file name: every file with that name in any folder;
-//   5. rules 1–4 again ignoring case ("State MSA Identity Theft data/" for "... Data/").
+// order of `files`. "./" and "data/<domain>/input/" prefixes are dropped; an entry may name a path by its
+// last components ("Florida.csv", "State MSA Fraud and Other data/Florida.csv"). Tried in turn, the first
+// rule that matches anything wins:
+//   1. a file path: every file whose path ends with it;
+//   2. a folder ("X/", "X/*", "X/*.csv", or "X" when X is a folder): the files under it (directly in it
+//      when a pattern follows);
+//   3. a glob pattern (* ? [...], '/' matched only by '/');
+//   4. rules 1–3 again ignoring ASCII case ("State MSA Identity Theft Data/" for "... data/").
 // An empty result means the entry names no file of the lake (a missing file, or prose such as
 // "all csv in X/"): the loader reports it per task.
 std::vector<std::string> ResolveKramaBenchSource(std::string_view entry, std::string_view domain,
