@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "lakeqa/eval/em.h"
 #include "lakeqa/eval/kramabench.h"
 
 namespace lakeqa::eval {
@@ -39,81 +40,6 @@ void AppendCp(char32_t c, std::string& out) {
   utf8proc_ssize_t n = utf8proc_encode_char(static_cast<utf8proc_int32_t>(c), buf);
   out.append(reinterpret_cast<const char*>(buf), static_cast<size_t>(n));
 }
-
-// str.isspace() for the characters Python counts as whitespace.
-bool PySpace(char32_t c) {
-  return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20) || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
-}
-
-std::vector<char32_t> Strip(const std::vector<char32_t>& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && PySpace(s[b])) ++b;
-  while (e > b && PySpace(s[e - 1])) --e;
-  return {s.begin() + static_cast<long>(b), s.begin() + static_cast<long>(e)};
-}
-
-char32_t Lower(char32_t c) { return static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(c))); }
-
-std::vector<char32_t> StripLower(std::string_view s) {
-  auto v = Strip(CodePoints(s));
-  for (auto& c : v) c = Lower(c);
-  return v;
-}
-
-std::string PyFloatRepr(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-  std::string sci(buf, r.ptr);
-  std::string sign;
-  if (sci[0] == '-') sign = "-", sci = sci.substr(1);
-  size_t e = sci.find('e');
-  std::string mant = sci.substr(0, e);
-  int exp = std::stoi(sci.substr(e + 1));
-  std::string digits;
-  for (char c : mant)
-    if (c != '.') digits += c;
-  int decpt = exp + 1;
-  if (decpt <= -4 || decpt > 16) {  // Python's repr switches to exponent notation here
-    std::string m = digits.substr(0, 1);
-    if (digits.size() > 1) m += "." + digits.substr(1);
-    std::string es = std::to_string(std::abs(exp));
-    if (es.size() < 2) es = "0" + es;
-    return sign + m + "e" + (exp < 0 ? "-" : "+") + es;
-  }
-  if (decpt <= 0) return sign + "0." + std::string(static_cast<size_t>(-decpt), '0') + digits;
-  if (static_cast<size_t>(decpt) >= digits.size())
-    return sign + digits + std::string(static_cast<size_t>(decpt) - digits.size(), '0') + ".0";
-  return sign + digits.substr(0, static_cast<size_t>(decpt)) + "." + digits.substr(static_cast<size_t>(decpt));
-}
-
-std::string PyStrRepr(const std::string& s) {
-  bool single = s.find('\'') != std::string::npos, dbl = s.find('"') != std::string::npos;
-  char q = single && !dbl ? '"' : '\'';
-  std::string out(1, q);
-  for (char32_t c : CodePoints(s)) {
-    char hex[16];
-    if (c == '\\') out += "\\\\";
-    else if (c == static_cast<char32_t>(q)) out += std::string("\\") + q;
-    else if (c == '\t') out += "\\t";
-    else if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0xA0) || c == 0xAD) {
-      std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned>(c));
-      out += hex;
-    } else if (c >= 0xDC80 && c <= 0xDCFF) {
-      std::snprintf(hex, sizeof hex, "\\udc%02x", static_cast<unsigned>(c & 0xFF));
-      out += hex;
-    } else {
-      AppendCp(c, out);
-    }
-  }
-  return out + q;
-}
-
-std::string PyRepr(const Json& v) { return v.is_string() ? PyStrRepr(v.get<std::string>()) : PyStr(v); }
 
 // str_to_float in metrics.py.
 std::optional<double> StrToFloat(std::string_view s) {
@@ -234,11 +160,11 @@ std::optional<std::vector<Json>> AsList(const Json& v) {
   return out;
 }
 
+// rouge_score's tokenizer without stemming: lower(), runs of [a-z0-9] are the tokens.
 std::vector<std::string> RougeTokens(std::string_view s) {
   std::vector<std::string> out;
   std::string cur;
-  for (char32_t c : CodePoints(s)) {
-    char32_t l = Lower(c);
+  for (char l : PythonLower(s)) {
     if ((l >= 'a' && l <= 'z') || (l >= '0' && l <= '9')) {
       cur += static_cast<char>(l);
     } else if (!cur.empty()) {
@@ -252,39 +178,10 @@ std::vector<std::string> RougeTokens(std::string_view s) {
 
 }  // namespace
 
-std::string PyStr(const Json& v) {
-  switch (v.type()) {
-    case Json::value_t::null: return "None";
-    case Json::value_t::boolean: return v.get<bool>() ? "True" : "False";
-    case Json::value_t::number_integer: return std::to_string(v.get<int64_t>());
-    case Json::value_t::number_unsigned: return std::to_string(v.get<uint64_t>());
-    case Json::value_t::number_float: return PyFloatRepr(v.get<double>());
-    case Json::value_t::string: return v.get<std::string>();
-    case Json::value_t::array: {
-      std::string out = "[";
-      for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + PyRepr(v[i]);
-      return out + "]";
-    }
-    case Json::value_t::object: {
-      std::string out = "{";
-      bool first = true;
-      for (const auto& [k, x] : v.items()) {
-        out += (first ? "" : ", ") + PyStrRepr(k) + ": " + PyRepr(x);
-        first = false;
-      }
-      return out + "}";
-    }
-    default: return "";
-  }
-}
-
 std::optional<double> PyFloat(std::string_view s) {
-  auto cps = Strip(CodePoints(s));
-  std::string t;
-  for (char32_t c : cps) {
-    if (c > 0x7F) return std::nullopt;
-    t += static_cast<char>(c);
-  }
+  std::string t = PythonStrip(s);
+  for (char c : t)
+    if (static_cast<unsigned char>(c) > 0x7F) return std::nullopt;
   std::string lower;
   for (char c : t) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   std::string_view body = lower;
@@ -335,7 +232,7 @@ std::optional<double> PyFloat(std::string_view s) {
 }
 
 double KbSuccess(std::string_view predicted, std::string_view target) {
-  return StripLower(predicted) == StripLower(target) ? 1.0 : 0.0;
+  return PythonLower(PythonStrip(predicted)) == PythonLower(PythonStrip(target)) ? 1.0 : 0.0;
 }
 
 std::optional<double> KbMeanAbsoluteError(std::string_view predicted, std::string_view target) {
@@ -402,7 +299,11 @@ double KbF1(std::string_view predicted, std::string_view target) {
   auto t = CodePoints(target), p = CodePoints(predicted);
   if (t.empty()) return p.empty() ? 1.0 : 0.0;
   // Each character compared as c.strip().lower(): whitespace becomes "" (and matches any whitespace).
-  auto norm = [](char32_t c) -> char32_t { return PySpace(c) ? 0 : Lower(c); };
+  auto norm = [](char32_t c) {
+    std::string ch;
+    AppendCp(c, ch);
+    return PythonLower(PythonStrip(ch));
+  };
   std::set<size_t> matched;
   size_t recall_cnt = 0;
   for (char32_t tc : t) {
@@ -465,13 +366,7 @@ Result<std::map<std::string, std::optional<double>>> KramaBenchMetrics(std::stri
                                                                          std::optional<bool> paraphrase) {
   const auto& names = KramaBenchMetricsFor(answer_type);
   if (names.empty()) return InvalidArgument("unknown KramaBench answer_type '" + std::string(answer_type) + "'");
-  auto strip = [](const std::string& s) {
-    auto v = Strip(CodePoints(s));
-    std::string out;
-    for (char32_t c : v) AppendCp(c, out);
-    return out;
-  };
-  std::string p = strip(PyStr(predicted)), t = strip(PyStr(target));
+  std::string p = PythonStrip(PythonStr(predicted)), t = PythonStrip(PythonStr(target));
   std::map<std::string, std::optional<double>> m;
   auto finite = [](std::optional<double> v) -> std::optional<double> {
     if (v && std::isnan(*v)) return std::nullopt;  // pandas drops NaN like None

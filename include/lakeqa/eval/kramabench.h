@@ -61,8 +61,6 @@ void CheckKramaBenchTask(const Task& task, std::vector<std::string>& errors, std
 
 // ---- metrics (benchmark/metrics.py) ------------------------------------------------------------------
 
-// Python's str() of a JSON value as json.loads returns it: "1.0", "[1, 'a']", "{'k': None}", "True".
-std::string PyStr(const Json& value);
 // Python's float() of a string (whitespace, underscores, inf/nan, exponents); nullopt where Python raises.
 std::optional<double> PyFloat(std::string_view s);
 
