@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "lakeqa/eval/judge.h"
+#include "lakeqa/eval/kramabench.h"
 #include "lakeqa/eval/report.h"
 #include "lakeqa/eval/score.h"
 #include "lakeqa/llm/pricing.h"
@@ -65,6 +66,7 @@ int Run(const Opts& o) {
     Status st = eval::JudgeRun(score, **client, spec, o.run);
     if (!st.ok()) return Fail(st, o.out);
   }
+  score.kramabench = eval::KramaBenchRunReport(score, *run, loaded.tasks);
   Status st = eval::WriteReports(score, *run, o.run);
   if (!st.ok()) return Fail(st, o.out);
   // Answers the judge could not grade: the reports are written, but the command did not do all it was asked.
@@ -104,6 +106,7 @@ int Run(const Opts& o) {
              score.cost.n == 0 ? "unknown"
                                : fmt::format("mean ${:.4f} total {}", score.cost.mean,
                                              llm::FormatCost(score.cost.sum, score.cost.n, score.cost_unknown)));
+  fmt::print("{}", eval::FormatKramaBenchRunReport(score.kramabench));
   fmt::print("funnel:");
   for (eval::FunnelStage s : eval::AllFunnelStages())
     fmt::print(" {}={}", eval::FunnelStageName(s), score.funnel[s]);

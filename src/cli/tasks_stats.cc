@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "cli/command.h"
+#include "lakeqa/eval/kramabench.h"
 #include "lakeqa/eval/stats.h"
 
 namespace lakeqa::cli {
@@ -24,6 +25,7 @@ int Run(const Opts& o) {
   std::vector<eval::TaskSetStats> sets;
   Json load_errors = Json::array();
   size_t tasks = 0;
+  std::vector<eval::Task> kramabench;  // KramaBench tasks get their own table (domains, answer types, difficulty)
   for (const std::string& path : o.paths) {
     eval::LoadResult loaded = eval::LoadTasks({path});
     for (const auto& e : loaded.errors) {
@@ -36,15 +38,19 @@ int Run(const Opts& o) {
     std::string label = std::filesystem::path(path).filename().string();
     if (label.empty()) label = std::filesystem::path(path).parent_path().filename().string();
     tasks += loaded.tasks.size();
+    for (const auto& t : loaded.tasks)
+      if (t.kramabench) kramabench.push_back(t);
     sets.push_back(eval::ComputeStats(loaded.tasks, *tok, label.empty() ? path : label));
   }
   if (tasks == 0) return Fail(NotFound("no task could be loaded from the given paths"), o.out);
   if (o.out.json) {
     Json j = {{"sets", Json::array()}, {"load_errors", load_errors}};
     for (const auto& s : sets) j["sets"].push_back(s.ToJson());
+    if (!kramabench.empty()) j["kramabench"] = eval::KramaBenchStats(kramabench);
     PrintJson(j);
   } else {
     fmt::print("{}", eval::FormatStatsTable(sets));
+    if (!kramabench.empty()) fmt::print("\n{}", eval::FormatKramaBenchStats(eval::KramaBenchStats(kramabench)));
   }
   return 0;
 }

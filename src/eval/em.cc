@@ -419,6 +419,9 @@ std::string PythonStr(const Json& v) {
   }
 }
 
+std::string PythonStrip(std::string_view s) { return Encode(PyStrip(Decode(s))); }
+std::string PythonLower(std::string_view s) { return Encode(PyLower(Decode(s))); }
+
 bool PythonTruthy(const Json& v) {
   switch (v.type()) {
     case Json::value_t::null:

@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "lakeqa/common/fs.h"
+#include "lakeqa/eval/kramabench.h"
 #include "lakeqa/eval/task.h"
 
 namespace lakeqa::eval {
@@ -231,6 +232,7 @@ LoadResult ParseTaskDocument(std::string_view text, const std::string& file) {
     AddError(out, file, line, col, j.status());
     return out;
   }
+  if (IsKramaBenchWorkload(*j)) return LoadKramaBenchWorkload(*j, file);
   if (j->is_array()) {
     for (size_t i = 0; i < j->size(); ++i) AddTask((*j)[i], file, 0, fmt::format("{}[{}]", file, i), out);
     return out;

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "lakeqa/eval/kramabench.h"
+
 namespace lakeqa::eval {
 
 std::string Issue::Format() const {
@@ -16,8 +18,11 @@ std::string Issue::Format() const {
 TaskCheck CheckTask(const Task& task) {
   TaskCheck c;
   c.hops = AnalyzeHops(task);
-  c.errors = c.hops.errors;
-  c.warnings = c.hops.warnings;
+  // KramaBench tasks carry subtasks, not a hop graph: their checks are CheckKramaBenchTask's.
+  if (task.format != TaskFormat::kKramaBench) {
+    c.errors = c.hops.errors;
+    c.warnings = c.hops.warnings;
+  }
 
   std::set<std::string> used;
   for (const std::string& d : task.datasets_used) {
@@ -32,6 +37,7 @@ TaskCheck CheckTask(const Task& task) {
       c.errors.push_back(fmt::format("node {} source \"{}\" is not listed in datasets_used", n.id, n.source));
     }
   }
+  CheckKramaBenchTask(task, c.errors, c.warnings);
   if (task.folder_k && task.folder_d) {
     std::vector<std::string> why;
     if (c.hops.k != *task.folder_k) {

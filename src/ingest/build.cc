@@ -18,7 +18,7 @@ namespace lakeqa::ingest {
 Result<SourceSpec> ParseSourceSpec(std::string_view spec) {
   size_t colon = spec.find(':');
   if (colon == std::string_view::npos || colon + 1 >= spec.size()) {
-    return InvalidArgument("--source must be <kind>:<path> (kinds: enwiki, datagov, cmdbench, dir), got '" +
+    return InvalidArgument("--source must be <kind>:<path> (kinds: enwiki, datagov, cmdbench, dir, kramabench), got '" +
                            std::string(spec) + "'");
   }
   std::string_view kind = spec.substr(0, colon);
@@ -28,7 +28,8 @@ Result<SourceSpec> ParseSourceSpec(std::string_view spec) {
   else if (kind == "datagov") s.kind = SourceKind::kDatagov;
   else if (kind == "cmdbench") s.kind = SourceKind::kCmdbench;
   else if (kind == "dir") s.kind = SourceKind::kDir;
-  else return InvalidArgument("unknown source kind '" + std::string(kind) + "' (enwiki, datagov, cmdbench, dir)");
+  else if (kind == "kramabench") s.kind = SourceKind::kKramaBench;
+  else return InvalidArgument("unknown source kind '" + std::string(kind) + "' (enwiki, datagov, cmdbench, dir, kramabench)");
   return s;
 }
 
@@ -38,6 +39,7 @@ std::string_view SourceKindName(SourceKind kind) {
     case SourceKind::kDatagov: return "datagov";
     case SourceKind::kCmdbench: return "cmdbench";
     case SourceKind::kDir: return "dir";
+    case SourceKind::kKramaBench: return "kramabench";
   }
   return "?";
 }
@@ -263,6 +265,7 @@ Result<BuildReport> BuildLake(lake::Store& store, const SourceSpec& source, cons
     case SourceKind::kCmdbench: s = BuildCmdbench(ctx, source.path); break;
     case SourceKind::kDir: s = BuildDir(ctx, source.path); break;
     case SourceKind::kDatagov: s = BuildDatagov(ctx, source.path); break;
+    case SourceKind::kKramaBench: s = BuildKramaBench(ctx, source.path); break;
   }
   if (s.ok() && ctx.fatal()) s = ctx.fatal_status();
   if (local) {

@@ -76,6 +76,7 @@ Status BuildEnwiki(BuildContext& ctx, const std::string& path);
 Status BuildCmdbench(BuildContext& ctx, const std::string& path);
 Status BuildDir(BuildContext& ctx, const std::string& path);
 Status BuildDatagov(BuildContext& ctx, const std::string& path);
+Status BuildKramaBench(BuildContext& ctx, const std::string& path);
 
 // Files of a local folder tree, recursively, relative paths in byte order. Symlinks and special files
 // are reported through `skipped` (they are never followed).

@@ -16,6 +16,10 @@ namespace lakeqa::ingest {
 // <title> first when present.
 std::string HtmlToText(std::string_view html, size_t max_bytes);
 
+// The document's <table>s (html_tables.cc): each listed in json_paths with its caption and size; the one
+// with the most rows gives the profile's columns (first row as header), types, samples and row count.
+void ProfileHtmlTables(std::string_view html, const ProfileOptions& options, FileProfile& out);
+
 // Which OOXML kind a zip holds: kXlsx, kDocx, or kZip for anything else. Fills the profile (columns and
 // rows of the first sheet, sheet names in json_paths; or the document text).
 Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProfile& out);

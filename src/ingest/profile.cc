@@ -21,6 +21,7 @@ struct Profiler::Impl {
   std::string name;
   ProfileOptions options;
   std::string head;          // first bytes, until the format is known
+  std::string magic;         // the first 8 bytes, kept to name a binary format
   bool sniffed = false;
   Format format = Format::kUnknown;
   Encoding encoding = Encoding::kUtf8;
@@ -36,6 +37,7 @@ struct Profiler::Impl {
   bool done = false;         // the profiler needs no more bytes
 
   void Sniff(bool complete) {
+    magic = head.substr(0, 8);
     sniffed = true;
     encoding = DetectEncoding(head, complete);
     transcoder.emplace(encoding);
@@ -92,6 +94,18 @@ struct Profiler::Impl {
   }
 };
 
+// Why a binary file has no columns, naming the scientific formats met in data lakes (KramaBench's CDF and
+// NetCDF): lakeqa links no reader for them, so they are stored and searchable by name only.
+static std::string BinaryNote(std::string_view magic) {
+  using namespace std::string_view_literals;
+  std::string kind;
+  if (StartsWith(magic, "\xCD\xF3\x00\x01"sv) || StartsWith(magic, "\xCD\xF2\x60\x02")) kind = "NASA CDF";
+  else if (StartsWith(magic, "CDF\x01") || StartsWith(magic, "CDF\x02") || StartsWith(magic, "CDF\x05")) kind = "NetCDF classic";
+  else if (StartsWith(magic, "\x89HDF")) kind = "HDF5/NetCDF-4";
+  return kind.empty() ? "binary, not profiled (no reader for this format)"
+                      : "binary, not profiled (" + kind + ": no reader linked)";
+}
+
 Profiler::Profiler(std::string_view name_hint, ProfileOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->name = std::string(name_hint);
   impl_->options = options;
@@ -143,6 +157,7 @@ Result<FileProfile> Profiler::Finish(bool truncated) {
     case Format::kBinary:
       p.encoding = "binary";
       p.rows_exact = false;
+      p.warnings.push_back(BinaryNote(m.magic));
       break;
     case Format::kCsv:
       m.csv->Finish(p);
@@ -155,6 +170,7 @@ Result<FileProfile> Profiler::Finish(bool truncated) {
       break;
     case Format::kHtml:
       p.text_sample = HtmlToText(m.document, m.options.text_sample_bytes);
+      ProfileHtmlTables(m.document, m.options, p);
       break;
     case Format::kXml: {
       p.text_sample = StripTags(m.document.substr(0, 1 << 20), m.options.text_sample_bytes);

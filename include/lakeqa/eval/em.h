@@ -19,6 +19,9 @@ namespace lakeqa::eval {
 // Python's str() of the value json.loads would give for `v`: strings verbatim, 3 → "3", 3.0 → "3.0",
 // 1e16 → "1e+16", true → "True", null → "None", ["a", 1] → "['a', 1]", {"a": 1} → "{'a': 1}".
 std::string PythonStr(const Json& v);
+// Python's str.strip() (Unicode whitespace) and str.lower() (with its special cases), on UTF-8.
+std::string PythonStrip(std::string_view s);
+std::string PythonLower(std::string_view s);
 // Python truthiness: null, false, 0, 0.0, "", [] and {} are falsy.
 bool PythonTruthy(const Json& v);
 

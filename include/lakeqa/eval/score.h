@@ -270,6 +270,10 @@ struct RunScore {
   // Everything above describes epoch 1.
   std::optional<EpochStats> epochs;
 
+  // KramaBench's own metrics and leaderboard (KramaBenchRunReport in kramabench.h); null when the run has
+  // no KramaBench task.
+  Json kramabench;
+
   Json ToJson() const;
 };
 

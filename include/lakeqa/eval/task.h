@@ -4,6 +4,7 @@
 // validate.h.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,7 +33,9 @@ struct Hop {
   Json answer;
 };
 
-enum class TaskFormat { kLakeQa, kCmdBench };
+enum class TaskFormat { kLakeQa, kCmdBench, kKramaBench };
+
+struct KramaBenchTask;  // kramabench.h
 
 struct Task {
   std::string id;  // question_id (CMDBench: qid)
@@ -42,6 +45,7 @@ struct Task {
   std::vector<std::string> datasets_used;
   std::vector<Hop> hops;  // in file order
   TaskFormat format = TaskFormat::kLakeQa;
+  std::shared_ptr<const KramaBenchTask> kramabench;  // set for kKramaBench
 
   std::string file;  // where it was read from
   size_t line = 0;   // 1-based line for JSONL, 0 for a JSON document

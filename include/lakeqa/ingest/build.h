@@ -21,7 +21,7 @@
 
 namespace lakeqa::ingest {
 
-enum class SourceKind { kEnwiki, kDatagov, kCmdbench, kDir };
+enum class SourceKind { kEnwiki, kDatagov, kCmdbench, kDir, kKramaBench };
 
 struct SourceSpec {
   SourceKind kind = SourceKind::kDir;
@@ -29,13 +29,14 @@ struct SourceSpec {
 };
 
 // "enwiki:/data/enwiki-pages-articles-multistream.xml.bz2", "datagov:/data/records",
-// "cmdbench:/data/cmdbench-nba", "dir:/data/tree".
+// "cmdbench:/data/cmdbench-nba", "dir:/data/tree", "kramabench:/data/Kramabench" (a checkout).
 Result<SourceSpec> ParseSourceSpec(std::string_view spec);
 std::string_view SourceKindName(SourceKind kind);
 
 struct BuildOptions {
   size_t jobs = 0;                 // worker threads; 0 = cores
-  std::string namespace_name;      // "" = the kind's default (wikipedia, datagov, cmdbench, dir)
+  std::string namespace_name;      // "" = the kind's default (wikipedia, datagov, cmdbench, dir);
+                                   // kramabench: the prefix of "<prefix>-<domain>" (default kramabench)
   // enwiki
   std::string index_path;          // multistream index; "" = next to the dump when present
   bool use_index = true;           // false: read the dump as one stream even when an index exists
