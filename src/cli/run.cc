@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lakeqa/agent/agent.h"
+#include "lakeqa/agent/cmdbench_eval.h"
 #include "lakeqa/agent/prompts.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/progress.h"
@@ -43,7 +44,7 @@ struct Opts {
   int parallel = 1, max_turns = 25, max_output_tokens = 8192, max_failures = 0, max_retries = 6;
   double timeout = 450, request_timeout = 300, max_cost = 0;
   int64_t max_tokens = 0;
-  bool only_new = false, offline = false, no_stream = false, force = false;
+  bool only_new = false, offline = false, no_stream = false, force = false, provide_provenance = false;
   StoreFlags store;
   OutputOptions out_opts;
 };
@@ -59,6 +60,10 @@ int Run(const Opts& o) {
   for (const auto& e : loaded.errors)
     fmt::print(stderr, "skipped: {}\n", e.status.message());
   if (loaded.tasks.empty()) return Fail(NotFound("no task could be loaded from --tasks"), out);
+  if (o.provide_provenance) {
+    Status p = agent::ProvideCmdbenchProvenance(loaded.tasks);
+    if (!p.ok()) return Fail(p, out);
+  }
 
   agent::LoopConfig loop;
   loop.max_turns = o.max_turns;
@@ -161,7 +166,8 @@ int Run(const Opts& o) {
                {"tools", o.tools},
                {"cassette", o.agent == "llm" ? Json(cassette) : Json()},
                {"offline", o.offline},
-               {"force", o.force}};
+               {"force", o.force},
+               {"provide_provenance", o.provide_provenance}};
 
   agent::ToolEnvOptions eo;
   eo.index_dir = o.index;
@@ -231,6 +237,8 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--max-output-tokens", o->max_output_tokens, "max_tokens of each model call")
       ->capture_default_str();
   cmd->add_option("--tools", o->tools, "Tools beyond the paper's set (e.g. query)")->delimiter(',');
+  cmd->add_flag("--provide-provenance", o->provide_provenance,
+                "CMDBench questions: hand the agent the gold table (docs/cmdbench.md)");
   cmd->add_flag("--only-new", o->only_new, "Skip every task already recorded, failed ones too");
   cmd->add_option("--max-failures", o->max_failures,
                   "Stop starting tasks after this many failed (error, crashed); 0 = no limit")
