@@ -14,6 +14,7 @@
 
 #include "lakeqa/agent/ablation.h"
 #include "lakeqa/agent/agent.h"
+#include "lakeqa/agent/cmdbench_eval.h"
 #include "lakeqa/agent/prompts.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/progress.h"
@@ -45,7 +46,7 @@ struct Opts {
   int parallel = 1, max_turns = 25, max_output_tokens = 8192, max_failures = 0, max_retries = 6;
   double timeout = 450, request_timeout = 300, max_cost = 0;
   int64_t max_tokens = 0;
-  bool only_new = false, offline = false, no_stream = false, force = false;
+  bool only_new = false, offline = false, no_stream = false, force = false, provide_provenance = false;
   StoreFlags store;
   OutputOptions out_opts;
 };
@@ -69,6 +70,10 @@ int Run(const Opts& o) {
   for (const auto& e : loaded.errors)
     fmt::print(stderr, "skipped: {}\n", e.status.message());
   if (loaded.tasks.empty()) return Fail(NotFound("no task could be loaded from --tasks"), out);
+  if (o.provide_provenance) {
+    Status p = agent::ProvideCmdbenchProvenance(loaded.tasks);
+    if (!p.ok()) return Fail(p, out);
+  }
   // Tasks without the gold data their oracle needs are reported one by one; the rest run.
   Json not_run = Json::array();
   std::vector<eval::Task> runnable;
@@ -208,7 +213,8 @@ int Run(const Opts& o) {
                {"offline", o.offline},
                {"force", o.force},
                {"epochs", o.epochs},
-               {"ablate", o.ablate}};
+               {"ablate", o.ablate},
+               {"provide_provenance", o.provide_provenance}};
 
   agent::ToolEnvOptions eo;
   eo.index_dir = o.index;
@@ -291,6 +297,8 @@ Registration reg([](CLI::App& root, Commands& commands) {
                   "decompose=standard|ideal, compute=standard|ideal (--agent llm; docs/ablations.md)");
   cmd->add_option("--epochs", o->epochs, "Runs of each task (pass@k, pass^k in `lakeqa eval`)")
       ->capture_default_str();
+  cmd->add_flag("--provide-provenance", o->provide_provenance,
+                "CMDBench questions: hand the agent the gold table (docs/cmdbench.md)");
   cmd->add_flag("--only-new", o->only_new, "Skip every task already recorded, failed ones too");
   cmd->add_option("--max-failures", o->max_failures,
                   "Stop starting tasks after this many failed (error, crashed); 0 = no limit")

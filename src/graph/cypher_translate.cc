@@ -11,32 +11,15 @@
 #include "graph/cypher_lexer.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/graph/cypher.h"
+#include "graph/sql_quote.h"
 
 namespace lakeqa::graph {
 namespace {
-
-std::string Quote(std::string_view ident) {
-  std::string out = "\"";
-  for (char c : ident) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::string Upper(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return out;
-}
-
-std::string SqlStr(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') out += '\'';
-    out += c;
-  }
-  return out + "'";
 }
 
 enum class Ty { kAny, kText, kNumber, kBool, kList, kNull };
@@ -154,7 +137,7 @@ class Translator {
   std::string SourceText(size_t from_tok, size_t to_tok) const;
   std::string NodeTable(const NodeVar& n) const { return tables_.nodes(*schema_.Node(n.label)); }
   std::string RelTable(const RelVar& r) const;
-  std::string KeyOf(const std::string& alias) const { return Quote(alias) + "._key"; }
+  std::string KeyOf(const std::string& alias) const { return QuoteId(alias) + "._key"; }
 
   std::vector<Token> t_;
   size_t pos_ = 0;
@@ -380,7 +363,7 @@ Status Translator::ResolveLabels() {
       if (p.key != nt->id_column && std::find(nt->properties.begin(), nt->properties.end(), p.key) == nt->properties.end())
         return InvalidArgument(Where(p.at) + n.label + " has no property '" + p.key + "'");
       std::string col = p.key == nt->id_column ? "_id" : p.key;
-      std::string lhs = Quote(n.name) + "." + Quote(col);
+      std::string lhs = QuoteId(n.name) + "." + QuoteId(col);
       conditions_.push_back(lhs + " = " + (p.value.type == Ty::kNumber ? "CAST(" + p.value.text + " AS VARCHAR)" : p.value.text));
     }
     n.props.clear();
@@ -389,9 +372,9 @@ Status Translator::ResolveLabels() {
     auto& r = rels_[i];
     const auto& a = nodes_[r.left];
     const auto& b = nodes_[r.right];
-    std::string R = Quote(r.name);
-    std::string fwd = R + "._start = " + Quote(a.name) + "._id AND " + R + "._end = " + Quote(b.name) + "._id";
-    std::string bwd = R + "._start = " + Quote(b.name) + "._id AND " + R + "._end = " + Quote(a.name) + "._id";
+    std::string R = QuoteId(r.name);
+    std::string fwd = R + "._start = " + QuoteId(a.name) + "._id AND " + R + "._end = " + QuoteId(b.name) + "._id";
+    std::string bwd = R + "._start = " + QuoteId(b.name) + "._id AND " + R + "._end = " + QuoteId(a.name) + "._id";
     if (r.candidates.empty()) {
       conditions_.push_back("false");  // no relationship type fits: no match, as in Neo4j
     } else if (r.forward && r.backward) {
@@ -407,7 +390,7 @@ Status Translator::ResolveLabels() {
         known = known || std::find(rt->properties.begin(), rt->properties.end(), p.key) != rt->properties.end();
       if (!known && !r.candidates.empty())
         return InvalidArgument(Where(p.at) + "relationship '" + (r.named ? r.name : "") + "' has no property '" + p.key + "'");
-      conditions_.push_back(R + "." + Quote(p.key) + " = " +
+      conditions_.push_back(R + "." + QuoteId(p.key) + " = " +
                             (p.value.type == Ty::kNumber ? "CAST(" + p.value.text + " AS VARCHAR)" : p.value.text));
     }
     r.props.clear();
@@ -435,7 +418,7 @@ std::string Translator::RelTable(const RelVar& r) const {
     std::string sel = "_key, " + SqlStr(rt->type) + " AS _type, _start, _end";
     for (const auto& p : props) {
       bool has = std::find(rt->properties.begin(), rt->properties.end(), p) != rt->properties.end();
-      sel += ", " + (has ? Quote(p) : "NULL::VARCHAR AS " + Quote(p));
+      sel += ", " + (has ? QuoteId(p) : "NULL::VARCHAR AS " + QuoteId(p));
     }
     u += (u.empty() ? "" : " UNION ALL ") + std::string("SELECT ") + sel + " FROM " + tables_.edges(*rt);
   }
@@ -604,13 +587,13 @@ Result<Sql> Translator::Property(const Token& var, const Token& prop) {
   if (auto it = node_by_name_.find(var.text); it != node_by_name_.end() && it->second < resolved_nodes_) {
     const NodeVar& n = nodes_[it->second];
     const NodeType* nt = schema_.Node(n.label);
-    if (prop.text == nt->id_column) return Sql{Quote(n.name) + "._id", Ty::kText};
+    if (prop.text == nt->id_column) return Sql{QuoteId(n.name) + "._id", Ty::kText};
     if (std::find(nt->properties.begin(), nt->properties.end(), prop.text) == nt->properties.end()) {
       std::string props = nt->id_column;
       for (const auto& p : nt->properties) props += ", " + p;
       return InvalidArgument(Where(prop) + n.label + " has no property '" + prop.text + "'; its properties are " + props);
     }
-    return Sql{Quote(n.name) + "." + Quote(prop.text), Ty::kText};
+    return Sql{QuoteId(n.name) + "." + QuoteId(prop.text), Ty::kText};
   }
   if (auto it = rel_by_name_.find(var.text); it != rel_by_name_.end() && it->second < resolved_rels_) {
     const RelVar& r = rels_[it->second];
@@ -627,7 +610,7 @@ Result<Sql> Translator::Property(const Token& var, const Token& prop) {
       return InvalidArgument(Where(prop) + "relationship '" + var.text + "' has no property '" + prop.text +
                              "'; its properties are " + (props.empty() ? "none" : props));
     if (r.candidates.empty()) return Sql{"NULL::VARCHAR", Ty::kNull};
-    return Sql{Quote(r.name) + "." + Quote(prop.text), Ty::kText};
+    return Sql{QuoteId(r.name) + "." + QuoteId(prop.text), Ty::kText};
   }
   if (aliases_.count(var.text)) return Unsupported(var, "property access on a RETURN alias");
   return InvalidArgument(Where(var) + "variable '" + var.text + "' is not defined by a MATCH pattern");
@@ -639,22 +622,22 @@ Result<Sql> Translator::Variable(const Token& var) {
     const NodeVar& n = nodes_[it->second];
     const NodeType* nt = schema_.Node(n.label);
     std::string fields = "_key := " + KeyOf(n.name) + ", _label := " + SqlStr(n.label);
-    for (const auto& p : nt->properties) fields += ", " + Quote(p) + " := " + Quote(n.name) + "." + Quote(p);
+    for (const auto& p : nt->properties) fields += ", " + QuoteId(p) + " := " + QuoteId(n.name) + "." + QuoteId(p);
     return Sql{"struct_pack(" + fields + ")", Ty::kAny};
   }
   if (auto it = rel_by_name_.find(var.text); it != rel_by_name_.end() && it->second < resolved_rels_) {
     const RelVar& r = rels_[it->second];
-    std::string type = r.candidates.size() == 1 ? SqlStr(r.candidates[0]->type) : Quote(r.name) + "._type";
+    std::string type = r.candidates.size() == 1 ? SqlStr(r.candidates[0]->type) : QuoteId(r.name) + "._type";
     std::string fields = "_key := " + KeyOf(r.name) + ", _type := " + type;
     std::set<std::string> seen;
     for (const auto* rt : r.candidates) {
       for (const auto& p : rt->properties) {
-        if (seen.insert(p).second) fields += ", " + Quote(p) + " := " + Quote(r.name) + "." + Quote(p);
+        if (seen.insert(p).second) fields += ", " + QuoteId(p) + " := " + QuoteId(r.name) + "." + QuoteId(p);
       }
     }
     return Sql{"struct_pack(" + fields + ")", Ty::kAny};
   }
-  if (aliases_.count(var.text)) return Sql{Quote(var.text), Ty::kAny};
+  if (aliases_.count(var.text)) return Sql{QuoteId(var.text), Ty::kAny};
   return InvalidArgument(Where(var) + "variable '" + var.text + "' is not defined by a MATCH pattern");
 }
 
@@ -812,7 +795,7 @@ Result<Sql> Translator::Function(const Token& name) {
     auto it = rel_by_name_.find(v.text);
     if (it == rel_by_name_.end()) return InvalidArgument(Where(name) + "type() takes a relationship variable");
     const RelVar& r = rels_[it->second];
-    out.text = r.candidates.size() == 1 ? SqlStr(r.candidates[0]->type) : Quote(r.name) + "._type";
+    out.text = r.candidates.size() == 1 ? SqlStr(r.candidates[0]->type) : QuoteId(r.name) + "._type";
     out.type = Ty::kText;
   } else if (fn == "labels") {
     LAKEQA_RETURN_IF_ERROR(arity(1, 1));
@@ -923,7 +906,7 @@ Result<Translation> Translator::Run() {
   bool grouped = false;
   for (const auto& [e, n] : items) grouped = grouped || e.aggregate;
   std::string select = distinct ? "SELECT DISTINCT " : "SELECT ";
-  for (size_t i = 0; i < items.size(); ++i) select += (i ? ", " : "") + items[i].first.text + " AS " + Quote(items[i].second);
+  for (size_t i = 0; i < items.size(); ++i) select += (i ? ", " : "") + items[i].first.text + " AS " + QuoteId(items[i].second);
 
   std::string order;
   if (AcceptK("ORDER")) {
@@ -959,8 +942,8 @@ Result<Translation> Translator::Run() {
 
   std::string from;
   std::set<std::string> emitted;
-  for (const auto& n : nodes_) from += (from.empty() ? "" : ", ") + NodeTable(n) + " AS " + Quote(n.name);
-  for (const auto& r : rels_) from += ", " + RelTable(r) + " AS " + Quote(r.name);
+  for (const auto& n : nodes_) from += (from.empty() ? "" : ", ") + NodeTable(n) + " AS " + QuoteId(n.name);
+  for (const auto& r : rels_) from += ", " + RelTable(r) + " AS " + QuoteId(r.name);
   std::string where;
   for (const auto& c : conditions_) where += (where.empty() ? "" : " AND ") + c;
   std::string body = " FROM " + from + (where.empty() ? "" : " WHERE " + where);
@@ -971,12 +954,12 @@ Result<Translation> Translator::Run() {
   std::string ev;
   for (const auto& n : nodes_) {
     std::string col = "node_" + n.name;
-    ev += (ev.empty() ? "" : ", ") + KeyOf(n.name) + " AS " + Quote(col);
+    ev += (ev.empty() ? "" : ", ") + KeyOf(n.name) + " AS " + QuoteId(col);
     out.node_columns.push_back(col);
   }
   for (const auto& r : rels_) {
     std::string col = "edge_" + r.name;
-    ev += ", " + KeyOf(r.name) + " AS " + Quote(col);
+    ev += ", " + KeyOf(r.name) + " AS " + QuoteId(col);
     out.edge_columns.push_back(col);
   }
   out.evidence_sql = "SELECT DISTINCT " + ev + body;

@@ -8,28 +8,11 @@
 #include "lakeqa/common/strings.h"
 #include "lakeqa/exec/sql.h"
 #include "lakeqa/graph/cypher.h"
+#include "graph/sql_quote.h"
 #include "lakeqa/graph/graph.h"
 
 namespace lakeqa::graph {
 namespace {
-
-std::string SqlStr(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') out += '\'';
-    out += c;
-  }
-  return out + "'";
-}
-
-std::string QuoteId(std::string_view ident) {
-  std::string out = "\"";
-  for (char c : ident) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
 
 // The columns are known, so DuckDB need not sniff the file on every query.
 std::string ReadCsvSql(const std::string& path, const std::vector<std::string>& fixed,

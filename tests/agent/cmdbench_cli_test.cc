@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <mutex>
 
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
+#include "llm/model_server.h"
 #include "support/cli_runner.h"
 
 namespace lakeqa::agent {
@@ -113,6 +115,55 @@ TEST_F(CmdbenchCliTest, ValidateExitsNotFoundForAMissingPathOrAnEmptyFolder) {
   EXPECT_NE(empty.out.find("no *.json or *.jsonl task files"), std::string::npos) << empty.out;
   // A readable question file still validates.
   EXPECT_EQ(Cli("tasks validate " + Sh(Questions("t.json", {kTableQuestion})) + " >/dev/null").exit_code, 0);
+}
+
+
+// CMDBench's oracle-vs-discovery comparison: with --provide-provenance the agent's question carries the gold
+// table (dataset, file, columns); without it, it does not. The llm agent talks to a loopback server speaking
+// OpenAI Chat Completions, which answers at once with submit_answer.
+TEST_F(CmdbenchCliTest, ProvideProvenanceHandsTheAgentTheGoldTable) {
+  std::string q = Questions("table.json", {kTableQuestion});
+  std::vector<std::string> questions;
+  std::mutex mu;
+  lakeqa::testing::ModelServer srv([&](const std::string&, const Json& body) {
+    if (!body.contains("tools")) return lakeqa::testing::OpenAiTextStream("OK");  // the preflight
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      questions.push_back(body["messages"][1]["content"].get<std::string>());
+    }
+    return lakeqa::testing::OpenAiToolCallStream("submit_answer", {{"answer", "37"}}, "c1");
+  });
+  auto run = [&](const std::string& out, const std::string& flag) {
+    return Cli("run -q --agent llm --model openai:gpt-5.2 --base-url " + Sh(srv.Url() + "/v1") + " --tasks " + Sh(q) +
+               " --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/" + out) +
+               " " + flag + " 2>&1");
+  };
+  CmdResult given = run("given", "--provide-provenance");
+  ASSERT_EQ(given.exit_code, 0) << given.out;
+  CmdResult plain = run("plain", "");
+  ASSERT_EQ(plain.exit_code, 0) << plain.out;
+  ASSERT_EQ(questions.size(), 2u);
+  EXPECT_NE(questions[0].find("PROVENANCE (given for this run"), std::string::npos) << questions[0];
+  EXPECT_NE(questions[0].find("the table cmdbench/t_1_13619135_7 (lake file "
+                              "cmdbench/t_1_13619135_7/t_1_13619135_7.csv); columns ['date', 'high points']"),
+            std::string::npos)
+      << questions[0];
+  EXPECT_EQ(questions[1].find("PROVENANCE"), std::string::npos) << questions[1];
+  EXPECT_EQ(Json::parse(*ReadFile(dir_ + "/given/run.json"))["config"]["provide_provenance"], true);
+  // Scored as any run: EM against the question file's answer.
+  CmdResult ev = Cli("eval --run " + Sh(dir_ + "/given") + " --json 2>/dev/null");
+  ASSERT_EQ(ev.exit_code, 0) << ev.out;
+  EXPECT_DOUBLE_EQ(Json::parse(ev.out)["em"].get<double>(), 1.0) << ev.out;
+
+  // A LakeQA-format task is refused, naming it.
+  Put("lakeqa.json", R"({"question_id": "L1", "question": "q", "answer": "1", "datasets_used": ["a/b/c.csv"],
+    "nodes": {"1": {"source": "a/b/c.csv", "fact": "f", "subquestion": "q", "answer": "1"}},
+    "reasoning_hops": [{"hop": 1, "node_ids": [1], "reasoning": ["r"], "answer": "1"}]})");
+  CmdResult bad = Cli("run -q --agent baseline --tasks " + Sh(dir_ + "/lakeqa.json") + " --lake " + Sh(dir_ + "/lake") +
+                      " --index " + Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/bad") + " --provide-provenance 2>&1");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.out.find("task L1"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("is not a CMDBench question"), std::string::npos) << bad.out;
 }
 
 }  // namespace

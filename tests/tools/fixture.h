@@ -91,14 +91,15 @@ class ToolsFixture : public ::testing::Test {
     auto r = catalog::BuildCatalog(store, index_, bo);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
   }
-  void OpenTools(const SessionLimits& limits) {
+  // session_id: a ToolSet opened again in one test needs a session of its own (the folder of "s1" exists).
+  void OpenTools(const SessionLimits& limits, const std::string& session_id = "s1") {
     ToolSetOptions o;
     o.index_dir = index_;
     o.cache_dir = root_ + "/cache";
     auto t = ToolSet::Open(std::make_unique<lake::LocalStore>(lake_), o);
     ASSERT_TRUE(t.ok()) << t.status().ToString();
     tools_ = std::move(*t);
-    NewSession(limits);
+    NewSession(limits, session_id);
   }
   void NewSession(const SessionLimits& limits, const std::string& id = "s1") {
     session_.reset();

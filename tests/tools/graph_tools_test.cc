@@ -29,13 +29,7 @@ class GraphToolsTest : public ToolsFixture {
     ASSERT_EQ(r->edges, 2u);
     // The ToolSet opens the graph when it opens the index: open it again, with a session of its own.
     session_.reset();
-    ToolSetOptions o;
-    o.index_dir = index_;
-    o.cache_dir = root_ + "/cache";
-    auto t = ToolSet::Open(std::make_unique<lake::LocalStore>(lake_), o);
-    ASSERT_TRUE(t.ok()) << t.status().ToString();
-    tools_ = std::move(*t);
-    NewSession(limits_, "graph");
+    OpenTools(limits_, "graph");
   }
 };
 

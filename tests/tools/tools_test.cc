@@ -36,7 +36,8 @@ TEST_F(ToolsTest, SchemasAreJsonSchemaObjects) {
   }
   EXPECT_EQ(names,
             (std::vector<std::string>{"search", "search_keyword", "list_files", "download", "inspect_file",
-                                      "query", "execute_code", "get_sandbox_info", "submit_answer"}));
+                                      "query", "execute_code", "get_sandbox_info", "submit_answer",
+                                      "graph_find_nodes", "graph_neighbors", "graph_query"}));
 }
 
 TEST_F(ToolsTest, SearchIsIdPrefixPerNamespace) {
