@@ -14,7 +14,8 @@ namespace {
 
 std::string Joined(const std::vector<std::string>& v, const char* sep) {
   std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+  for (const auto& s : v)
+    out += (out.empty() ? "" : sep) + s;
   return out;
 }
 
@@ -39,15 +40,17 @@ Status SetLevel(Ablation& a, const std::string& stage, const std::string& level,
     return InvalidArgument(where + ": unknown stage \"" + stage + "\"; valid: " + ValidSet());
   }
   if (std::find(it->second.begin(), it->second.end(), level) == it->second.end()) {
-    return InvalidArgument(where + ": unknown level \"" + level + "\" for " + stage + "; valid: " + stage + "=" +
-                           Joined(it->second, "|"));
+    return InvalidArgument(where + ": unknown level \"" + level + "\" for " + stage + "; valid: " + stage +
+                           "=" + Joined(it->second, "|"));
   }
   *Slot(a, stage) = level;
   return Status::Ok();
 }
 
 // "<node_1 answer>"-style text as it is; the answer of a node is never put into what the model sees.
-std::string NodeLabel(const eval::Node& n) { return "node " + n.id; }
+std::string NodeLabel(const eval::Node& n) {
+  return "node " + n.id;
+}
 
 // dataset_id as the agent may spell it ("datagov/abc" or "abc") against a gold "<ns>/<id>".
 bool SameDataset(const std::string& asked, const std::string& ns, const std::string& id) {
@@ -55,7 +58,8 @@ bool SameDataset(const std::string& asked, const std::string& ns, const std::str
 }
 
 std::string StripSlashes(std::string p) {
-  while (!p.empty() && p.front() == '/') p.erase(p.begin());
+  while (!p.empty() && p.front() == '/')
+    p.erase(p.begin());
   return p;
 }
 
@@ -73,7 +77,9 @@ std::string Ablation::Label() const {
   return parts.empty() ? "standard" : Joined(parts, ",");
 }
 
-Json Ablation::ToJson() const { return {{"search", search}, {"decompose", decompose}, {"compute", compute}}; }
+Json Ablation::ToJson() const {
+  return {{"search", search}, {"decompose", decompose}, {"compute", compute}};
+}
 
 const std::vector<std::pair<std::string, std::vector<std::string>>>& AblationStages() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> kStages = {
@@ -114,8 +120,10 @@ std::vector<std::string> GoldFiles(const eval::Task& task) {
     if (std::count(p.begin(), p.end(), '/') < 2 || p.back() == '/') return;
     if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
   };
-  for (const eval::Node& n : task.nodes) add(n.source);
-  for (const std::string& d : task.datasets_used) add(d);
+  for (const eval::Node& n : task.nodes)
+    add(n.source);
+  for (const std::string& d : task.datasets_used)
+    add(d);
   return out;
 }
 
@@ -124,7 +132,8 @@ Status CheckAblation(const Ablation& a, const eval::Task& task) {
   if (a.search == "ideal" && eval::GoldDatasets(task).empty())
     why.push_back("search=ideal needs gold datasets, and the task has no datasets_used or node sources");
   if (a.search == "preloaded" && GoldFiles(task).empty())
-    why.push_back("search=preloaded needs gold files, and no node source or datasets_used entry names a file");
+    why.push_back(
+        "search=preloaded needs gold files, and no node source or datasets_used entry names a file");
   if (a.decompose == "ideal") {
     if (task.nodes.empty()) {
       why.push_back("decompose=ideal needs the subquestion chain, and the task has no nodes");
@@ -150,15 +159,16 @@ Status CheckAblation(const Ablation& a, const eval::Task& task) {
 }
 
 llm::ToolSchema OracleFactSchema() {
-  return {kOracleFactTool,
-          "Oracle for the analysis step (compute=ideal ablation): given a file of the lake, returns the answers "
-          "that the question's evidence takes from it, each with the subquestion it answers, instead of you "
-          "computing them. Files that hold no evidence for the question return a not_found error.",
-          {{"type", "object"},
-           {"properties",
-            {{"dataset_id", {{"type", "string"}, {"description", "Dataset identifier (from search results)"}}},
-             {"file_path", {{"type", "string"}, {"description", "File path relative to the dataset root"}}}}},
-           {"required", {"dataset_id", "file_path"}}}};
+  return {
+      kOracleFactTool,
+      "Oracle for the analysis step (compute=ideal ablation): given a file of the lake, returns the answers "
+      "that the question's evidence takes from it, each with the subquestion it answers, instead of you "
+      "computing them. Files that hold no evidence for the question return a not_found error.",
+      {{"type", "object"},
+       {"properties",
+        {{"dataset_id", {{"type", "string"}, {"description", "Dataset identifier (from search results)"}}},
+         {"file_path", {{"type", "string"}, {"description", "File path relative to the dataset root"}}}}},
+       {"required", {"dataset_id", "file_path"}}}};
 }
 
 // The decorator the agent calls: search_keyword under search=ideal, oracle_fact under compute=ideal.
@@ -192,7 +202,9 @@ class AblatedEpisode::Env : public ToolEnv {
     Json results = r.contains("results") && r["results"].is_array() ? r["results"] : Json::array();
     auto full_id = [](const Json& e) {
       std::string ns = e.value("namespace", ""), id = e.value("dataset_id", "");
-      return e.contains("id") && e["id"].is_string() ? e["id"].get<std::string>() : ns.empty() ? id : ns + "/" + id;
+      return e.contains("id") && e["id"].is_string() ? e["id"].get<std::string>()
+             : ns.empty()                            ? id
+                                                     : ns + "/" + id;
     };
     Json gold_entries = Json::array(), rest = Json::array();
     std::vector<std::string> gold = eval::GoldDatasets(task_);
@@ -227,7 +239,8 @@ class AblatedEpisode::Env : public ToolEnv {
     r["results"] = merged;
     if (r.contains("count")) r["count"] = merged.size();
     Json returned = Json::array();
-    for (const Json& e : merged) returned.push_back(full_id(e));
+    for (const Json& e : merged)
+      returned.push_back(full_id(e));
     own_ = {{"returned", returned},
             {"accessed", inner_sets.is_object() && inner_sets.contains("accessed") ? inner_sets["accessed"]
                                                                                    : Json::array()}};
@@ -255,7 +268,8 @@ class AblatedEpisode::Env : public ToolEnv {
     }
     if (facts.empty()) {
       own_ = {{"returned", Json::array()}, {"accessed", Json::array()}};
-      return ErrorJson(NotFound("oracle_fact: no evidence of this question is computed from " + asked + "/" + file));
+      return ErrorJson(
+          NotFound("oracle_fact: no evidence of this question is computed from " + asked + "/" + file));
     }
     own_ = {{"returned", Json::array()}, {"accessed", Json::array({matched})}};
     return {{"dataset_id", matched}, {"file_path", file}, {"facts", facts}};
@@ -271,7 +285,9 @@ AblatedEpisode::AblatedEpisode(const Ablation& ablation, const eval::Task& task,
     : ablation_(ablation), task_(task), env_(std::make_unique<Env>(ablation_, task, inner)) {}
 AblatedEpisode::~AblatedEpisode() = default;
 
-ToolEnv& AblatedEpisode::env() { return *env_; }
+ToolEnv& AblatedEpisode::env() {
+  return *env_;
+}
 
 Result<std::vector<Json>> AblatedEpisode::Setup() {
   std::vector<Json> events;
@@ -295,16 +311,16 @@ Result<std::vector<Json>> AblatedEpisode::Setup() {
     events.push_back(std::move(event));
     if (internal::IsError(r)) {
       return NotFound("search=preloaded: the gold files could not be put into the sandbox: " +
-                                r["error"].value("message", ""));
+                      r["error"].value("message", ""));
     }
     if (r.contains("errors") && r["errors"].is_array() && !r["errors"].empty()) {
       return NotFound("search=preloaded: a gold file could not be put into the sandbox: " +
-                                DumpJson(r["errors"][0]));
+                      DumpJson(r["errors"][0]));
     }
     for (const Json& d : r.value("downloaded", Json::array())) {
       std::string ns = d.value("namespace", ""), id = d.value("dataset_id", "");
-      preloaded_.push_back(fmt::format("{} ({}/{}/{})", d.value("local_path", ""), ns.empty() ? "" : ns,
-                                       id, d.value("file_path", "")));
+      preloaded_.push_back(fmt::format("{} ({}/{}/{})", d.value("local_path", ""), ns.empty() ? "" : ns, id,
+                                       d.value("file_path", "")));
     }
   }
   return events;
@@ -327,27 +343,32 @@ std::string AblatedEpisode::UserMessageAddendum() const {
          "prefix with search.";
   } else if (ablation_.search == "ideal") {
     s += "\n\nABLATION search=ideal: the datasets that hold the evidence for this question are:";
-    for (const std::string& g : eval::GoldDatasets(task_)) s += "\n- " + g;
+    for (const std::string& g : eval::GoldDatasets(task_))
+      s += "\n- " + g;
   } else if (ablation_.search == "preloaded") {
     s += "\n\nABLATION search=preloaded: the files that hold the evidence for this question are already in "
          "your sandbox (FILES in execute_code lists them):";
-    for (const std::string& p : preloaded_) s += "\n- " + p;
+    for (const std::string& p : preloaded_)
+      s += "\n- " + p;
   }
   if (ablation_.decompose == "ideal") {
     s += "\n\nABLATION decompose=ideal: the question breaks down into these subquestions (their answers are "
          "withheld; \"<node_N answer>\" stands for the answer of node N):";
-    for (const eval::Node& n : task_.nodes) s += "\n- " + NodeLabel(n) + ": " + n.subquestion;
+    for (const eval::Node& n : task_.nodes)
+      s += "\n- " + NodeLabel(n) + ": " + n.subquestion;
     if (!task_.hops.empty()) {
       s += "\nCombine them in these hops:";
       for (const eval::Hop& h : task_.hops) {
         std::vector<std::string> ids;
-        for (const std::string& id : h.node_ids) ids.push_back("node " + id);
+        for (const std::string& id : h.node_ids)
+          ids.push_back("node " + id);
         s += fmt::format("\n- hop {}: {}", h.number, Joined(ids, ", "));
       }
     }
   }
   if (ablation_.compute == "ideal") {
-    s += "\n\nABLATION compute=ideal: once you have found a file that holds evidence, call oracle_fact with its "
+    s += "\n\nABLATION compute=ideal: once you have found a file that holds evidence, call oracle_fact with "
+         "its "
          "dataset_id and file_path to get the answers computed from it instead of analysing it yourself.";
   }
   return s;

@@ -48,7 +48,8 @@ class LlmAgent : public Agent {
     auto finish = [&](Outcome o, std::string error = {}) {
       if (out.outcome != Outcome::kAnswered || o == Outcome::kAnswered) out.outcome = o;
       if (!config_.ablation.IsStandard()) {
-        for (Json& e : out.trace) e["ablation"] = config_.ablation.Label();
+        for (Json& e : out.trace)
+          e["ablation"] = config_.ablation.Label();
       }
       out.error = std::move(error);
       out.elapsed_s = MsSince(start) / 1000;
@@ -65,7 +66,8 @@ class LlmAgent : public Agent {
     ToolEnv& env = episode.env();
     auto setup = episode.Setup();
     if (setup.ok()) {
-      for (Json& e : *setup) out.trace.push_back(std::move(e));
+      for (Json& e : *setup)
+        out.trace.push_back(std::move(e));
     } else {
       return finish(Outcome::kError, setup.status().message());
     }
@@ -98,7 +100,8 @@ class LlmAgent : public Agent {
     req.tools = tools;
     req.max_tokens = config_.max_output_tokens;
     req.temperature = config_.temperature;
-    req.messages.push_back(llm::Message::User(FirstUserMessage(task.question) + episode.UserMessageAddendum()));
+    req.messages.push_back(
+        llm::Message::User(FirstUserMessage(task.question) + episode.UserMessageAddendum()));
 
     bool budget_low = false;
     for (int turn = 0; turn < config_.max_turns; ++turn) {

@@ -110,7 +110,8 @@ Result<std::map<std::string, std::string>> ReadRecordedStatus(const std::string&
   return status;
 }
 
-Result<std::map<std::pair<std::string, int>, std::string>> ReadRecordedEpochStatus(const std::string& out_dir) {
+Result<std::map<std::pair<std::string, int>, std::string>> ReadRecordedEpochStatus(
+    const std::string& out_dir) {
   std::map<std::pair<std::string, int>, std::string> status;
   std::vector<eval::PredictionLine> lines;
   std::string path = out_dir + "/predictions.jsonl";
@@ -149,7 +150,8 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
                             std::atomic<bool>& cancel) {
   auto t_start = std::chrono::steady_clock::now();
   if (o.out_dir.empty()) return InvalidArgument("run: --out is required");
-  if (o.epochs < 1) return InvalidArgument("run: --epochs must be at least 1, not " + std::to_string(o.epochs));
+  if (o.epochs < 1)
+    return InvalidArgument("run: --epochs must be at least 1, not " + std::to_string(o.epochs));
   std::set<std::string> ids;
   for (const auto& t : tasks) {
     if (!ids.insert(t.id).second) {
@@ -260,12 +262,14 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
       ++sum.answered;
     } else if (r.outcome == Outcome::kError || r.outcome == Outcome::kCrashed) {
       if (sum.failed++ == 0)
-        sum.first_failure = task.id + (o.epochs > 1 ? " (epoch " + std::to_string(epoch) + ")" : "") + ": " + r.error;
+        sum.first_failure =
+            task.id + (o.epochs > 1 ? " (epoch " + std::to_string(epoch) + ")" : "") + ": " + r.error;
       if (o.max_failures > 0 && sum.failed >= static_cast<size_t>(o.max_failures)) stop = true;
     } else {
       ++sum.unfinished;
     }
-    if (!r.error.empty() && !IsFinal(r.outcome)) LAKEQA_LOG_WARN("task {} (epoch {}): {}", task.id, epoch, r.error);
+    if (!r.error.empty() && !IsFinal(r.outcome))
+      LAKEQA_LOG_WARN("task {} (epoch {}): {}", task.id, epoch, r.error);
     bar.Add();
   };
   {

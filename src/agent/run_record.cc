@@ -106,9 +106,9 @@ Result<RunRecord> RunRecord::Open(const RunOptions& o) {
   auto now_ab = AblationFromJson(o.ablation);
   if (!now_ab.ok()) return now_ab.status();
   if (!(*was_ab == *now_ab)) {
-    return Status(ErrorCode::kAlreadyExists, o.out_dir + " holds a run with the ablation " + was_ab->Label() +
-                                                 ", not " + now_ab->Label() +
-                                                 ": resume it with the same --ablate or choose another --out");
+    return Status(ErrorCode::kAlreadyExists,
+                  o.out_dir + " holds a run with the ablation " + was_ab->Label() + ", not " +
+                      now_ab->Label() + ": resume it with the same --ablate or choose another --out");
   }
   std::string was_lake = r.j_.contains("lake") && r.j_["lake"].is_object() ? r.j_["lake"].value("uri", "") : "";
   std::string now_lake = o.lake.is_object() ? o.lake.value("uri", "") : "";
@@ -147,7 +147,8 @@ void RunRecord::Begin(const RunOptions& o, const std::vector<eval::Task>& tasks)
   j_["config"] = o.config;
   j_["ablation"] = AblationFromJson(o.ablation).value_or(Ablation()).ToJson();
   // The most epochs any invocation asked for: a later invocation may add epochs to a run.
-  j_["epochs"] = std::max(o.epochs, j_.contains("epochs") && j_["epochs"].is_number_integer() ? j_["epochs"].get<int>() : 1);
+  j_["epochs"] = std::max(
+      o.epochs, j_.contains("epochs") && j_["epochs"].is_number_integer() ? j_["epochs"].get<int>() : 1);
   j_["status"] = "running";
   j_["updated"] = NowUtc();
   j_["invocations"].push_back({{"started", j_["updated"]},

@@ -1,7 +1,7 @@
-// `lakeqa eval compare <run-a> <run-b> ... [--resamples N] [--seed S] [--html <file>] [--json]`: scored runs side by side
-// (from each run's report.json), with paired per-task differences and a bootstrap interval on the EM
-// difference of each run against the first; for ablated runs (lakeqa run --ablate), the per-stage gain of
-// each variant against the standard run.
+// `lakeqa eval compare <run-a> <run-b> ... [--resamples N] [--seed S] [--html <file>] [--json]`: scored runs
+// side by side (from each run's report.json), with paired per-task differences and a bootstrap interval on
+// the EM difference of each run against the first; for ablated runs (lakeqa run --ablate), the per-stage gain
+// of each variant against the standard run.
 #include <fmt/format.h>
 
 #include "lakeqa/common/fs.h"

@@ -47,7 +47,9 @@ int Run(const Opts& o) {
     return Fail(NotFound("no task could be loaded from the given paths: " + why), o.out);
   }
   eval::RunScore score = eval::ScoreRun(*run, loaded.tasks);
-  if (run->Epochs() > 1 || (run->run_json.contains("epochs") && run->run_json["epochs"].is_number_integer() && run->run_json["epochs"].get<int>() > 1)) score.epochs = eval::ScoreEpochs(*run, loaded.tasks);
+  if (run->Epochs() > 1 || (run->run_json.contains("epochs") && run->run_json["epochs"].is_number_integer() &&
+                            run->run_json["epochs"].get<int>() > 1))
+    score.epochs = eval::ScoreEpochs(*run, loaded.tasks);
   for (const auto& e : loaded.errors)
     score.warnings.push_back("task skipped: " + e.status.message());
   if (score.tasks.empty()) {

@@ -58,13 +58,16 @@ int Run(const Opts& o) {
   if (o.parallel < 1) return Fail(InvalidArgument("--parallel must be at least 1"), out);
   if (o.max_failures < 0) return Fail(InvalidArgument("--max-failures must be 0 (no limit) or more"), out);
   if (o.max_retries < 0) return Fail(InvalidArgument("--max-retries must be 0 or more"), out);
-  if (o.epochs < 1) return Fail(InvalidArgument(fmt::format("--epochs must be at least 1, not {}", o.epochs)), out);
+  if (o.epochs < 1)
+    return Fail(InvalidArgument(fmt::format("--epochs must be at least 1, not {}", o.epochs)), out);
   auto ablation = agent::ParseAblations(o.ablate);
   if (!ablation.ok()) return Fail(ablation.status(), out);
   if (!ablation->IsStandard() && o.agent != "llm") {
-    return Fail(InvalidArgument("--ablate applies to --agent llm only (the oracles replace a stage of its loop), "
-                                "not --agent " + o.agent),
-                out);
+    return Fail(
+        InvalidArgument("--ablate applies to --agent llm only (the oracles replace a stage of its loop), "
+                        "not --agent " +
+                        o.agent),
+        out);
   }
   eval::LoadResult loaded = eval::LoadTasks(o.tasks);
   for (const auto& e : loaded.errors)
@@ -129,8 +132,9 @@ int Run(const Opts& o) {
   std::string cassette = o.cassette.empty() ? o.out + "/cassette.jsonl" : o.cassette;
   auto cassette_of = [&](int epoch) {
     if (epoch == 1) return cassette;
-    std::string stem = cassette.size() > 6 && cassette.ends_with(".jsonl") ? cassette.substr(0, cassette.size() - 6)
-                                                                          : cassette;
+    std::string stem = cassette.size() > 6 && cassette.ends_with(".jsonl")
+                           ? cassette.substr(0, cassette.size() - 6)
+                           : cassette;
     return fmt::format("{}.epoch-{}.jsonl", stem, epoch);
   };
   if (o.agent == "llm") {
@@ -263,11 +267,12 @@ int Run(const Opts& o) {
     PrintJson(j);
   } else {
     if (!ablation->IsStandard()) fmt::print("ablation: {}\n", ablation->Label());
-    fmt::print(
-        "{} tasks{}: {} skipped (done earlier), {} ran: {} answered, {} unfinished, {} failed{}\n", sum->tasks,
-        o.epochs > 1 ? fmt::format(" × {} epochs", o.epochs) : "", sum->skipped, sum->ran, sum->answered, sum->unfinished, sum->failed,
-        sum->interrupted ? fmt::format(", interrupted ({} left for the next run)", sum->cancelled + sum->not_started)
-                         : "");
+    fmt::print("{} tasks{}: {} skipped (done earlier), {} ran: {} answered, {} unfinished, {} failed{}\n",
+               sum->tasks, o.epochs > 1 ? fmt::format(" × {} epochs", o.epochs) : "", sum->skipped, sum->ran,
+               sum->answered, sum->unfinished, sum->failed,
+               sum->interrupted ? fmt::format(", interrupted ({} left for the next run)",
+                                              sum->cancelled + sum->not_started)
+                                : "");
     fmt::print("tokens: {} in ({} cached), {} out; cost {}; {} → {}\n", sum->usage.input_tokens,
                sum->usage.cache_read_tokens, sum->usage.output_tokens, cost, HumanDuration(sum->elapsed_s), o.out);
   }

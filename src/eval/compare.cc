@@ -36,7 +36,8 @@ Json RunJson(const std::string& dir) {
 
 // run.json's "ablation" as a label: the non-standard stages in stage order, or "standard".
 std::string AblationLabel(const Json& run_json) {
-  if (!run_json.is_object() || !run_json.contains("ablation") || !run_json["ablation"].is_object()) return "standard";
+  if (!run_json.is_object() || !run_json.contains("ablation") || !run_json["ablation"].is_object())
+    return "standard";
   std::string out;
   for (const char* stage : {"search", "decompose", "compute"}) {
     const Json& a = run_json["ablation"];
@@ -71,13 +72,15 @@ double Quantile(std::vector<double>& sorted, double q) {
 
 // SANA's table: every ablated run against the standard one, and the single-stage oracle that gains most.
 void AddAblations(Comparison& c, const CompareOptions& o) {
-  bool any = std::any_of(c.runs.begin(), c.runs.end(), [](const RunColumn& r) { return r.ablation != "standard"; });
+  bool any =
+      std::any_of(c.runs.begin(), c.runs.end(), [](const RunColumn& r) { return r.ablation != "standard"; });
   if (!any) return;
   for (size_t r = 0; r < c.runs.size() && !c.standard_run; ++r)
     if (c.runs[r].ablation == "standard") c.standard_run = r;
   if (!c.standard_run) {
     c.warnings.push_back(
-        "every run is ablated: the per-stage gain needs a standard run (lakeqa run without --ablate) among them");
+        "every run is ablated: the per-stage gain needs a standard run (lakeqa run without --ablate) among "
+        "them");
     return;
   }
   double best = 0;
@@ -201,7 +204,8 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
         "compares only the tasks both runs scored): score the runs on the same task set to compare them all",
         c.unpaired.size()));
   }
-  for (size_t r = 1; r < dirs.size(); ++r) c.pairs.push_back(PairRuns(c, 0, r, o));
+  for (size_t r = 1; r < dirs.size(); ++r)
+    c.pairs.push_back(PairRuns(c, 0, r, o));
   AddAblations(c, o);
   return c;
 }
@@ -316,24 +320,31 @@ std::string Comparison::FormatTable() const {
       "\nEM difference against run 0 (paired tasks; {:.0f}% bootstrap CI, {} resamples, seed {}):\n",
       options.confidence * 100, options.resamples, options.seed);
   bool repeated = std::any_of(runs.begin(), runs.end(), [](const RunColumn& r) { return r.epochs > 1; });
-  if (repeated) s += "  (runs with several epochs: each task counts with its mean EM over the run's epochs)\n";
+  if (repeated)
+    s += "  (runs with several epochs: each task counts with its mean EM over the run's epochs)\n";
   for (const PairedDiff& d : pairs) {
-    s += repeated ? fmt::format("  run {} − run 0: {:+.2f} pts [{:+.2f}, {:+.2f}] over {} tasks ({} higher in run {}, "
-                                "{} higher in run 0)\n",
-                                d.run, d.diff * 100, d.ci_low * 100, d.ci_high * 100, d.paired, d.other_only, d.run,
-                                d.base_only)
-                  : fmt::format("  run {} − run 0: {:+.2f} pts [{:+.2f}, {:+.2f}] over {} tasks ({} only run {} right, "
-                                "{} only run 0 right)\n",
-                                d.run, d.diff * 100, d.ci_low * 100, d.ci_high * 100, d.paired, d.other_only, d.run,
-                                d.base_only);
+    s += repeated
+             ? fmt::format(
+                   "  run {} − run 0: {:+.2f} pts [{:+.2f}, {:+.2f}] over {} tasks ({} higher in run {}, "
+                   "{} higher in run 0)\n",
+                   d.run, d.diff * 100, d.ci_low * 100, d.ci_high * 100, d.paired, d.other_only, d.run,
+                   d.base_only)
+             : fmt::format(
+                   "  run {} − run 0: {:+.2f} pts [{:+.2f}, {:+.2f}] over {} tasks ({} only run {} right, "
+                   "{} only run 0 right)\n",
+                   d.run, d.diff * 100, d.ci_low * 100, d.ci_high * 100, d.paired, d.other_only, d.run,
+                   d.base_only);
   }
   if (!ablations.empty()) {
-    s += fmt::format("\nStage ablations against run {} (standard; gain in EM points, {:.0f}% bootstrap CI):\n",
-                     *standard_run, options.confidence * 100);
-    s += fmt::format("  {:<4} {:<36} {:>7} {:>8} {:>20} {:>7}\n", "run", "ablation", "EM%", "gain", "CI", "tasks");
+    s +=
+        fmt::format("\nStage ablations against run {} (standard; gain in EM points, {:.0f}% bootstrap CI):\n",
+                    *standard_run, options.confidence * 100);
+    s += fmt::format("  {:<4} {:<36} {:>7} {:>8} {:>20} {:>7}\n", "run", "ablation", "EM%", "gain", "CI",
+                     "tasks");
     for (const AblationRow& a : ablations) {
-      s += fmt::format("  {:<4} {:<36} {:>7.2f} {:>+8.2f} {:>20} {:>7}\n", a.run, a.ablation, a.diff.em_other * 100,
-                       a.diff.diff * 100, fmt::format("[{:+.2f}, {:+.2f}]", a.diff.ci_low * 100, a.diff.ci_high * 100),
+      s += fmt::format("  {:<4} {:<36} {:>7.2f} {:>+8.2f} {:>20} {:>7}\n", a.run, a.ablation,
+                       a.diff.em_other * 100, a.diff.diff * 100,
+                       fmt::format("[{:+.2f}, {:+.2f}]", a.diff.ci_low * 100, a.diff.ci_high * 100),
                        a.diff.paired);
     }
     s += bottleneck.empty() ? "  bottleneck: none (no single-stage oracle gains over the standard run)\n"

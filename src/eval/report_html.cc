@@ -388,9 +388,11 @@ namespace {
 std::string EpochsSection(const EpochStats& e) {
   auto pct = [](const std::optional<double>& v) { return v ? Pct(*v) : std::string("unknown"); };
   std::string h = fmt::format(
-      "<h2 id=\"epochs\">Epochs</h2><p>{} epochs; {} tasks with every epoch scored ({} incomplete, {} right in "
+      "<h2 id=\"epochs\">Epochs</h2><p>{} epochs; {} tasks with every epoch scored ({} incomplete, {} right "
+      "in "
       "some epochs only). Mean {}, standard deviation across epochs {}. pass@k is the unbiased estimator "
-      "1 − C(n−c,k)/C(n,k) (HumanEval); pass^k is C(c,k)/C(n,k) (τ-bench): all k runs right. The rest of this "
+      "1 − C(n−c,k)/C(n,k) (HumanEval); pass^k is C(c,k)/C(n,k) (τ-bench): all k runs right. The rest of "
+      "this "
       "page describes epoch 1.</p><div class=\"charts\">",
       e.epochs, e.complete, e.incomplete.size(), e.inconsistent, pct(e.mean),
       e.stddev ? fmt::format("{:.2f} pts", *e.stddev * 100) : "unknown");
@@ -405,13 +407,15 @@ std::string EpochsSection(const EpochStats& e) {
   std::vector<Bar> per_epoch;
   for (size_t i = 0; i < e.epoch_accuracy.size(); ++i) {
     per_epoch.push_back({fmt::format("epoch {}", i + 1), e.epoch_accuracy[i],
-                         e.epoch_tasks[i] ? fmt::format("{} of {}", Pct(e.epoch_accuracy[i]), e.epoch_tasks[i])
-                                          : std::string("unknown")});
+                         e.epoch_tasks[i]
+                             ? fmt::format("{} of {}", Pct(e.epoch_accuracy[i]), e.epoch_tasks[i])
+                             : std::string("unknown")});
   }
   h += BarChart("epoch-accuracy", "EM of each epoch", per_epoch, 1.0, "#59a14f");
   h += "<table><thead><tr><th>k</th><th>pass@k</th><th>pass^k</th></tr></thead><tbody>";
   for (size_t i = 0; i < e.pass_at.size(); ++i)
-    h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>", i + 1, pct(e.pass_at[i]), pct(e.pass_hat[i]));
+    h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>", i + 1, pct(e.pass_at[i]),
+                     pct(e.pass_hat[i]));
   return h + "</tbody></table></div>";
 }
 }  // namespace
@@ -428,7 +432,8 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
   std::string ablation;
   if (auto a = run.run_json.find("ablation"); a != run.run_json.end() && a->is_object()) {
     for (const auto& [stage, level] : a->items())
-      if (level.is_string() && level != "standard") ablation += (ablation.empty() ? "" : ",") + stage + "=" + level.get<std::string>();
+      if (level.is_string() && level != "standard")
+        ablation += (ablation.empty() ? "" : ",") + stage + "=" + level.get<std::string>();
   }
   h += fmt::format("<h1>{}</h1><p>Run <code>{}</code>{}{}{} — {} tasks scored</p>", HtmlEscape(title),
                    HtmlEscape(score.run_dir), agent.empty() ? "" : " · agent " + HtmlEscape(agent),

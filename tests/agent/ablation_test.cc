@@ -27,7 +27,8 @@ using testing::WriteText;
 eval::Task GoldTask() {
   Json j = {
       {"question_id", "A1"},
-      {"question", "How many years after Springfield was founded plus the acres of its largest city park? [Answer]"},
+      {"question",
+       "How many years after Springfield was founded plus the acres of its largest city park? [Answer]"},
       {"answer", "1853"},
       {"nodes",
        {{"1",
@@ -41,7 +42,8 @@ eval::Task GoldTask() {
           {"fact", "Springfield was founded in 1821."},
           {"answer", "1821"}}}}},
       {"datasets_used", {"datagov/city-parks-inventory/files/rows.txt", "wikipedia/Springfield/content.txt"}},
-      {"reasoning_hops", {{{"hop", 1}, {"node_ids", {1, 2}}, {"reasoning", {"Add: 1853"}}, {"answer", "1853"}}}}};
+      {"reasoning_hops",
+       {{{"hop", 1}, {"node_ids", {1, 2}}, {"reasoning", {"Add: 1853"}}, {"answer", "1853"}}}}};
   auto t = eval::TaskFromJson(j, "A1");
   EXPECT_TRUE(t.ok()) << t.status().ToString();
   return *t;
@@ -54,11 +56,13 @@ class Scripted {
   Scripted()
       : srv_([](const std::string&, const Json& body) {
           int turn = 0;
-          for (const Json& m : body["messages"]) turn += m["role"] == "assistant";
+          for (const Json& m : body["messages"])
+            turn += m["role"] == "assistant";
           if (turn == 0) return OpenAiToolCallStream("search_keyword", {{"keywords", {"parks"}}}, "c0");
           if (turn == 1)
             return OpenAiToolCallStream(
-                "oracle_fact", {{"dataset_id", "city-parks-inventory"}, {"file_path", "files/rows.txt"}}, "c1");
+                "oracle_fact", {{"dataset_id", "city-parks-inventory"}, {"file_path", "files/rows.txt"}},
+                "c1");
           return OpenAiToolCallStream("submit_answer", {{"answer", "[1853]"}}, "c2");
         }) {
     dir_ = *MakeTempDir("ablation-test");
@@ -91,7 +95,8 @@ class Scripted {
     std::atomic<bool> cancel{false};
     ep.result = MakeLlmAgent(*client_, "openai", "gpt-test", nullptr, cfg)->Run(task, env, cancel);
     auto all = srv_.Bodies();
-    for (size_t i = before; i < all.size(); ++i) ep.bodies.push_back(Json::parse(all[i]));
+    for (size_t i = before; i < all.size(); ++i)
+      ep.bodies.push_back(Json::parse(all[i]));
     return ep;
   }
 
@@ -109,11 +114,16 @@ Json Rest(Json body) {
 }
 std::vector<std::string> ToolNames(const Json& body) {
   std::vector<std::string> out;
-  for (const Json& t : body["tools"]) out.push_back(t["function"]["name"].get<std::string>());
+  for (const Json& t : body["tools"])
+    out.push_back(t["function"]["name"].get<std::string>());
   return out;
 }
-std::string System(const Json& body) { return body["messages"][0]["content"].get<std::string>(); }
-std::string FirstUser(const Json& body) { return body["messages"][1]["content"].get<std::string>(); }
+std::string System(const Json& body) {
+  return body["messages"][0]["content"].get<std::string>();
+}
+std::string FirstUser(const Json& body) {
+  return body["messages"][1]["content"].get<std::string>();
+}
 // Turn N's tool result as the model saw it, without the remaining-time line (it moves with the clock).
 std::string ToolResult(const Json& body, size_t nth) {
   size_t seen = 0;
@@ -173,14 +183,15 @@ TEST(Ablation, TasksWithoutTheGoldDataAnOracleNeedsAreRefusedWithTheReason) {
   Status st = CheckAblation(*ParseAblations({"decompose=ideal"}), no_subq);
   EXPECT_NE(st.message().find("node 2 has none"), std::string::npos) << st.message();
   EXPECT_TRUE(CheckAblation(*ParseAblations({"search=ideal"}), no_subq).ok());
-  EXPECT_EQ(GoldFiles(GoldTask()),
-            (std::vector<std::string>{"datagov/city-parks-inventory/files/rows.txt", "wikipedia/Springfield/content.txt"}));
+  EXPECT_EQ(GoldFiles(GoldTask()), (std::vector<std::string>{"datagov/city-parks-inventory/files/rows.txt",
+                                                             "wikipedia/Springfield/content.txt"}));
 
   // The agent refuses such a task before any model call.
   Scripted s;
   auto ep = s.Run({"decompose=ideal"}, bare);
   EXPECT_EQ(ep.result.outcome, Outcome::kError);
-  EXPECT_NE(ep.result.error.find("decompose=ideal needs the subquestion chain"), std::string::npos) << ep.result.error;
+  EXPECT_NE(ep.result.error.find("decompose=ideal needs the subquestion chain"), std::string::npos)
+      << ep.result.error;
   EXPECT_TRUE(ep.bodies.empty());
 }
 
@@ -206,7 +217,10 @@ TEST(Ablation, EachLevelChangesOnlyWhatItSays) {
     std::string tools_change;  // "", "-search_keyword", "+oracle_fact"
   };
   const std::vector<Expect> cases = {
-      {{"search=naive"}, {"ABLATION search=naive", "search_keyword is not available"}, {"city-parks"}, false,
+      {{"search=naive"},
+       {"ABLATION search=naive", "search_keyword is not available"},
+       {"city-parks"},
+       false,
        "-search_keyword"},
       {{"search=ideal"},
        {"ABLATION search=ideal", "- datagov/city-parks-inventory", "- wikipedia/Springfield"},
@@ -225,7 +239,10 @@ TEST(Ablation, EachLevelChangesOnlyWhatItSays) {
        {"32", "1821", "1853", "Add:", "founded in 1821"},
        false,
        ""},
-      {{"compute=ideal"}, {"ABLATION compute=ideal", "oracle_fact"}, {"32", "1821", "city-parks"}, false,
+      {{"compute=ideal"},
+       {"ABLATION compute=ideal", "oracle_fact"},
+       {"32", "1821", "city-parks"},
+       false,
        "+oracle_fact"},
       {{"search=ideal", "decompose=ideal"},
        {"ABLATION search=ideal", "ABLATION decompose=ideal", "- hop 1: node 1, node 2"},
@@ -248,7 +265,8 @@ TEST(Ablation, EachLevelChangesOnlyWhatItSays) {
     std::string user = FirstUser(ep.bodies[0]);
     ASSERT_EQ(user.rfind(base_user, 0), 0u) << user;
     std::string addendum = user.substr(base_user.size());
-    for (const std::string& has : e.user_has) EXPECT_NE(addendum.find(has), std::string::npos) << has << "\n" << addendum;
+    for (const std::string& has : e.user_has)
+      EXPECT_NE(addendum.find(has), std::string::npos) << has << "\n" << addendum;
     // Preloaded paths name the files; the others name no file or figure.
     for (const std::string& lacks : e.user_lacks) {
       if (e.specs[0] == "search=preloaded" && lacks != "32" && lacks != "1821") continue;
@@ -257,7 +275,8 @@ TEST(Ablation, EachLevelChangesOnlyWhatItSays) {
     // The tool list.
     auto tools = ToolNames(ep.bodies[0]);
     std::vector<std::string> want = base_tools;
-    if (e.tools_change == "-search_keyword") want.erase(std::find(want.begin(), want.end(), "search_keyword"));
+    if (e.tools_change == "-search_keyword")
+      want.erase(std::find(want.begin(), want.end(), "search_keyword"));
     if (e.tools_change == "+oracle_fact") want.push_back("oracle_fact");
     EXPECT_EQ(tools, want);
     for (size_t i = 0; i < tools.size() && i < base_tools.size(); ++i) {
@@ -293,7 +312,8 @@ TEST(Ablation, EachLevelChangesOnlyWhatItSays) {
       EXPECT_EQ(fact, want_fact);
     }
     // The trace names the ablation on every event.
-    for (const Json& ev : ep.result.trace) EXPECT_EQ(ev["ablation"], ParseAblations(e.specs)->Label());
+    for (const Json& ev : ep.result.trace)
+      EXPECT_EQ(ev["ablation"], ParseAblations(e.specs)->Label());
     EXPECT_EQ(ep.result.answer, "1853");
   }
 }
@@ -304,7 +324,8 @@ TEST(Ablation, PreloadedPutsTheGoldFilesInTheSandboxBeforeTheFirstTurn) {
   ASSERT_EQ(ep.result.outcome, Outcome::kAnswered) << ep.result.error;
   EXPECT_TRUE(PathExists(ep.sandbox + "/datagov/city-parks-inventory/files/rows.txt"));
   EXPECT_TRUE(PathExists(ep.sandbox + "/wikipedia/Springfield/content.txt"));
-  // One setup download (turn 0, by the ablation) that counts for neither D_ret nor D_acc nor the model's calls.
+  // One setup download (turn 0, by the ablation) that counts for neither D_ret nor D_acc nor the model's
+  // calls.
   ASSERT_GE(ep.result.trace.size(), 1u);
   const Json& setup = ep.result.trace[0];
   EXPECT_EQ(setup["turn"], 0);
@@ -331,7 +352,8 @@ TEST(Ablation, OracleFactAnswersOnlyForTheFilesTheEvidenceComesFrom) {
   FakeEnv inner("/nonexistent", *MakeTempDir("ablation-fact"));
   eval::Task task = GoldTask();
   AblatedEpisode ep(*ParseAblations({"compute=ideal"}), task, inner);
-  Json ok = ep.env().Call("oracle_fact", {{"dataset_id", "wikipedia/Springfield"}, {"file_path", "/content.txt"}});
+  Json ok =
+      ep.env().Call("oracle_fact", {{"dataset_id", "wikipedia/Springfield"}, {"file_path", "/content.txt"}});
   ASSERT_TRUE(ok.contains("facts")) << ok.dump();
   EXPECT_EQ(ok["facts"][0]["answer"], "1821");
   EXPECT_EQ(ok["dataset_id"], "wikipedia/Springfield");
@@ -342,7 +364,8 @@ TEST(Ablation, OracleFactAnswersOnlyForTheFilesTheEvidenceComesFrom) {
   EXPECT_EQ(malformed["error"]["code"], "invalid_argument");
   // Without compute=ideal the call goes to the environment, which has no such tool.
   AblatedEpisode plain(*ParseAblations({}), task, inner);
-  EXPECT_EQ(plain.env().Call("oracle_fact", {{"dataset_id", "x"}, {"file_path", "y"}})["error"]["code"], "not_found");
+  EXPECT_EQ(plain.env().Call("oracle_fact", {{"dataset_id", "x"}, {"file_path", "y"}})["error"]["code"],
+            "not_found");
   EXPECT_EQ(plain.Tools(PaperToolSchemas()).size(), PaperToolSchemas().size());
   EXPECT_EQ(plain.UserMessageAddendum(), "");
 }

@@ -26,12 +26,14 @@ struct Model {
   ModelServer srv{[this](const std::string&, const Json& body) {
     if (!body.contains("tools")) return OpenAiTextStream("OK");  // the preflight
     int turn = 0;
-    for (const Json& m : body["messages"]) turn += m["role"] == "assistant";
+    for (const Json& m : body["messages"])
+      turn += m["role"] == "assistant";
     if (turn == 0) {
       std::lock_guard<std::mutex> lock(mu);
       first_messages.push_back(body["messages"][1]["content"].get<std::string>());
       std::vector<std::string> names;
-      for (const Json& t : body["tools"]) names.push_back(t["function"]["name"].get<std::string>());
+      for (const Json& t : body["tools"])
+        names.push_back(t["function"]["name"].get<std::string>());
       tool_lists.push_back(names);
       return OpenAiToolCallStream("search_keyword", {{"keywords", {"parks"}}}, "c0");
     }
@@ -84,14 +86,17 @@ TEST_F(CliAblation, AnAblatedRunRecordsItselfAndRefusesToMix) {
   std::string log = *ReadFile(dir_ + "/abl.log");
   EXPECT_EQ(rc, 12) << log;  // partial failure: one task was not run
   EXPECT_NE(log.find("not run"), std::string::npos) << log;
-  EXPECT_NE(log.find("C5: decompose=ideal needs every node's subquestion, and node 2 has none"), std::string::npos)
+  EXPECT_NE(log.find("C5: decompose=ideal needs every node's subquestion, and node 2 has none"),
+            std::string::npos)
       << log;
   auto preds = Lines(dir_ + "/abl/predictions.jsonl");
   ASSERT_EQ(preds.size(), 4u) << log;
-  for (const Json& p : preds) EXPECT_EQ(p["answer"], "1853");
+  for (const Json& p : preds)
+    EXPECT_EQ(p["answer"], "1853");
 
   Json run = Json::parse(*ReadFile(dir_ + "/abl/run.json"));
-  EXPECT_EQ(run["ablation"], (Json{{"search", "preloaded"}, {"decompose", "ideal"}, {"compute", "standard"}}));
+  EXPECT_EQ(run["ablation"],
+            (Json{{"search", "preloaded"}, {"decompose", "ideal"}, {"compute", "standard"}}));
   EXPECT_EQ(run["invocations"][0]["not_run"][0]["task_id"], "C5");
   // The trace: the setup download (by the ablation) and the model's turns, each naming the ablation.
   auto trace = Lines(dir_ + "/abl/traces/C1.jsonl");
@@ -99,7 +104,8 @@ TEST_F(CliAblation, AnAblatedRunRecordsItselfAndRefusesToMix) {
   EXPECT_EQ(trace[0]["tool"], "download");
   EXPECT_EQ(trace[0]["by"], "ablation");
   EXPECT_EQ(trace[0]["status"], "ok") << trace[0].dump();
-  for (const Json& e : trace) EXPECT_EQ(e["ablation"], "search=preloaded,decompose=ideal");
+  for (const Json& e : trace)
+    EXPECT_EQ(e["ablation"], "search=preloaded,decompose=ideal");
   // The model was told where the real tools put the gold files, and the chain.
   ASSERT_EQ(m.first_messages.size(), 4u);
   for (const std::string& msg : m.first_messages) {
@@ -110,8 +116,9 @@ TEST_F(CliAblation, AnAblatedRunRecordsItselfAndRefusesToMix) {
   // Resuming the folder with another ablation is refused before any model call.
   int calls = m.srv.calls();
   EXPECT_EQ(RunCli(With("abl", {"--ablate", "search=ideal"}, m), dir_ + "/abl2.log"), 4);
-  EXPECT_NE(ReadFile(dir_ + "/abl2.log")->find("holds a run with the ablation search=preloaded,decompose=ideal, not "
-                                               "search=ideal"),
+  EXPECT_NE(ReadFile(dir_ + "/abl2.log")
+                ->find("holds a run with the ablation search=preloaded,decompose=ideal, not "
+                       "search=ideal"),
             std::string::npos)
       << *ReadFile(dir_ + "/abl2.log");
   EXPECT_EQ(RunCli(With("abl", {}, m), dir_ + "/abl3.log"), 4);
@@ -124,7 +131,8 @@ TEST_F(CliAblation, EpochsRunResumeAndScoreEveryEpoch) {
   auto preds = Lines(dir_ + "/ep/predictions.jsonl");
   ASSERT_EQ(preds.size(), 8u);
   std::map<int, int> per_epoch;
-  for (const Json& p : preds) ++per_epoch[p["epoch"].get<int>()];
+  for (const Json& p : preds)
+    ++per_epoch[p["epoch"].get<int>()];
   EXPECT_EQ(per_epoch, (std::map<int, int>{{1, 4}, {2, 4}}));
   EXPECT_TRUE(PathExists(dir_ + "/ep/traces/C1.jsonl"));
   EXPECT_TRUE(PathExists(dir_ + "/ep/traces/epoch-2/C1.jsonl"));
@@ -137,7 +145,8 @@ TEST_F(CliAblation, EpochsRunResumeAndScoreEveryEpoch) {
   // Resume is epoch-aware: nothing left to run. A third epoch runs only epoch 3.
   ASSERT_EQ(RunCli(With("ep", {"--epochs", "2"}, m), dir_ + "/ep2.log"), 0);
   EXPECT_EQ(m.srv.calls(), 17);
-  ASSERT_EQ(RunCli(With("ep", {"--epochs", "3", "--json"}, m), dir_ + "/ep3.log"), 0) << *ReadFile(dir_ + "/ep3.log");
+  ASSERT_EQ(RunCli(With("ep", {"--epochs", "3", "--json"}, m), dir_ + "/ep3.log"), 0)
+      << *ReadFile(dir_ + "/ep3.log");
   Json sum = Json::parse(*ReadFile(dir_ + "/ep3.log"));
   EXPECT_EQ(sum["skipped"], 8);
   EXPECT_EQ(sum["ran"], 4);
@@ -145,7 +154,8 @@ TEST_F(CliAblation, EpochsRunResumeAndScoreEveryEpoch) {
   EXPECT_EQ(Lines(dir_ + "/ep/predictions.jsonl").size(), 12u);
 
   // Scoring: every epoch answered 1853 on every task.
-  ASSERT_EQ(RunCli({"eval", "--run", dir_ + "/ep", "--json"}, dir_ + "/eval.log"), 0) << *ReadFile(dir_ + "/eval.log");
+  ASSERT_EQ(RunCli({"eval", "--run", dir_ + "/ep", "--json"}, dir_ + "/eval.log"), 0)
+      << *ReadFile(dir_ + "/eval.log");
   Json ev = Json::parse(*ReadFile(dir_ + "/eval.log"));
   EXPECT_EQ(ev["epochs"]["epochs"], 3);
   EXPECT_EQ(ev["epochs"]["complete_tasks"], 4);

@@ -33,8 +33,8 @@ TEST(Epochs, PassAtKAndPassHatKByHand) {
 
 TEST(Epochs, StatisticsOfAHandMadeMatrix) {
   // Four tasks × three epochs; t5 misses epoch 2 (an unfinished resume).
-  std::vector<EpochTask> m = {{"t1", {1, 1, 1}}, {"t2", {1, 0, 1}}, {"t3", {0, 0, 1}}, {"t4", {0, 0, 0}},
-                              {"t5", {1, -1, 1}}};
+  std::vector<EpochTask> m = {
+      {"t1", {1, 1, 1}}, {"t2", {1, 0, 1}}, {"t3", {0, 0, 1}}, {"t4", {0, 0, 0}}, {"t5", {1, -1, 1}}};
   EpochStats s = ComputeEpochStats(m, 3);
   EXPECT_EQ(s.complete, 4u);
   EXPECT_EQ(s.incomplete, std::vector<std::string>{"t5"});
@@ -63,7 +63,8 @@ TEST(Epochs, StatisticsOfAHandMadeMatrix) {
   EXPECT_EQ(j["epochs"], 3);
   EXPECT_NEAR(j["pass_hat_k"]["3"].get<double>(), 0.25, 1e-12);
   EXPECT_EQ(j["per_task"][4]["correct"], (Json::array({true, nullptr, true})));
-  EXPECT_NE(s.FormatText().find("pass^k: k=1 50.00% k=2 33.33% k=3 25.00%"), std::string::npos) << s.FormatText();
+  EXPECT_NE(s.FormatText().find("pass^k: k=1 50.00% k=2 33.33% k=3 25.00%"), std::string::npos)
+      << s.FormatText();
 
   // Nothing complete, one epoch: unknown, never 0.
   EpochStats none = ComputeEpochStats({{"t1", {-1}}}, 1);
@@ -84,8 +85,10 @@ class EpochRun : public ::testing::Test {
 TEST_F(EpochRun, LoadingScoringAndReportsKeepEveryEpoch) {
   std::vector<Task> tasks = {testing::MakeTask("t1", "Boston", {"datagov/a"}),
                              testing::MakeTask("t2", "42", {"datagov/b"})};
-  auto line = [](const std::string& id, int epoch, const std::string& answer, const std::string& status = "ok") {
-    return Json{{"task_id", id}, {"epoch", epoch}, {"answer", answer}, {"status", status}, {"runtime_s", 1}}.dump() +
+  auto line = [](const std::string& id, int epoch, const std::string& answer,
+                 const std::string& status = "ok") {
+    return Json{{"task_id", id}, {"epoch", epoch}, {"answer", answer}, {"status", status}, {"runtime_s", 1}}
+               .dump() +
            "\n";
   };
   // Epoch 2 of t2 failed and was retried: the retry counts, the failure is superseded within epoch 2 only.
@@ -149,7 +152,8 @@ TEST_F(EpochRun, LoadingScoringAndReportsKeepEveryEpoch) {
 
 TEST_F(EpochRun, CompareShowsEachAblationAgainstTheStandardRun) {
   std::vector<Task> tasks;
-  for (int i = 1; i <= 6; ++i) tasks.push_back(testing::MakeTask("t" + std::to_string(i), "yes", {"datagov/a"}));
+  for (int i = 1; i <= 6; ++i)
+    tasks.push_back(testing::MakeTask("t" + std::to_string(i), "yes", {"datagov/a"}));
   // Right answers per run (6 tasks): standard 2, search=ideal 5, decompose=ideal 3, search=naive 1.
   auto make = [&](const std::string& name, const Json& ablation, std::vector<int> right) {
     std::vector<testing::PredSpec> preds;
@@ -171,8 +175,8 @@ TEST_F(EpochRun, CompareShowsEachAblationAgainstTheStandardRun) {
   std::string ideal = make("ideal", {{"search", "ideal"}, {"decompose", "standard"}, {"compute", "standard"}},
                            {1, 2, 3, 4, 5});
   std::string standard = make("standard", Json(), {1, 2});
-  std::string decomp = make("decomp", {{"search", "standard"}, {"decompose", "ideal"}, {"compute", "standard"}},
-                            {1, 2, 3});
+  std::string decomp =
+      make("decomp", {{"search", "standard"}, {"decompose", "ideal"}, {"compute", "standard"}}, {1, 2, 3});
   std::string naive = make("naive", {{"search", "naive"}}, {1});
   std::string both = make("both", {{"search", "ideal"}, {"decompose", "ideal"}}, {1, 2, 3, 4, 5, 6});
 
@@ -234,8 +238,12 @@ TEST_F(EpochRun, CompareOfRepeatedRunsPairsTasksOnTheirMeanOverEpochs) {
     std::string run = dir_ + "/" + name, lines;
     for (int e = 1; e <= 3; ++e)
       for (size_t t = 0; t < tasks.size(); ++t)
-        lines += Json{{"task_id", tasks[t].id}, {"epoch", e}, {"answer", right[t][size_t(e - 1)] ? "yes" : "no"},
-                      {"status", "ok"}}.dump() + "\n";
+        lines += Json{{"task_id", tasks[t].id},
+                      {"epoch", e},
+                      {"answer", right[t][size_t(e - 1)] ? "yes" : "no"},
+                      {"status", "ok"}}
+                     .dump() +
+                 "\n";
     EXPECT_TRUE(WriteFileAtomic(run + "/predictions.jsonl", lines).ok());
     Json rj = {{"agent", "llm"}, {"model", "openai:m"}, {"epochs", 3}};
     if (!ablation.is_null()) rj["ablation"] = ablation;

@@ -8,7 +8,8 @@
 //             preloaded the gold files are downloaded into the sandbox before the first turn and listed
 //             ideal     the gold datasets are named at the start and search_keyword returns them first
 //   decompose standard | ideal: the subquestion chain is given (node subquestions and hops, answers withheld)
-//   compute   standard | ideal: the tool oracle_fact returns the gold answer of the nodes computed from a file
+//   compute   standard | ideal: the tool oracle_fact returns the gold answer of the nodes computed from a
+//   file
 #pragma once
 
 #include <memory>

@@ -87,7 +87,8 @@ using EpochAgentFactory = std::function<std::unique_ptr<Agent>(int epoch)>;
 // The last recorded status of every task in <out_dir>/predictions.jsonl (a torn last line is ignored), of
 // epoch 1; ReadRecordedEpochStatus keys every epoch's by (task id, epoch).
 Result<std::map<std::string, std::string>> ReadRecordedStatus(const std::string& out_dir);
-Result<std::map<std::pair<std::string, int>, std::string>> ReadRecordedEpochStatus(const std::string& out_dir);
+Result<std::map<std::pair<std::string, int>, std::string>> ReadRecordedEpochStatus(
+    const std::string& out_dir);
 
 // Runs `tasks`; `cancel` stops launching new tasks and makes running ones stop at their next turn.
 // Fails when the run directory cannot be used (unwritable, holds a different run or a run.json format this

@@ -49,10 +49,10 @@ struct PairedDiff {
 
 // One ablated variant against the standard run (SANA's table): the EM gain an oracle stage brings.
 struct AblationRow {
-  size_t run = 0;           // index into Comparison::runs
-  std::string ablation;     // "search=ideal", "search=ideal,decompose=ideal"
-  size_t stages = 0;        // stages the variant replaces (1: a single-stage oracle)
-  PairedDiff diff;          // against the standard run, over the tasks both scored
+  size_t run = 0;        // index into Comparison::runs
+  std::string ablation;  // "search=ideal", "search=ideal,decompose=ideal"
+  size_t stages = 0;     // stages the variant replaces (1: a single-stage oracle)
+  PairedDiff diff;       // against the standard run, over the tasks both scored
 };
 
 struct Comparison {

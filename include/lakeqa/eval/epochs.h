@@ -32,14 +32,14 @@ struct EpochTask {
 };
 
 struct EpochStats {
-  int epochs = 0;                     // K
-  std::vector<EpochTask> tasks;       // in task order
+  int epochs = 0;                      // K
+  std::vector<EpochTask> tasks;        // in task order
   std::vector<double> epoch_accuracy;  // per epoch, over the tasks that epoch scored
   std::vector<size_t> epoch_tasks;     // tasks each epoch scored
   size_t complete = 0;                 // tasks with all K epochs scored
   std::vector<std::string> incomplete;
-  size_t inconsistent = 0;  // complete tasks right in some epochs and wrong in others
-  std::optional<double> mean;  // unknown when no task is complete
+  size_t inconsistent = 0;                 // complete tasks right in some epochs and wrong in others
+  std::optional<double> mean;              // unknown when no task is complete
   std::optional<double> variance, stddev;  // of epoch_accuracy; unknown with fewer than 2 epochs
   std::vector<std::optional<double>> pass_at, pass_hat;  // [k-1], k = 1..K
 
