@@ -43,6 +43,9 @@ SKIPPED = {
     "minutes of CPU); RelevanceRegression checks the ranking it chose",
     ("docs/ui.md", "lakeqa tasks validate demo.sqlite.export"): "the file is what the workbench's Export button "
     "writes; Workbench.EndToEndChromium exports it and runs the same checks",
+    ("docs/kramabench.md", "lakeqa lake build --source kramabench:"): "needs a KramaBench checkout (1.7 GB from "
+    "github.com/mitdbg/Kramabench, not in the project); KramaBenchCliTest runs the same verbs on a checkout it "
+    "writes in KramaBench's layout",
     ("docs/search.md", "lakeqa search --index idx"): "examples over an index of the CMDBench NBA lake (`idx`, "
     "from /work/shared/data), not the demo lake; `--mode hybrid` needs the GloVe vectors",
 }
