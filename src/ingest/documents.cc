@@ -156,6 +156,22 @@ size_t ColumnOf(std::string_view ref) {
 
 }  // namespace
 
+std::string Squeeze(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool space = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
 std::string HtmlToText(std::string_view html, size_t max_bytes) {
   static thread_local GumboArena arena;
   GumboOptions options = kGumboDefaultOptions;

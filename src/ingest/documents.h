@@ -12,6 +12,9 @@
 
 namespace lakeqa::ingest {
 
+// Whitespace runs (space, tab, newline, CR, FF, VT) → one space; leading and trailing ones dropped.
+std::string Squeeze(std::string_view s);
+
 // Visible text of an HTML document (script/style dropped, block elements on their own lines); the
 // <title> first when present.
 std::string HtmlToText(std::string_view html, size_t max_bytes);

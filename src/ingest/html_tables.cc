@@ -29,21 +29,8 @@ void CellText(const GumboNode* node, std::string& out) {
   for (unsigned i = 0; i < ch.length; ++i) CellText(static_cast<const GumboNode*>(ch.data[i]), out);
 }
 
-// Whitespace runs → one space, trimmed.
-std::string Squeeze(std::string_view s) {
-  std::string out;
-  bool space = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') {
-      space = !out.empty();
-    } else {
-      if (space) out += ' ';
-      space = false;
-      out += c;
-    }
-  }
-  return SanitizeUtf8(TruncateUtf8(out, kMaxCellBytes));
-}
+// A cell's text: whitespace runs → one space, bounded, valid UTF-8.
+std::string CellValue(std::string_view s) { return SanitizeUtf8(TruncateUtf8(Squeeze(s), kMaxCellBytes)); }
 
 struct Table {
   std::string caption;
@@ -62,7 +49,7 @@ void CollectRows(const GumboNode* node, Table& t) {
     } else if (tag == GUMBO_TAG_CAPTION) {
       std::string text;
       CellText(c, text);
-      t.caption = Squeeze(text);
+      t.caption = CellValue(text);
     } else if (tag == GUMBO_TAG_TR) {
       std::vector<std::string> cells;
       bool all_th = true;
@@ -75,7 +62,7 @@ void CollectRows(const GumboNode* node, Table& t) {
         all_th = all_th && ct == GUMBO_TAG_TH;
         std::string text;
         CellText(cell, text);
-        cells.push_back(Squeeze(text));
+        cells.push_back(CellValue(text));
       }
       if (cells.empty()) continue;
       if (t.rows.empty()) t.header_th = all_th;

@@ -13,6 +13,7 @@
 #include <cctype>
 #include <ctime>
 
+#include "ingest/documents.h"
 #include "lakeqa/common/strings.h"
 
 namespace lakeqa::ingest {
@@ -26,23 +27,6 @@ constexpr size_t kMaxListItems = 200;
 std::string Clean(std::string_view s, size_t max = 1000) {
   std::string valid = SanitizeUtf8(Trim(s));
   return std::string(Trim(TruncateUtf8(valid, max)));
-}
-
-// Collapses whitespace runs to one space.
-std::string Squeeze(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  bool space = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
 }
 
 // Socrata and ArcGIS descriptions (and some CKAN notes) are HTML fragments. Only '<' followed by a letter,

@@ -71,9 +71,9 @@ TEST_F(KramaBenchCliTest, BadCheckoutsFailWithTheReason) {
   CmdResult b = Cli("lake build -q --source kramabench:" + Sh(dir_ + "/nothing") + " --out " + Sh(dir_ + "/l") + " 2>&1");
   EXPECT_NE(b.exit_code, 0);
   EXPECT_NE(b.out.find("nothing"), std::string::npos) << b.out;
-  Json s = LakeqaJson("kramabench solutions --json --checkout " + Sh(dir_) + " --lake " + Sh(dir_), 5);
+  Json s = LakeqaJson("kramabench solutions --json --checkout " + Sh(dir_) + " --lake " + Sh(dir_), 3);  // not_found
   EXPECT_NE(s["error"]["message"].get<std::string>().find("no workload/<domain>.json"), std::string::npos) << s;
-  Json d = LakeqaJson("kramabench solutions --json --checkout " + Sh(ck_) + " --lake " + Sh(dir_) + " --domain wind", 5);
+  Json d = LakeqaJson("kramabench solutions --json --checkout " + Sh(ck_) + " --lake " + Sh(dir_) + " --domain wind", 3);
   EXPECT_NE(d["error"]["message"].get<std::string>().find("--domain wind"), std::string::npos) << d;
 }
 

@@ -49,6 +49,9 @@ SKIPPED = {
     "demo lake has none); CmdbenchPipeline.NbaLakeEveryTask runs graph query on it",
     ("docs/cmdbench.md", "lakeqa eval cmdbench --task source"): "CMDBench questions over the NBA lake; "
     "CmdbenchPipeline.NbaLakeEveryTask runs every task on it",
+    ("docs/kramabench.md", "lakeqa lake build --source kramabench:"): "needs a KramaBench checkout (1.7 GB from "
+    "github.com/mitdbg/Kramabench, not in the project); KramaBenchCliTest runs the same verbs on a checkout it "
+    "writes in KramaBench's layout",
     ("docs/search.md", "lakeqa search --index idx"): "examples over an index of the CMDBench NBA lake (`idx`, "
     "from /work/shared/data), not the demo lake; `--mode hybrid` needs the GloVe vectors",
 }
