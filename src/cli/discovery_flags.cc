@@ -28,4 +28,21 @@ Result<std::vector<eval::DiscoveryQuestion>> LoadCollection(const CollectionFlag
   return eval::LoadTrecQuestions(f.topics, f.qrels);
 }
 
+void AddDiscoveryFlags(CLI::App* cmd, DiscoveryFlags& f) {
+  cmd->add_option("--index", f.index, "Index directory (from `lakeqa index build`)")->required();
+  AddCollectionFlags(cmd, f.collection);
+  AddRetrievalFlags(cmd, f.retrieval);
+  AddRankingFlags(cmd, f.ranking);
+  cmd->add_option("--k", f.k, "Evaluation depth")->capture_default_str();
+}
+
+Result<DiscoverySetup> OpenDiscovery(const DiscoveryFlags& f) {
+  DiscoverySetup s;
+  LAKEQA_ASSIGN_OR_RETURN(s.questions, LoadCollection(f.collection, &s.skipped));
+  LAKEQA_ASSIGN_OR_RETURN(s.retriever, ToRetrieverOptions(f.retrieval));
+  LAKEQA_ASSIGN_OR_RETURN(s.runner, eval::DiscoveryRunner::Open(f.index, s.retriever));
+  LAKEQA_ASSIGN_OR_RETURN(s.ranking, ApplyRankingFlags(f.ranking, s.runner->schema(), s.runner->index_ranking()));
+  return s;
+}
+
 }  // namespace lakeqa::cli

@@ -13,11 +13,8 @@ namespace lakeqa::cli {
 namespace {
 
 struct Opts {
-  CollectionFlags collection;
-  RetrievalFlags retrieval;
-  RankingFlags ranking;
-  std::string index, run_out, run_tag = "lakeqa", expect;
-  size_t k = 10;
+  DiscoveryFlags discovery;
+  std::string run_out, run_tag = "lakeqa", expect;
   bool explain = false;
   OutputOptions out;
 };
@@ -48,11 +45,6 @@ void PrintExplanations(const Json& e) {
 }
 
 int Run(const Opts& o) {
-  std::vector<std::string> skipped;
-  auto qs = LoadCollection(o.collection, &skipped);
-  if (!qs.ok()) return Fail(qs.status(), o.out);
-  auto ro = ToRetrieverOptions(o.retrieval);
-  if (!ro.ok()) return Fail(ro.status(), o.out);
   Json expected;
   if (!o.expect.empty()) {
     auto text = ReadFile(o.expect);
@@ -61,16 +53,15 @@ int Run(const Opts& o) {
     if (!j.ok()) return Fail(j.status(), o.out);
     expected = *j;
   }
-  auto runner = eval::DiscoveryRunner::Open(o.index, *ro);
-  if (!runner.ok()) return Fail(runner.status(), o.out);
+  auto setup = OpenDiscovery(o.discovery);
+  if (!setup.ok()) return Fail(setup.status(), o.out);
+  const std::vector<std::string>& skipped = setup->skipped;
   eval::DiscoveryOptions d;
-  d.k = o.k;
-  d.retriever = *ro;
+  d.k = o.discovery.k;
+  d.retriever = setup->retriever;
   d.explain = o.explain;
-  auto ranking = ApplyRankingFlags(o.ranking, (*runner)->schema(), (*runner)->index_ranking());
-  if (!ranking.ok()) return Fail(ranking.status(), o.out);
-  d.ranking = *ranking;
-  auto r = (*runner)->Run(*qs, d);
+  d.ranking = setup->ranking;
+  auto r = setup->runner->Run(setup->questions, d);
   if (!r.ok()) return Fail(r.status(), o.out);
   if (!o.run_out.empty()) {
     if (Status s = WriteFileAtomic(o.run_out, r->TrecRun(o.run_tag)); !s.ok()) return Fail(s, o.out);
@@ -83,9 +74,9 @@ int Run(const Opts& o) {
   }
   if (o.out.json) {
     Json j = r->ToJson();
-    j["index"] = o.index;
-    j["collection"] = o.collection.Describe();
-    j["ranking"] = (d.ranking ? *d.ranking : (*runner)->index_ranking()).ToJson();
+    j["index"] = o.discovery.index;
+    j["collection"] = o.discovery.collection.Describe();
+    j["ranking"] = setup->EffectiveRanking().ToJson();
     if (!skipped.empty()) j["skipped"] = skipped;
     if (!o.expect.empty()) j["regressions"] = regressions;
     PrintJson(j);
@@ -121,11 +112,7 @@ Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = Commands::Group(root, "eval", "Evaluate runs and indexes")
                       ->add_subcommand("discovery", "Dataset-discovery metrics of the index on a relevance collection");
-  cmd->add_option("--index", o->index, "Index directory (from `lakeqa index build`)")->required();
-  AddCollectionFlags(cmd, o->collection);
-  AddRetrievalFlags(cmd, o->retrieval);
-  AddRankingFlags(cmd, o->ranking);
-  cmd->add_option("--k", o->k, "Evaluation depth")->capture_default_str();
+  AddDiscoveryFlags(cmd, o->discovery);
   cmd->add_option("--run-out", o->run_out, "Write the ranking as a TREC run file (qid Q0 docid rank score tag)");
   cmd->add_option("--run-tag", o->run_tag, "Tag of the run file's lines")->capture_default_str();
   cmd->add_flag("--explain", o->explain,

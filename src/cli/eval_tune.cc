@@ -13,40 +13,32 @@ namespace lakeqa::cli {
 namespace {
 
 struct Opts {
-  CollectionFlags collection;
-  RetrievalFlags retrieval;
-  RankingFlags ranking;
-  std::string index, grid, out_file;
-  size_t k = 10, rounds = 4;
+  DiscoveryFlags discovery;
+  std::string grid, out_file;
+  size_t rounds = 4;
   OutputOptions out;
 };
 
 int Run(const Opts& o) {
-  std::vector<std::string> skipped;
-  auto qs = LoadCollection(o.collection, &skipped);
-  if (!qs.ok()) return Fail(qs.status(), o.out);
-  auto ro = ToRetrieverOptions(o.retrieval);
-  if (!ro.ok()) return Fail(ro.status(), o.out);
-  auto runner = eval::DiscoveryRunner::Open(o.index, *ro);
-  if (!runner.ok()) return Fail(runner.status(), o.out);
-  auto start = ApplyRankingFlags(o.ranking, (*runner)->schema(), (*runner)->index_ranking());
-  if (!start.ok()) return Fail(start.status(), o.out);
+  auto setup = OpenDiscovery(o.discovery);
+  if (!setup.ok()) return Fail(setup.status(), o.out);
+  eval::DiscoveryRunner& runner = *setup->runner;
   eval::TuneOptions to;
   to.max_rounds = o.rounds;
-  to.discovery.k = o.k;
-  to.discovery.retriever = *ro;
+  to.discovery.k = o.discovery.k;
+  to.discovery.retriever = setup->retriever;
   if (o.grid.empty()) {
-    to.grid = eval::DefaultTuneGrid((*runner)->schema());
+    to.grid = eval::DefaultTuneGrid(runner.schema());
   } else {
     auto g = eval::ParseTuneGrid(o.grid);
     if (!g.ok()) return Fail(g.status().WithContext("--grid"), o.out);
     to.grid = *g;
   }
-  auto r = eval::TuneRanking(**runner, *qs, *start ? **start : (*runner)->index_ranking(), to);
+  auto r = eval::TuneRanking(runner, setup->questions, setup->EffectiveRanking(), to);
   if (!r.ok()) return Fail(r.status(), o.out);
   Json j = r->ToJson();
-  j["collection"] = o.collection.Describe();
-  j["questions"] = qs->size();
+  j["collection"] = o.discovery.collection.Describe();
+  j["questions"] = setup->questions.size();
   if (!o.out_file.empty()) {
     if (Status s = WriteFileAtomic(o.out_file, DumpJson(j, 2) + "\n"); !s.ok()) return Fail(s, o.out);
   }
@@ -60,7 +52,7 @@ int Run(const Opts& o) {
   line("start", r->start_objective, r->start_metrics);
   for (const auto& s : r->improvements) fmt::print("  {} = {} → {:.4f}\n", s.parameter, s.value, s.objective);
   line("best", r->best_objective, r->best_metrics);
-  fmt::print("{} evaluations of {} questions in {} rounds\n", r->evaluations, qs->size(), r->rounds);
+  fmt::print("{} evaluations of {} questions in {} rounds\n", r->evaluations, setup->questions.size(), r->rounds);
   fmt::print("best ranking: {}\n", DumpJson(r->best.ToJson()));
   return 0;
 }
@@ -69,15 +61,11 @@ Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = Commands::Group(root, "eval", "Evaluate runs and indexes")
                       ->add_subcommand("tune", "Choose ranking parameters by grid search on a development collection");
-  cmd->add_option("--index", o->index, "Index directory (from `lakeqa index build`)")->required();
-  AddCollectionFlags(cmd, o->collection);
-  AddRetrievalFlags(cmd, o->retrieval);
-  AddRankingFlags(cmd, o->ranking);
+  AddDiscoveryFlags(cmd, o->discovery);
   cmd->add_option("--grid", o->grid,
                   "Parameters and values: \"k1=0.6,1.2;title.weight=2,3,5\" (default: k1, proximity, and weight "
                   "and b of every text field)");
   cmd->add_option("--rounds", o->rounds, "Most rounds of coordinate ascent")->capture_default_str();
-  cmd->add_option("--k", o->k, "Evaluation depth")->capture_default_str();
   cmd->add_option("--out", o->out_file, "Write the report (its best ranking is what --ranking reads)");
   AddOutputOptions(cmd, o->out);
   commands.Bind(cmd, [o] { return Run(*o); });
