@@ -14,6 +14,7 @@
 #include "lakeqa/agent/router.h"
 #include "lakeqa/catalog/catalog.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/words.h"
 #include "lakeqa/graph/graph.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/index/searcher.h"
@@ -22,22 +23,6 @@
 
 namespace lakeqa::agent {
 namespace {
-
-// Lower-case ASCII words (for node-name matching; names keep their stop words).
-std::vector<std::string> Words(std::string_view s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80) {
-      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else if (!cur.empty()) {
-      out.push_back(std::move(cur));
-      cur.clear();
-    }
-  }
-  if (!cur.empty()) out.push_back(std::move(cur));
-  return out;
-}
 
 std::string Join(const std::vector<std::string>& w, size_t from, size_t n) {
   std::string out;
@@ -88,7 +73,7 @@ class Lexical : public LexicalRouter {
       for (const auto& n : g->schema().nodes) {
         LAKEQA_ASSIGN_OR_RETURN(auto all, g->FindNodes("", n.label, "", 1000000));
         for (const auto& m : all) {
-          auto w = Words(m.name);
+          auto w = LowerWords(m.name);
           if (w.size() >= 2) names_.insert(Join(w, 0, w.size()));
           max_name_words_ = std::max(max_name_words_, w.size());
         }
@@ -140,7 +125,7 @@ class Lexical : public LexicalRouter {
     }
     // A graph node named in the question.
     double entity = 0;
-    auto w = Words(question);
+    auto w = LowerWords(question);
     for (size_t n = std::min(max_name_words_, w.size()); n >= 2 && entity == 0; --n) {
       for (size_t i = 0; i + n <= w.size(); ++i) {
         if (names_.count(Join(w, i, n))) {

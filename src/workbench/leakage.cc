@@ -4,27 +4,11 @@
 #include <cctype>
 #include <set>
 
+#include "lakeqa/common/words.h"
 #include "lakeqa/text/analyzer.h"
 
 namespace lakeqa::workbench {
 namespace {
-
-// Words: runs of ASCII letters and digits plus any non-ASCII byte (so "Zürich" stays one word), folded
-// to lower case.
-std::vector<std::string> Words(const std::string& s) {
-  std::vector<std::string> out;
-  std::string w;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c >= 0x80) {
-      w += static_cast<char>(std::tolower(c));
-    } else if (!w.empty()) {
-      out.push_back(std::move(w));
-      w.clear();
-    }
-  }
-  if (!w.empty()) out.push_back(std::move(w));
-  return out;
-}
 
 std::string Join(const std::vector<std::string>& words, size_t from, size_t to) {
   std::string s;
@@ -79,7 +63,7 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
     if (said.emplace(kind, text).second)
       out.push_back({std::move(kind), std::move(text), std::move(node), std::move(message)});
   };
-  std::vector<std::string> qwords = Words(question);
+  std::vector<std::string> qwords = LowerWords(question);
   std::string padded = " " + Join(qwords, 0, qwords.size()) + " ";
   std::string qlower = Lower(question);
   std::set<std::string> qset(qwords.begin(), qwords.end());
@@ -89,7 +73,7 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
     // A Wikipedia page's id is its title ("New_York_City"): it names the entity the question is about.
     const bool wiki = s.ns == "wikipedia";
     if (!wiki && IdentifierLike(s.dataset_id) &&
-        (qlower.find(Lower(s.dataset_id)) != std::string::npos || HasPhrase(padded, Words(s.dataset_id)))) {
+        (qlower.find(Lower(s.dataset_id)) != std::string::npos || HasPhrase(padded, LowerWords(s.dataset_id)))) {
       flag("dataset_id", s.dataset_id, s.node,
            "the question names the dataset id \"" + s.dataset_id + "\" of " + where + ": describe what it holds instead");
     }
@@ -100,7 +84,7 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
         break;
       }
     }
-    std::vector<std::string> title = Words(s.title);
+    std::vector<std::string> title = LowerWords(s.title);
     size_t content = std::count_if(title.begin(), title.end(), IsContentWord);
     if (!wiki && content >= 2) {
       if (HasPhrase(padded, title)) {
@@ -122,7 +106,7 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
     // catalogue datasets (a Wikipedia page's id and title are its subject).
     std::set<std::string> candidates;
     auto add = [&](const std::string& text) {
-      for (auto& w : Words(text)) {
+      for (auto& w : LowerWords(text)) {
         if (IsContentWord(w) && qset.count(w)) candidates.insert(w);
       }
     };
@@ -145,7 +129,7 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
     }
   }
   for (const LeakAnswer& a : answers) {
-    std::vector<std::string> words = Words(a.text);
+    std::vector<std::string> words = LowerWords(a.text);
     if (words.empty()) continue;
     // A one- or two-character answer ("4", "NY") matches too much ordinary text to be a finding.
     if (words.size() == 1 && words[0].size() <= 2) continue;
