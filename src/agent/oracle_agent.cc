@@ -7,6 +7,7 @@
 
 #include "agent/internal.h"
 #include "lakeqa/agent/fact.h"
+#include "lakeqa/eval/cmdbench.h"
 
 namespace lakeqa::agent {
 namespace {
@@ -100,9 +101,24 @@ class OracleAgent : public Agent {
       }
       nodes.push_back(std::move(diag));
     }
+    // A CMDBench graph question's provenance is a Cypher query: the oracle runs it through graph_query, so
+    // its trace names the node and edge identities it matched, as an agent's would.
+    Json graph = nullptr;
+    if (task.cmdbench && task.cmdbench->kind == eval::CmdbenchKind::kGraph && !cancel.load()) {
+      Json r = call("graph_query", {{"cypher", task.cmdbench->cypher}});
+      if (internal::IsError(r)) {
+        failures.push_back("provenance Cypher: " + r["error"].value("message", DumpJson(r["error"])));
+        graph = {{"error", r["error"]}};
+      } else {
+        graph = {{"rows", r.contains("rows") && r["rows"].is_array() ? r["rows"].size() : 0},
+                 {"nodes", r.value("nodes_total", 0)},
+                 {"edges", r.value("edges_total", 0)}};
+      }
+    }
     out.turns = turn;
     size_t n = task.nodes.size();
     out.extra = {{"nodes", nodes},
+                 {"graph_query", graph},
                  {"grounded", grounded},
                  {"search_hits_at_20", found},
                  {"search_recall_at_20", n ? double(found) / double(n) : 0.0}};
@@ -121,7 +137,10 @@ class OracleAgent : public Agent {
       std::string all;
       for (const auto& f : failures)
         all += (all.empty() ? "" : "; ") + f;
-      out.error = n == 0 ? "the task has no nodes" : all;
+      out.error = n > 0 ? all
+                  : task.cmdbench && task.cmdbench->kind == eval::CmdbenchKind::kSource
+                      ? "a CMDBench source question names a modality, not a lake file: the oracle has nothing to ground"
+                      : "the task has no nodes";
     }
     out.elapsed_s = internal::MsSince(start) / 1000;
     return out;

@@ -12,6 +12,7 @@
 #include "lakeqa/agent/verify.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/progress.h"
+#include "lakeqa/eval/cmdbench.h"
 #include "lakeqa/eval/task.h"
 
 #include "cli/command.h"
@@ -38,6 +39,16 @@ int Run(const Opts& o) {
     fmt::print(stderr, "skipped: {}\n", e.status.message());
   }
   const size_t load_failures = loaded.errors.size() - not_applicable;
+  // A CMDBench source question's gold is a modality: there is no lake file to ground.
+  std::erase_if(loaded.tasks, [&](const eval::Task& t) {
+    if (!t.cmdbench || t.cmdbench->kind != eval::CmdbenchKind::kSource) return false;
+    std::string sources;
+    for (const auto& s : t.cmdbench->sources) sources += (sources.empty() ? "" : ", ") + s;
+    fmt::print(stderr, "skipped: {} [{}]: not applicable: a CMDBench source-routing question: its gold is a modality "
+               "({}), not a lake file\n", t.Where(), t.id, sources);
+    ++not_applicable;
+    return true;
+  });
   if (loaded.tasks.empty()) {
     if (load_failures == 0 && not_applicable > 0) {
       return Fail(Unsupported(fmt::format("none of the {} question(s) applies to a lake (reasons above)", not_applicable)),

@@ -86,6 +86,85 @@ std::vector<std::string> CmdbenchQuestion::DocTitles() const {
   return out;
 }
 
+Result<CmdbenchQuestion> ParseCmdbenchQuestion(const Json& item, const std::string& where_in, CmdbenchKind kind) {
+  std::string where = where_in;
+  if (!item.is_object()) return ParseError(where + ": expected an object");
+  CmdbenchQuestion q;
+  q.kind = kind;
+  if (auto it = item.find("qid"); it != item.end()) q.qid = it->is_string() ? it->get<std::string>() : it->dump();
+  if (!q.qid.empty()) where += " (" + q.qid + ")";
+  auto qt = item.find("question");
+  if (qt == item.end() || !qt->is_string() || qt->get<std::string>().empty())
+    return ParseError(where + ": no \"question\" string");
+  q.question = qt->get<std::string>();
+  if (auto a = item.find("answer"); a != item.end()) q.answer = *a;
+  const std::string key(CmdbenchProvenanceKey(kind));
+  auto pv = item.find(key);
+  if (pv == item.end()) return ParseError(where + ": no \"" + key + "\"");
+  switch (kind) {
+    case CmdbenchKind::kSource: {
+      q.sources = Strings(*pv);
+      if (q.sources.empty()) return ParseError(where + ": provenance_sources names no source");
+      for (const auto& s : q.sources) {
+        if (s != "graph" && s != "doc" && s != "table")
+          return ParseError(where + ": provenance_sources holds '" + s + "'; the sources are graph, doc, table");
+      }
+      if (auto o = item.find("original_source"); o != item.end() && o->is_string()) q.original_source = *o;
+      break;
+    }
+    case CmdbenchKind::kTable: {
+      if (!pv->is_object() || !pv->contains("table"))
+        return ParseError(where + ": provenance_table must be an object with \"table\"");
+      q.tables = Strings((*pv)["table"]);
+      if (q.tables.empty()) return ParseError(where + ": provenance_table.table names no table");
+      if (pv->contains("column")) q.columns = Columns((*pv)["column"]);
+      break;
+    }
+    case CmdbenchKind::kDoc: {
+      if (!pv->is_object() || !pv->contains("paragraphs") || !(*pv)["paragraphs"].is_array())
+        return ParseError(where + ": provenance_doc must be an object with a \"paragraphs\" list");
+      for (const auto& p : (*pv)["paragraphs"]) {
+        CmdbenchParagraph para;
+        if (!p.is_object() || !p.contains("wikipedia_title") || !p["wikipedia_title"].is_string() ||
+            p["wikipedia_title"].get<std::string>().empty())
+          return ParseError(where + ": a paragraph without \"wikipedia_title\"");
+        para.title = p["wikipedia_title"].get<std::string>();
+        if (p.contains("paragraph_id") && p["paragraph_id"].is_number_integer())
+          para.paragraph_id = p["paragraph_id"].get<int64_t>();
+        if (p.contains("text") && p["text"].is_string()) para.text = p["text"].get<std::string>();
+        q.paragraphs.push_back(std::move(para));
+      }
+      if (q.paragraphs.empty()) return ParseError(where + ": provenance_doc.paragraphs is empty");
+      break;
+    }
+    case CmdbenchKind::kGraph: {
+      if (!pv->is_object() || !pv->contains("cypher") || !(*pv)["cypher"].is_string())
+        return ParseError(where + ": provenance_graph must be an object with a \"cypher\" string");
+      q.cypher = (*pv)["cypher"].get<std::string>();
+      if (auto t = pv->find("type"); t != pv->end() && t->is_string()) q.graph_type = t->get<std::string>();
+      for (const char* k : {"node_ids", "edge_ids"}) {
+        auto ids = pv->find(k);
+        if (ids == pv->end() || !ids->is_array()) continue;
+        for (const auto& v : *ids) {
+          if (v.is_number_integer())
+            (std::string(k) == "node_ids" ? q.neo4j_node_ids : q.neo4j_edge_ids).push_back(v.get<int64_t>());
+        }
+      }
+      break;
+    }
+  }
+  return q;
+}
+
+std::optional<CmdbenchKind> CmdbenchKindOf(const Json& item) {
+  if (!item.is_object()) return std::nullopt;
+  for (CmdbenchKind k : kKinds) {
+    auto it = item.find(std::string(CmdbenchProvenanceKey(k)));
+    if (it != item.end() && !it->is_null()) return k;
+  }
+  return std::nullopt;
+}
+
 Result<std::vector<CmdbenchQuestion>> LoadCmdbenchQuestionFile(const std::string& path, CmdbenchKind expected) {
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 256ull << 20));
   LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));
@@ -93,21 +172,8 @@ Result<std::vector<CmdbenchQuestion>> LoadCmdbenchQuestionFile(const std::string
   std::vector<CmdbenchQuestion> out;
   for (size_t i = 0; i < j.size(); ++i) {
     const Json& item = j[i];
-    std::string where = path + ": item " + std::to_string(i);
-    if (!item.is_object()) return ParseError(where + ": expected an object");
-    CmdbenchQuestion q;
-    q.kind = expected;
-    if (auto it = item.find("qid"); it != item.end()) q.qid = it->is_string() ? it->get<std::string>() : it->dump();
-    if (q.qid.empty()) q.qid = std::to_string(i);
-    where += " (" + q.qid + ")";
-    auto qt = item.find("question");
-    if (qt == item.end() || !qt->is_string() || qt->get<std::string>().empty())
-      return ParseError(where + ": no \"question\" string");
-    q.question = qt->get<std::string>();
-    if (auto a = item.find("answer"); a != item.end()) q.answer = *a;
     const std::string key(CmdbenchProvenanceKey(expected));
-    auto pv = item.find(key);
-    if (pv == item.end()) {
+    if (item.is_object() && !item.contains(key)) {
       for (CmdbenchKind k : kKinds) {
         if (k != expected && item.contains(std::string(CmdbenchProvenanceKey(k))))
           return InvalidArgument(path + ": expected " + Describe(expected) + ", item " + std::to_string(i) + " has " +
@@ -115,56 +181,9 @@ Result<std::vector<CmdbenchQuestion>> LoadCmdbenchQuestionFile(const std::string
                                  std::string(CmdbenchKindName(k)) + (k == CmdbenchKind::kDoc ? " or paragraph" : "") +
                                  " for this file)");
       }
-      return ParseError(where + ": no \"" + key + "\"");
     }
-    switch (expected) {
-      case CmdbenchKind::kSource: {
-        q.sources = Strings(*pv);
-        for (const auto& s : q.sources) {
-          if (s != "graph" && s != "doc" && s != "table")
-            return ParseError(where + ": provenance_sources holds '" + s + "'; the sources are graph, doc, table");
-        }
-        if (auto o = item.find("original_source"); o != item.end() && o->is_string()) q.original_source = *o;
-        break;
-      }
-      case CmdbenchKind::kTable: {
-        if (!pv->is_object() || !pv->contains("table"))
-          return ParseError(where + ": provenance_table must be an object with \"table\"");
-        q.tables = Strings((*pv)["table"]);
-        if (q.tables.empty()) return ParseError(where + ": provenance_table.table names no table");
-        if (pv->contains("column")) q.columns = Columns((*pv)["column"]);
-        break;
-      }
-      case CmdbenchKind::kDoc: {
-        if (!pv->is_object() || !pv->contains("paragraphs") || !(*pv)["paragraphs"].is_array())
-          return ParseError(where + ": provenance_doc must be an object with a \"paragraphs\" list");
-        for (const auto& p : (*pv)["paragraphs"]) {
-          CmdbenchParagraph para;
-          if (!p.is_object() || !p.contains("wikipedia_title") || !p["wikipedia_title"].is_string())
-            return ParseError(where + ": a paragraph without \"wikipedia_title\"");
-          para.title = p["wikipedia_title"].get<std::string>();
-          if (p.contains("paragraph_id") && p["paragraph_id"].is_number_integer())
-            para.paragraph_id = p["paragraph_id"].get<int64_t>();
-          para.text = p.value("text", "");
-          q.paragraphs.push_back(std::move(para));
-        }
-        if (q.paragraphs.empty()) return ParseError(where + ": provenance_doc.paragraphs is empty");
-        break;
-      }
-      case CmdbenchKind::kGraph: {
-        if (!pv->is_object() || !pv->contains("cypher") || !(*pv)["cypher"].is_string())
-          return ParseError(where + ": provenance_graph must be an object with a \"cypher\" string");
-        q.cypher = (*pv)["cypher"].get<std::string>();
-        q.graph_type = pv->value("type", "");
-        for (const char* k : {"node_ids", "edge_ids"}) {
-          if (!pv->contains(k)) continue;
-          for (const auto& v : (*pv)[k]) {
-            if (v.is_number_integer()) (std::string(k) == "node_ids" ? q.neo4j_node_ids : q.neo4j_edge_ids).push_back(v.get<int64_t>());
-          }
-        }
-        break;
-      }
-    }
+    LAKEQA_ASSIGN_OR_RETURN(CmdbenchQuestion q, ParseCmdbenchQuestion(item, path + ": item " + std::to_string(i), expected));
+    if (q.qid.empty()) q.qid = std::to_string(i);
     out.push_back(std::move(q));
   }
   return out;

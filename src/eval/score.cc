@@ -10,10 +10,22 @@
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/answer_type.h"
+#include "lakeqa/eval/cmdbench.h"
 #include "lakeqa/eval/hops.h"
 
 namespace lakeqa::eval {
 namespace {
+
+// The trace's dataset sets as the modalities of lakeqa's cmdbench lake (CmdbenchModalityOf).
+TraceSets CmdbenchModalitySets(const TraceSets& in) {
+  TraceSets out = in;
+  for (auto [from, to] : {std::pair{&in.retrieved, &out.retrieved}, {&in.accessed, &out.accessed},
+                          {&in.selected, &out.selected}, {&in.analyzed, &out.analyzed}}) {
+    to->clear();
+    for (const auto& d : *from) to->insert(CmdbenchModalityOf(d));
+  }
+  return out;
+}
 
 namespace fs = std::filesystem;
 
@@ -377,6 +389,7 @@ Json TaskScore::ToJson() const {
       {"namespace_mix", namespace_mix},
       {"answer_type", answer_type},
       {"gold_datasets", gold_datasets},
+      {"cmdbench_kind", cmdbench_kind.empty() ? Json(nullptr) : Json(cmdbench_kind)},
       {"retrieved", SetJson(sets.retrieved)},
       {"accessed", SetJson(sets.accessed)},
       {"analyzed", SetJson(sets.analyzed)},
@@ -438,9 +451,19 @@ RunScore ScoreRun(const RunData& run, const std::vector<Task>& tasks) {
       ts.sets = CollectTraceSets(tr->second);
     }
     std::set<std::string> gold(ts.gold_datasets.begin(), ts.gold_datasets.end());
-    ts.dret = SetPrf(ts.sets.retrieved, gold);
-    ts.dacc = SetPrf(ts.sets.accessed, gold);
-    ts.stage = Classify(ts.answer.em, gold, ts.sets);
+    TraceSets scored_sets = ts.sets;
+    if (t.cmdbench) {
+      ts.cmdbench_kind = std::string(CmdbenchKindName(t.cmdbench->kind));
+      if (t.cmdbench->kind == CmdbenchKind::kSource) {
+        // A source question's gold is a modality: the datasets touched count by their modality.
+        gold = std::set<std::string>(t.cmdbench->sources.begin(), t.cmdbench->sources.end());
+        ts.gold_datasets = t.cmdbench->sources;
+        scored_sets = CmdbenchModalitySets(ts.sets);
+      }
+    }
+    ts.dret = SetPrf(scored_sets.retrieved, gold);
+    ts.dacc = SetPrf(scored_sets.accessed, gold);
+    ts.stage = Classify(ts.answer.em, gold, scored_sets);
     ts.runtime_s = p.runtime_s;
     ts.cost_usd = p.cost_usd;
     ts.input_tokens = p.input_tokens;

@@ -3,7 +3,12 @@
 // numbers or numeric strings) and CMDBench question records.
 #include <fmt/format.h>
 
+#include <optional>
+
+#include "lakeqa/common/strings.h"
+#include "lakeqa/eval/cmdbench.h"
 #include "lakeqa/eval/task.h"
+#include "lakeqa/ingest/convert.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -227,105 +232,63 @@ Result<Task> TaskFromJson(const Json& j, std::string_view where) {
   return task;
 }
 
-namespace {
-
-// Why a CMDBench provenance kind has no gold dataset in lakeqa's cmdbench lake; "" when it has one.
-std::string CmdBenchProvenanceNotInLake(const std::string& key) {
-  if (key == "provenance_graph") {
-    return "a CMDBench graph question: its provenance is a Cypher query over Neo4j node and edge ids, and the "
-           "cmdbench lake holds the graph as CSV files without those ids";
-  }
-  if (key == "provenance_doc") {
-    return "a CMDBench document question: its gold paragraphs are KILT Wikipedia pages, which the cmdbench "
-           "lake does not include";
-  }
-  if (key == "provenance_sources") {
-    return "a CMDBench source-routing question: its gold is a modality (table, graph, document), not a dataset";
-  }
-  return "";
-}
-
-}  // namespace
-
 Result<Task> TaskFromCmdBenchJson(const Json& j, std::string_view where) {
   if (!j.is_object()) {
     return ParseError(fmt::format("{}: a CMDBench question must be a JSON object, got {}", where, TypeName(j)));
   }
-  Problems p;
+  std::optional<CmdbenchKind> kind = CmdbenchKindOf(j);
+  if (!kind) return ParseError(fmt::format("{}: no provenance_* record (no gold source)", where));
+  LAKEQA_ASSIGN_OR_RETURN(CmdbenchQuestion q, ParseCmdbenchQuestion(j, std::string(where), *kind));
+  if (q.qid.empty()) return ParseError(fmt::format("{}: field \"qid\" must be a non-empty string or an integer", where));
   Task task;
   task.format = TaskFormat::kCmdBench;
-  if (const Json* id = Field(j, "qid", p, "")) {
-    if (auto t = IdText(*id)) {
-      task.id = *t;
-    } else {
-      p.Add(fmt::format("field \"qid\" must be a non-empty string or an integer, got {}", id->dump()));
-    }
-  }
-  task.question = StringField(j, "question", true, p, "");
-  if (const Json* a = Field(j, "answer", p, "")) task.answer = *a;
-  // provenance_<modality>: one record or a list; the element a record names becomes a gold source.
-  // A table is a dataset of lakeqa's cmdbench lake (docs/lake-build.md), and its node's source is the
-  // table's CSV, so the oracle and `tasks verify` can open it. Graph, document and source-routing
-  // provenance name nothing the lake holds; they are collected as reasons the question does not apply.
+  task.id = q.qid;
+  task.question = q.question;
+  task.answer = q.answer;
+  // Each gold file of the provenance (cmdbench.h, CmdbenchGoldFiles) is one evidence node, so the oracle and
+  // `tasks verify` open it and D_ret/D_acc compare against its dataset. Its fact is a sentence (the download
+  // grounds it): the columns of a table, the gold paragraphs of a page, the provenance Cypher of a graph
+  // file. A source question has no node: its gold is a modality (scored by CmdbenchModalityOf).
   Hop hop;
   hop.number = 1;
-  std::vector<std::string> not_applicable;
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (it.key().rfind("provenance", 0) != 0 || it->is_null()) continue;
-    if (auto reason = CmdBenchProvenanceNotInLake(it.key()); !reason.empty()) {
-      not_applicable.push_back(reason);
-      continue;
-    }
-    std::vector<const Json*> records;
-    if (it->is_array()) {
-      for (const Json& r : *it) records.push_back(&r);
-    } else {
-      records.push_back(&*it);
-    }
-    for (const Json* r : records) {
-      std::string name;
-      bool table = it.key() == "provenance_table";
-      if (r->is_string()) {
-        name = r->get<std::string>();
-      } else if (r->is_object()) {
-        for (const char* key : {"table", "doc", "document", "title", "page", "graph", "node"}) {
-          if (auto f = r->find(key); f != r->end() && f->is_string()) {
-            name = f->get<std::string>();
-            table = table || std::string_view(key) == "table";
-            break;
-          }
-        }
-      }
-      if (name.empty()) {
-        p.Add(fmt::format("\"{}\" record names no table or document: {}", it.key(), r->dump()));
-        continue;
-      }
-      Node node;
-      node.id = std::to_string(task.nodes.size() + 1);
-      node.source = table ? "cmdbench/" + name + "/" + name + ".csv" : "cmdbench/" + name;
-      node.subquestion = task.question;
-      node.answer = task.answer;
-      if (r->is_object()) {
-        if (auto c = r->find("column"); c != r->end()) {
-          node.fact = "columns " + (c->is_string() ? c->get<std::string>() : c->dump()) + " of " + name;
-        }
-      }
-      if (std::find(task.datasets_used.begin(), task.datasets_used.end(), node.source) == task.datasets_used.end()) {
-        task.datasets_used.push_back(node.source);
-      }
-      hop.node_ids.push_back(node.id);
-      task.nodes.push_back(std::move(node));
-    }
-  }
-  if (task.nodes.empty() && p.empty() && !not_applicable.empty()) {
-    std::string why;
-    for (const auto& r : not_applicable) why += (why.empty() ? "" : "; ") + r;
-    return Unsupported(fmt::format("{}: not applicable: {}", where, why));
-  }
-  if (task.nodes.empty() && p.empty()) p.Add("no provenance_* record (no gold source)");
-  if (!p.empty()) return p.ToStatus(where);
   hop.answer = task.answer;
-  task.hops.push_back(std::move(hop));
+  for (const std::string& file : CmdbenchGoldFiles(q)) {
+    Node node;
+    node.id = std::to_string(task.nodes.size() + 1);
+    node.source = file;
+    node.subquestion = task.question;
+    node.answer = task.answer;
+    auto ref = ParseDatasetPath(file);
+    std::string dataset = ref.ok() ? ref->id : file;
+    switch (q.kind) {
+      case CmdbenchKind::kTable:
+        if (!q.columns.empty()) {
+          std::string cols;
+          for (const auto& c : q.columns) cols += (cols.empty() ? "" : ", ") + c;
+          node.fact = "columns " + cols + " of " + dataset;
+        }
+        break;
+      case CmdbenchKind::kDoc:
+        for (const auto& p : q.paragraphs) {
+          if (ingest::TitleToFolder(p.title) != dataset) continue;
+          std::string text(Trim(p.text));
+          node.fact += fmt::format("{}paragraph {} of {}{}{}", node.fact.empty() ? "" : " ",
+                                   p.paragraph_id < 0 ? std::string("?") : std::to_string(p.paragraph_id), p.title,
+                                   text.empty() ? "" : ": ", text);
+        }
+        break;
+      case CmdbenchKind::kGraph:
+        node.fact = "matched by the provenance Cypher: " + q.cypher;
+        break;
+      case CmdbenchKind::kSource:
+        break;
+    }
+    task.datasets_used.push_back(node.source);
+    hop.node_ids.push_back(node.id);
+    task.nodes.push_back(std::move(node));
+  }
+  if (!hop.node_ids.empty()) task.hops.push_back(std::move(hop));
+  task.cmdbench = std::make_shared<const CmdbenchQuestion>(std::move(q));
   return task;
 }
 

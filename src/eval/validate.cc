@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "lakeqa/eval/cmdbench.h"
 #include "lakeqa/eval/kramabench.h"
 
 namespace lakeqa::eval {
@@ -19,7 +20,9 @@ TaskCheck CheckTask(const Task& task) {
   TaskCheck c;
   c.hops = AnalyzeHops(task);
   // KramaBench tasks carry subtasks, not a hop graph: their checks are CheckKramaBenchTask's.
-  if (task.format != TaskFormat::kKramaBench) {
+  // A CMDBench source question has no hops either: its gold is a modality (cmdbench.h).
+  const bool source_question = task.cmdbench && task.cmdbench->kind == CmdbenchKind::kSource;
+  if (task.format != TaskFormat::kKramaBench && !source_question) {
     c.errors = c.hops.errors;
     c.warnings = c.hops.warnings;
   }

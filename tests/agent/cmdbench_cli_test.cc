@@ -1,10 +1,10 @@
-// CMDBench questions through `tasks verify`, `run --agent oracle` and `tasks validate`: a table question
-// works (its provenance table is the node), and graph, document and source-routing questions are skipped
-// with a one-line reason instead of failing as malformed. Also `tasks validate`'s exit codes for a path
+// CMDBench questions through `tasks verify`, `run` and `eval`: table, graph and document questions are grounded
+// by their provenance files and scored against them; a source-routing question by the modalities touched. Also `tasks validate`'s exit codes for a path
 // that does not exist and a folder without task files.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <mutex>
 
 #include "lakeqa/common/fs.h"
@@ -23,9 +23,10 @@ const char* kTableQuestion = R"({"qid": "ex1", "answer": "37",
   "question": "In the 1999-2000 Toronto Raptors season, how many points did Vince Carter score on March 19?",
   "provenance_table": {"table": "t_1_13619135_7", "column": "['date', 'high points']"}})";
 const char* kGraphQuestion = R"({"qid": "g1", "answer": "yes", "question": "Was Dennis Rodman a Piston?",
-  "provenance_graph": {"cypher": "MATCH (p:Player) RETURN p", "node_ids": [5224], "edge_ids": [], "type": "point"}})";
+  "provenance_graph": {"cypher": "MATCH (p:Player {name: 'Dennis Rodman'})-[r:playsFor]->(t:Team {name: 'Detroit Pistons'}) RETURN t.name",
+  "node_ids": [5224], "edge_ids": [], "type": "path"}})";
 const char* kDocQuestion = R"({"qid": "d1", "answer": "Washington", "question": "Where do the Wizards play?",
-  "provenance_doc": {"paragraphs": [{"wikipedia_title": "Washington Wizards", "paragraph_id": 0, "text": "W"}]}})";
+  "provenance_doc": {"paragraphs": [{"wikipedia_title": "Washington Wizards", "paragraph_id": 1, "text": "W"}]}})";
 const char* kRoutingQuestion = R"({"qid": "s1", "answer": "yes", "question": "Any tall Warriors draftee?",
   "provenance_sources": ["graph"]})";
 
@@ -42,6 +43,17 @@ class CmdbenchCliTest : public ::testing::Test {
         "game,date,team,score,high points\n65,March 19,Houston,W 112-95,Vince Carter (37)\n");
     Put("lake/cmdbench/t_1_13619135_7/metadata.json",
         R"({"kind": "table", "table": "t_1_13619135_7", "page_title": "1999-2000 Toronto Raptors season"})");
+    // A graph (Neo4j-import files as the cmdbench source lays them out) and a Wikipedia page beside it.
+    Put("lake/cmdbench/graph_nodes_Player/Player.csv", "wikidata_id:ID(Player),name,height\n"
+        "Q201608,Dennis Rodman,201 centimetre\nQ25369,Michael Jordan,198 centimetre\n");
+    Put("lake/cmdbench/graph_nodes_Team/Team.csv", "wikidata_id:ID(Team),name\nQ162990,Detroit Pistons\n"
+        "Q128109,Chicago Bulls\n");
+    Put("lake/cmdbench/graph_relation_playsFor/relation_playsFor.csv",
+        ":START_ID(Player),:END_ID(Team),start_time\nQ201608,Q162990,1986\nQ201608,Q128109,1995\n"
+        "Q25369,Q128109,1984\n");
+    Put("lake/wikipedia/Washington_Wizards/content.txt",
+        "Washington Wizards\nThe Washington Wizards are an American professional basketball team based in "
+        "Washington, D.C.\nThey play their home games at Capital One Arena.\n");
     CmdResult b = Cli("index build -q --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " 2>&1");
     ASSERT_EQ(b.exit_code, 0) << b.out;
   }
@@ -80,29 +92,77 @@ TEST_F(CmdbenchCliTest, TableQuestionsAreGroundedByTheirProvenanceTable) {
   EXPECT_NE(p["answer"].get<std::string>().find("37"), std::string::npos) << preds;
 }
 
-TEST_F(CmdbenchCliTest, OtherKindsSayInOneLineWhyTheyDoNotApply) {
-  std::string only = Questions("other.json", {kGraphQuestion, kDocQuestion, kRoutingQuestion});
-  CmdResult r = Cli(Verify(only) + " 2>&1");
-  EXPECT_EQ(r.exit_code, 11) << r.out;  // unsupported, not 6 (parse_error)
-  for (const char* why : {"other.json[0]: not applicable: a CMDBench graph question",
-                          "other.json[1]: not applicable: a CMDBench document question",
-                          "other.json[2]: not applicable: a CMDBench source-routing question"}) {
-    EXPECT_NE(r.out.find(why), std::string::npos) << why << "\n" << r.out;
-  }
-  EXPECT_EQ(r.out.find("parse_error"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("names no table"), std::string::npos) << r.out;
+// Graph and document questions run like table questions: their gold files are the node and relation files
+// the provenance Cypher names and the gold pages. The oracle grounds them through the tools (a graph question
+// through graph_query with its provenance Cypher), and D_acc is 1. A source-routing question has no file to
+// ground: `tasks verify` says so in one line, and the oracle leaves it unanswered.
+TEST_F(CmdbenchCliTest, GraphAndDocumentQuestionsRunAndScoreAgainstTheirProvenance) {
+  std::string q = Questions("kinds.json", {kGraphQuestion, kDocQuestion, kRoutingQuestion});
+  CmdResult v = Cli(Verify(q) + " --json 2>" + Sh(dir_ + "/verify.err"));
+  ASSERT_EQ(v.exit_code, 0) << v.out << *ReadFile(dir_ + "/verify.err");
+  Json vj = Json::parse(v.out);
+  EXPECT_EQ(vj["tasks_grounded"], 2) << v.out;
+  EXPECT_EQ(vj["not_applicable"], 1) << v.out;
+  EXPECT_NE(ReadFile(dir_ + "/verify.err")->find("kinds.json [s1]: not applicable: a CMDBench source-routing question: "
+                                                  "its gold is a modality (graph), not a lake file"),
+            std::string::npos);
 
-  // Mixed with a table question: the table question is verified, the others named; exit 0.
-  std::string mixed = Questions("mixed.json", {kGraphQuestion, kTableQuestion});
-  CmdResult m = Cli(Verify(mixed) + " --json 2>/dev/null");
-  ASSERT_EQ(m.exit_code, 0) << m.out;
-  Json j = Json::parse(m.out);
-  EXPECT_EQ(j["tasks_grounded"], 1);
-  EXPECT_EQ(j["not_applicable"], 1);
-  EXPECT_EQ(j["load_errors"], 0);
+  CmdResult run = Cli("run -q --agent oracle --tasks " + Sh(q) + " --lake " + Sh(dir_ + "/lake") + " --index " +
+                      Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run") + " 2>&1");
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  CmdResult ev = Cli("eval --run " + Sh(dir_ + "/run") + " --tasks " + Sh(q) + " --json 2>/dev/null");
+  ASSERT_EQ(ev.exit_code, 0) << ev.out;
+  Json e = Json::parse(*ReadFile(dir_ + "/run/report.json"));
+  std::map<std::string, Json> by_id;
+  for (const auto& t : e["per_task"]) by_id[t["task_id"]] = t;
+  ASSERT_EQ(by_id.size(), 3u) << ev.out;
+  const Json& g = by_id["g1"];
+  EXPECT_EQ(g["cmdbench_kind"], "graph");
+  EXPECT_TRUE(g["em"].get<bool>()) << g;
+  EXPECT_EQ(g["gold_datasets"], Json({"cmdbench/graph_nodes_Player", "cmdbench/graph_nodes_Team",
+                                      "cmdbench/graph_relation_playsFor"}));
+  EXPECT_DOUBLE_EQ(g["dacc"]["recall"].get<double>(), 1.0) << g;
+  EXPECT_DOUBLE_EQ(g["dacc"]["precision"].get<double>(), 1.0) << g;
+  const Json& d = by_id["d1"];
+  EXPECT_EQ(d["cmdbench_kind"], "doc");
+  EXPECT_TRUE(d["em"].get<bool>()) << d;
+  EXPECT_EQ(d["gold_datasets"], Json({"wikipedia/Washington_Wizards"}));
+  EXPECT_DOUBLE_EQ(d["dacc"]["recall"].get<double>(), 1.0) << d;
+  const Json& s = by_id["s1"];
+  EXPECT_EQ(s["cmdbench_kind"], "source");
+  EXPECT_EQ(s["gold_datasets"], Json({"graph"}));
+  EXPECT_FALSE(s["em"].get<bool>()) << s;
 
-  CmdResult v = Cli("tasks validate " + Sh(only) + " 2>&1");
-  EXPECT_EQ(v.exit_code, 11) << v.out;
+  // The oracle's graph_query call carries the provenance Cypher and names the identities it matched.
+  std::string traces = *ReadFile(dir_ + "/run/traces/g1.jsonl");
+  EXPECT_NE(traces.find("\"graph_query\""), std::string::npos) << traces;
+  EXPECT_NE(traces.find("Player:Q201608-[playsFor]->Team:Q162990#"), std::string::npos) << traces;
+}
+
+// A source question is scored by modality: the datasets an agent touched count as their source (doc, table,
+// graph), against the question's gold sources. The llm agent looks a node up in the graph, then answers.
+TEST_F(CmdbenchCliTest, SourceQuestionsScoreTheModalitiesAnAgentTouched) {
+  std::string q = Questions("source.json", {kRoutingQuestion});
+  lakeqa::testing::ModelServer srv([&](const std::string&, const Json& body) {
+    if (!body.contains("tools")) return lakeqa::testing::OpenAiTextStream("OK");  // the preflight
+    bool after_tool = false;
+    for (const auto& m : body["messages"]) after_tool = after_tool || m.value("role", "") == "tool";
+    if (!after_tool)
+      return lakeqa::testing::OpenAiToolCallStream("graph_find_nodes", {{"name", "Dennis Rodman"}}, "c1");
+    return lakeqa::testing::OpenAiToolCallStream("submit_answer", {{"answer", "yes"}}, "c2");
+  });
+  CmdResult run = Cli("run -q --agent llm --model openai:gpt-5.2 --base-url " + Sh(srv.Url() + "/v1") + " --tasks " +
+                      Sh(q) + " --tools graph_find_nodes,search_keyword --lake " + Sh(dir_ + "/lake") + " --index " +
+                      Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run") + " 2>&1");
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  CmdResult ev = Cli("eval --run " + Sh(dir_ + "/run") + " --tasks " + Sh(q) + " --json 2>/dev/null");
+  ASSERT_EQ(ev.exit_code, 0) << ev.out;
+  Json t = Json::parse(*ReadFile(dir_ + "/run/report.json"))["per_task"][0];
+  EXPECT_TRUE(t["em"].get<bool>()) << t;
+  EXPECT_EQ(t["gold_datasets"], Json({"graph"}));
+  // graph_find_nodes returned Player nodes: the graph source was retrieved (D_ret 1/1).
+  EXPECT_DOUBLE_EQ(t["dret"]["recall"].get<double>(), 1.0) << t;
+  EXPECT_DOUBLE_EQ(t["dret"]["precision"].get<double>(), 1.0) << t;
 }
 
 TEST_F(CmdbenchCliTest, ValidateExitsNotFoundForAMissingPathOrAnEmptyFolder) {
@@ -145,7 +205,7 @@ TEST_F(CmdbenchCliTest, ProvideProvenanceHandsTheAgentTheGoldTable) {
   ASSERT_EQ(questions.size(), 2u);
   EXPECT_NE(questions[0].find("PROVENANCE (given for this run"), std::string::npos) << questions[0];
   EXPECT_NE(questions[0].find("the table cmdbench/t_1_13619135_7 (lake file "
-                              "cmdbench/t_1_13619135_7/t_1_13619135_7.csv); columns ['date', 'high points']"),
+                              "cmdbench/t_1_13619135_7/t_1_13619135_7.csv); columns date, high points of t_1_13619135_7"),
             std::string::npos)
       << questions[0];
   EXPECT_EQ(questions[1].find("PROVENANCE"), std::string::npos) << questions[1];

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,36 @@ struct CmdbenchQuestion {
 // CMDBench graph question file), item 0 has provenance_sources"); a malformed item is an error naming the
 // file and the item.
 Result<std::vector<CmdbenchQuestion>> LoadCmdbenchQuestionFile(const std::string& path, CmdbenchKind expected);
+
+// One item of a question file, of a known kind; `where` names it in errors ("q.json: item 3").
+Result<CmdbenchQuestion> ParseCmdbenchQuestion(const Json& item, const std::string& where, CmdbenchKind kind);
+
+// The kind of an item: the first provenance_* key it carries (non-null); nullopt when none.
+std::optional<CmdbenchKind> CmdbenchKindOf(const Json& item);
+
+// --- gold in lakeqa's cmdbench lake (docs/cmdbench.md, "Agents on CMDBench questions") ---
+
+// The labels and relationship types a Cypher query's patterns name: `(p:Player)` → Player,
+// `-[r:playsFor|draftedBy]->` → playsFor, draftedBy; in first-seen order, each once. Text in string
+// literals and comments is skipped; a label the query leaves to be inferred is not named.
+struct CypherNames {
+  std::vector<std::string> labels, types;
+};
+CypherNames CypherPatternNames(std::string_view cypher);
+
+// The lake files a question's provenance names, as `lake build --source cmdbench:` (and the demo's or an
+// enwiki dump's pages) lays them out:
+//   table  cmdbench/<table>/<table>.csv, one per table
+//   doc    wikipedia/<TitleToFolder(title)>/content.txt, one per distinct page
+//   graph  cmdbench/graph_nodes_<Label>/<Label>.csv per label and
+//          cmdbench/graph_relation_<type>/relation_<type>.csv per relationship type its Cypher names
+//   source none: its gold is a modality, not a dataset
+std::vector<std::string> CmdbenchGoldFiles(const CmdbenchQuestion& q);
+
+// The modality of a dataset ("<namespace>/<id>") of that layout: "doc" for the wikipedia namespace, "graph"
+// for cmdbench/graph_nodes_* and cmdbench/graph_relation_*, "table" otherwise. A source question's
+// D_ret/D_acc compare these modalities of the datasets an agent touched with its gold sources.
+std::string CmdbenchModalityOf(std::string_view dataset);
 
 // --- source selection ---
 struct ClassScores {

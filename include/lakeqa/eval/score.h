@@ -172,7 +172,8 @@ struct TaskScore {
   std::string documents_bucket;
   std::string namespace_mix;  // "datagov", "wikipedia", "datagov+wikipedia", ...
   std::string answer_type;
-  std::vector<std::string> gold_datasets;  // D*
+  std::vector<std::string> gold_datasets;  // D* (a CMDBench source question: its gold modalities)
+  std::string cmdbench_kind;               // "table", "graph", "doc" or "source" for a CMDBench question
   TraceSets sets;
   bool has_trace = false;
   Prf dret;

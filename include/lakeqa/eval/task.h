@@ -35,7 +35,8 @@ struct Hop {
 
 enum class TaskFormat { kLakeQa, kCmdBench, kKramaBench };
 
-struct KramaBenchTask;  // kramabench.h
+struct KramaBenchTask;    // kramabench.h
+struct CmdbenchQuestion;  // cmdbench.h
 
 struct Task {
   std::string id;  // question_id (CMDBench: qid)
@@ -46,6 +47,7 @@ struct Task {
   std::vector<Hop> hops;  // in file order
   TaskFormat format = TaskFormat::kLakeQa;
   std::shared_ptr<const KramaBenchTask> kramabench;  // set for kKramaBench
+  std::shared_ptr<const CmdbenchQuestion> cmdbench;  // set for kCmdBench: its kind and provenance as given
 
   std::string file;  // where it was read from
   size_t line = 0;   // 1-based line for JSONL, 0 for a JSON document
@@ -100,7 +102,8 @@ LoadResult ParseTaskLines(std::string_view text, const std::string& file);
 // Schema check and conversion of one LakeQA task object. `where` prefixes error messages.
 Result<Task> TaskFromJson(const Json& j, std::string_view where);
 // One CMDBench question ({"qid", "question", "answer", "provenance_table": {"table", "column"}, ...}).
-// Each provenance record becomes a node whose source is "cmdbench/<table or document>".
+// Each gold file of its provenance (cmdbench.h, CmdbenchGoldFiles) becomes a node; a source-routing question
+// has none (its gold is a modality, task.cmdbench->sources).
 Result<Task> TaskFromCmdBenchJson(const Json& j, std::string_view where);
 
 }  // namespace lakeqa::eval
