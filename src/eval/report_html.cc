@@ -418,6 +418,41 @@ std::string EpochsSection(const EpochStats& e) {
                      pct(e.pass_hat[i]));
   return h + "</tbody></table></div>";
 }
+// CMDBench questions apart by kind (its Tables 4-6 report table, document and graph discovery apart), with
+// the setting: given provenance (its Figure 8's oracle) or normal discovery. `eval compare` of two such runs
+// gives the gain of the oracle setting with a paired CI; `eval cmdbench --html` the discovery methods' page.
+std::string CmdbenchSection(const RunScore& score, const RunData& run) {
+  bool given = false;
+  if (auto c = run.run_json.find("config"); c != run.run_json.end() && c->is_object())
+    given = c->value("provide_provenance", false);
+  std::string h = "<h2 id=\"cmdbench\">CMDBench</h2><p>";
+  h += given ? "Setting: <b>provenance given</b> (<code>--provide-provenance</code>: each question carried its gold "
+               "table, sub-graph or paragraphs; CMDBench's oracle setting)."
+             : "Setting: <b>discovery</b> (the agent found the sources itself).";
+  h += " D_ret / D_acc of a source question compare the modalities of the datasets touched with its gold "
+       "sources; of the other kinds, the datasets with the provenance's files (docs/cmdbench.md).</p>";
+  h += "<table><thead><tr><th>question kind</th><th>tasks</th><th>EM</th><th>lenient</th><th>judge</th>"
+       "<th>D_ret P / R / F1</th><th>D_acc P / R / F1</th></tr></thead><tbody>";
+  auto prf = [](const Prf& p) {
+    return fmt::format("{:.1f} / {:.1f} / {:.1f}", p.precision * 100, p.recall * 100, p.f1 * 100);
+  };
+  std::vector<Bar> bars;
+  for (const auto& [kind, k] : score.by_cmdbench_kind) {
+    double em = k.tasks ? static_cast<double>(k.em) / static_cast<double>(k.tasks) : 0;
+    double len = k.tasks ? static_cast<double>(k.lenient) / static_cast<double>(k.tasks) : 0;
+    std::string judge = k.judged ? fmt::format("{} of {}", Pct(static_cast<double>(k.judge_correct) /
+                                                              static_cast<double>(k.judged)),
+                                               k.judged)
+                                 : "not judged";
+    h += fmt::format("<tr><td>{}</td><td>{}</td><td>{} ({})</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                     HtmlEscape(kind), k.tasks, Pct(em), k.em, Pct(len), judge, prf(k.dret), prf(k.dacc));
+    bars.push_back({kind, em, fmt::format("{} ({}/{})", Pct(em), k.em, k.tasks)});
+  }
+  h += "</tbody></table><div class=\"charts\">";
+  h += BarChart("cmdbench-em", "EM by CMDBench question kind", bars, 1.0, "#e15759");
+  return h + "</div>";
+}
+
 }  // namespace
 
 std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOptions& o) {
@@ -517,6 +552,8 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
   for (const auto& [k, c] : score.status_counts)
     st += fmt::format("<tr><td>{}</td><td>{}</td></tr>", HtmlEscape(k), c);
   h += st + "</tbody></table></div>";
+
+  if (!score.by_cmdbench_kind.empty()) h += CmdbenchSection(score, run);
 
   if (!score.warnings.empty() || !score.not_run.empty() || !score.unknown_predictions.empty()) {
     h += "<h2>Warnings</h2><ul class=\"warn\">";

@@ -52,6 +52,10 @@ Json RunScore::ToJson() const {
   j["by_documents"] = Buckets(by_documents);
   j["by_namespace_mix"] = Buckets(by_namespace_mix);
   j["by_answer_type"] = Buckets(by_answer_type);
+  if (!by_cmdbench_kind.empty()) {
+    j["by_cmdbench_kind"] = Json::object();
+    for (const auto& [kind, k] : by_cmdbench_kind) j["by_cmdbench_kind"][kind] = k.ToJson();
+  }
   j["runtime"] = runtime.ToJson();
   j["cost"] = cost.ToJson();
   j["cost"]["unknown"] = cost_unknown;  // tasks of unknown cost, left out of every cost statistic

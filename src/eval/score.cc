@@ -367,6 +367,22 @@ Json Bucket::ToJson() const {
   return {{"tasks", tasks}, {"em_count", em}, {"em", em_rate()}, {"lenient_count", lenient}};
 }
 
+Json CmdbenchKindScore::ToJson() const {
+  auto rate = [this](size_t c) { return tasks ? static_cast<double>(c) / static_cast<double>(tasks) : 0.0; };
+  return {{"tasks", tasks},
+          {"em", rate(em)},
+          {"em_count", em},
+          {"lenient", rate(lenient)},
+          {"judge_accuracy", judged ? Json(static_cast<double>(judge_correct) / static_cast<double>(judged)) : Json()},
+          {"judged", judged},
+          {"dret_p", dret.precision},
+          {"dret_r", dret.recall},
+          {"dret_f1", dret.f1},
+          {"dacc_p", dacc.precision},
+          {"dacc_r", dacc.recall},
+          {"dacc_f1", dacc.f1}};
+}
+
 Json TaskScore::ToJson() const {
   Json j = {
       {"task_id", task_id},
@@ -487,6 +503,7 @@ void Aggregate(RunScore& s) {
   s.by_documents.clear();
   s.by_namespace_mix.clear();
   s.by_answer_type.clear();
+  s.by_cmdbench_kind.clear();
   s.tool_call_totals.clear();
   for (FunnelStage st : AllFunnelStages())
     s.funnel[st] = 0;
@@ -515,6 +532,19 @@ void Aggregate(RunScore& s) {
       ++b->tasks;
       b->em += t.answer.em;
       b->lenient += t.answer.lenient();
+    }
+    if (!t.cmdbench_kind.empty()) {
+      CmdbenchKindScore& k = s.by_cmdbench_kind[t.cmdbench_kind];
+      ++k.tasks;
+      k.em += t.answer.em;
+      k.lenient += t.answer.lenient();
+      k.judged += t.judge.has_value();
+      k.judge_correct += t.judge && t.judge->correct;
+      for (auto [sum, one] : {std::pair{&k.dret, &t.dret}, {&k.dacc, &t.dacc}}) {
+        sum->precision += one->precision;
+        sum->recall += one->recall;
+        sum->f1 += one->f1;
+      }
     }
     if (!t.gold_datasets.empty()) {
       ++s.discovery_tasks;
@@ -567,6 +597,13 @@ void Aggregate(RunScore& s) {
   };
   s.dret = avg(dret);
   s.dacc = avg(dacc);
+  for (auto& [kind, k] : s.by_cmdbench_kind) {
+    for (Prf* p : {&k.dret, &k.dacc}) {
+      p->precision /= static_cast<double>(k.tasks);
+      p->recall /= static_cast<double>(k.tasks);
+      p->f1 /= static_cast<double>(k.tasks);
+    }
+  }
   s.runtime = Summarize(runtime);
   s.cost = Summarize(cost);
   s.turns = Summarize(turns);

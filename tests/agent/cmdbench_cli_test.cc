@@ -133,6 +133,20 @@ TEST_F(CmdbenchCliTest, GraphAndDocumentQuestionsRunAndScoreAgainstTheirProvenan
   EXPECT_EQ(s["gold_datasets"], Json({"graph"}));
   EXPECT_FALSE(s["em"].get<bool>()) << s;
 
+  // report.json and report.html break the run down by question kind.
+  const Json& kinds = e["by_cmdbench_kind"];
+  EXPECT_EQ(kinds["graph"]["tasks"], 1);
+  EXPECT_DOUBLE_EQ(kinds["graph"]["em"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(kinds["graph"]["dacc_f1"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(kinds["doc"]["dacc_r"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(kinds["source"]["em"].get<double>(), 0.0);
+  EXPECT_TRUE(kinds["source"]["judge_accuracy"].is_null());  // not judged: unknown, not 0
+  std::string html = *ReadFile(dir_ + "/run/report.html");
+  EXPECT_NE(html.find("<h2 id=\"cmdbench\">CMDBench</h2>"), std::string::npos);
+  EXPECT_NE(html.find("Setting: <b>discovery</b>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>graph</td><td>1</td><td>100.0% (1)</td>"), std::string::npos)
+      << html.substr(html.find("id=\"cmdbench\""), 1500);
+
   // The oracle's graph_query call carries the provenance Cypher and names the identities it matched.
   std::string traces = *ReadFile(dir_ + "/run/traces/g1.jsonl");
   EXPECT_NE(traces.find("\"graph_query\""), std::string::npos) << traces;

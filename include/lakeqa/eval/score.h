@@ -217,6 +217,15 @@ struct Bucket {
   Json ToJson() const;
 };
 
+// One CMDBench question kind's slice of a run (report.json's by_cmdbench_kind, report.html's CMDBench
+// section): answers and discovery per kind, as CMDBench reports table, graph and document questions apart.
+struct CmdbenchKindScore {
+  size_t tasks = 0, em = 0, lenient = 0;
+  size_t judged = 0, judge_correct = 0;  // tasks with a verdict, and those the judge called correct
+  Prf dret, dacc;                        // macro over the kind's tasks
+  Json ToJson() const;
+};
+
 struct RunScore {
   std::string run_dir;
   std::vector<TaskScore> tasks;                  // in task-file order
@@ -245,6 +254,7 @@ struct RunScore {
   std::map<std::string, Bucket> by_documents;
   std::map<std::string, Bucket> by_namespace_mix;
   std::map<std::string, Bucket> by_answer_type;
+  std::map<std::string, CmdbenchKindScore> by_cmdbench_kind;  // empty unless the tasks are CMDBench questions
   Distribution runtime;
   Distribution cost;
   Distribution turns;
