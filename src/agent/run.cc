@@ -70,14 +70,6 @@ Status RepairTornTail(const std::string& path) {
 
 }  // namespace
 
-std::string TraceFileName(const std::string& task_id) {
-  std::string out;
-  for (char c : task_id)
-    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
-  if (out.empty() || out[0] == '.') out = "_" + out;
-  return out;
-}
-
 std::string TraceRelativePath(const std::string& task_id, int epoch) {
   std::string name = TraceFileName(task_id) + ".jsonl";
   return epoch <= 1 ? "traces/" + name : "traces/epoch-" + std::to_string(epoch) + "/" + name;

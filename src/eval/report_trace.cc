@@ -9,6 +9,7 @@
 #include "eval/report_util.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/eval/report.h"
+#include "lakeqa/eval/trace_file.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -42,7 +43,7 @@ Json TraceJson(const TaskScore& t, const RunData& run, const ReportOptions& o) {
             {"status", t.status},
             {"stage", std::string(FunnelStageName(t.stage))},
             {"gold_datasets", t.gold_datasets},
-            {"trace_file", "traces/" + t.task_id + ".jsonl"}};
+            {"trace_file", "traces/" + TraceFileName(t.task_id) + ".jsonl"}};
   j["judge"] = t.judge ? Json{{"correct", t.judge->correct}, {"rationale", Cut(t.judge->rationale, o.max_field_chars)}}
                        : Json(nullptr);
   Json events = Json::array();

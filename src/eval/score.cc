@@ -12,6 +12,7 @@
 #include "lakeqa/eval/answer_type.h"
 #include "lakeqa/eval/cmdbench.h"
 #include "lakeqa/eval/hops.h"
+#include "lakeqa/eval/trace_file.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -240,8 +241,8 @@ std::vector<size_t> CurrentLines(const std::vector<PredictionLine>& lines, std::
 
 namespace {
 // traces/<task>.jsonl files of one folder (epoch 1: traces/, epoch e: traces/epoch-<e>/).
-void LoadTraces(const fs::path& traces, std::map<std::string, std::vector<TraceEvent>>& into,
-                std::vector<std::string>& warnings);
+void LoadTraces(const fs::path& traces, const std::vector<Prediction>& predictions,
+                std::map<std::string, std::vector<TraceEvent>>& into, std::vector<std::string>& warnings);
 }  // namespace
 
 Result<RunData> LoadRun(const std::string& dir) {
@@ -280,9 +281,9 @@ Result<RunData> LoadRun(const std::string& dir) {
     }
   }
 
-  LoadTraces(fs::path(dir) / "traces", run.traces, run.warnings);
+  LoadTraces(fs::path(dir) / "traces", run.predictions, run.traces, run.warnings);
   for (const auto& [epoch, preds] : run.later_predictions) {
-    LoadTraces(fs::path(dir) / "traces" / ("epoch-" + std::to_string(epoch)), run.later_traces[epoch],
+    LoadTraces(fs::path(dir) / "traces" / ("epoch-" + std::to_string(epoch)), preds, run.later_traces[epoch],
                run.warnings);
   }
   return run;
@@ -306,8 +307,12 @@ RunData EpochView(const RunData& run, int epoch) {
 
 namespace {
 
-void LoadTraces(const fs::path& traces, std::map<std::string, std::vector<TraceEvent>>& into,
-                std::vector<std::string>& warnings) {
+// Keyed by task id: a file is named by TraceFileName(id), which is not reversible ("a b" and "a_b" share
+// a name), so the predictions' ids name the files; a file no prediction names keeps its stem.
+void LoadTraces(const fs::path& traces, const std::vector<Prediction>& predictions,
+                std::map<std::string, std::vector<TraceEvent>>& into, std::vector<std::string>& warnings) {
+  std::map<std::string, std::string> id_of_file;
+  for (const Prediction& p : predictions) id_of_file.emplace(TraceFileName(p.task_id), p.task_id);
   std::error_code ec;
   if (fs::is_directory(traces, ec)) {
     std::vector<fs::path> files;
@@ -321,7 +326,8 @@ void LoadTraces(const fs::path& traces, std::map<std::string, std::vector<TraceE
         warnings.push_back(t.status().message());
         continue;
       }
-      std::vector<TraceEvent>& events = into[f.stem().string()];
+      auto id = id_of_file.find(f.stem().string());
+      std::vector<TraceEvent>& events = into[id == id_of_file.end() ? f.stem().string() : id->second];
       ForEachJsonLine(*t, f.string(), warnings, [&](const Json& j, const std::string& where, size_t) {
         LAKEQA_ASSIGN_OR_RETURN(TraceEvent e, TraceEventFromJson(j, where));
         events.push_back(std::move(e));

@@ -2,6 +2,7 @@
 // run by one exec::SqlSandbox rooted at the graph folder (so read-only, time-limited and capped exactly as
 // the `query` tool is); calls are serialised because a DuckDB connection is not shared between threads.
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "lakeqa/common/fs.h"
@@ -56,7 +57,12 @@ Json QueryOutput::ToJson(size_t max_ids) const {
 
 Graph::~Graph() = default;
 
-Result<std::unique_ptr<Graph>> Graph::Open(const std::string& dir, const GraphOptions& options) {
+Result<std::unique_ptr<Graph>> Graph::Open(const std::string& given_dir, const GraphOptions& options) {
+  // Absolute: the SQL names the node and edge files by this path, and the sandbox allows only paths under
+  // its root, which it compares as absolute paths (a relative --index made every query a permission error).
+  std::error_code ec;
+  std::filesystem::path abs = std::filesystem::absolute(given_dir, ec);
+  const std::string dir = ec ? given_dir : abs.lexically_normal().string();
   std::string path = dir + "/schema.json";
   if (!PathExists(path)) return NotFound("no graph at " + dir + " (no schema.json; `lakeqa index build` writes it when the lake has Neo4j-import node and relation files)");
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 64 << 20));

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "lakeqa/eval/trace_file.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/eval/task.h"
@@ -73,7 +74,7 @@ inline void WriteRun(const std::string& dir, const std::vector<PredSpec>& preds,
     for (const Json& e : p.events)
       trace += e.dump() + "\n";
     if (!p.events.empty()) {
-      ASSERT_TRUE(WriteFileAtomic(dir + "/traces/" + p.task_id + ".jsonl", trace).ok());
+      ASSERT_TRUE(WriteFileAtomic(dir + "/traces/" + TraceFileName(p.task_id) + ".jsonl", trace).ok());
     }
   }
   ASSERT_TRUE(WriteFileAtomic(dir + "/predictions.jsonl", lines).ok());

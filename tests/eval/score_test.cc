@@ -57,6 +57,31 @@ TEST_F(RunDir, OracleRunScoresPerfectly) {
   EXPECT_TRUE(s.not_run.empty());
 }
 
+// A task id that is not a file name ("Georgia (country)", "21 June 2018") has its trace under
+// TraceFileName(id); the scorer finds it there, so D_ret/D_acc and the funnel see the trace.
+TEST_F(RunDir, TracesOfIdsThatAreNotFileNamesAreFound) {
+  std::vector<Task> tasks = {MakeTask("d-Georgia_(country)", "x", {"wikipedia/Georgia_(country)"}),
+                             MakeTask("g 21 June 2018", "y", {"cmdbench/graph_nodes_Player"})};
+  std::vector<PredSpec> preds;
+  for (const Task& t : tasks) {
+    PredSpec p;
+    p.task_id = t.id;
+    p.answer = PythonStr(t.answer);
+    p.events.push_back(Event(1, "inspect_file", GoldDatasets(t), GoldDatasets(t)));
+    preds.push_back(p);
+  }
+  WriteRun(dir_, preds);
+  ASSERT_TRUE(PathExists(dir_ + "/traces/g_21_June_2018.jsonl"));
+  auto run = LoadRun(dir_);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  RunScore s = ScoreRun(*run, tasks);
+  ASSERT_EQ(s.tasks.size(), 2u);
+  for (const TaskScore& t : s.tasks) {
+    EXPECT_TRUE(t.has_trace) << t.task_id;
+    EXPECT_DOUBLE_EQ(t.dacc.recall, 1.0) << t.task_id;
+  }
+}
+
 TEST_F(RunDir, WeakAgentNumbers) {
   WriteRun(dir_, testing::WeakRun());
   auto run = LoadRun(dir_);

@@ -18,6 +18,7 @@
 #include "lakeqa/agent/tool_env.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/eval/task.h"
+#include "lakeqa/eval/trace_file.h"
 
 namespace lakeqa::agent {
 
@@ -104,7 +105,7 @@ Result<RunSummary> RunTasks(const RunOptions& options, const std::vector<eval::T
 // Where a task's trace goes: traces/<task>.jsonl for epoch 1, traces/epoch-<e>/<task>.jsonl after.
 std::string TraceRelativePath(const std::string& task_id, int epoch);
 
-// A task id as a file name (anything outside [A-Za-z0-9._-] becomes '_').
-std::string TraceFileName(const std::string& task_id);
+// A task id as a file name (eval/trace_file.h).
+using eval::TraceFileName;
 
 }  // namespace lakeqa::agent
