@@ -1,6 +1,8 @@
 // The graph builder (identities, problems per row) and the node search / neighbour queries.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "graph/fixture.h"
 
 namespace lakeqa::graph::testing {
@@ -37,6 +39,24 @@ TEST(GraphBuilderTest, MalformedRowsAndDuplicateIdsAreProblemsNotFailures) {
   auto r = (*g)->Query("MATCH (n:P) RETURN n.name ORDER BY n.name");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->result.rows, (std::vector<std::vector<Json>>{{"multi\nline"}, {"x"}}));
+  (void)RemoveAll(*d);
+}
+
+// `--index index` (relative) must work: the translated SQL names the files by the graph's path, which the
+// sandbox compares with its root as absolute paths.
+TEST(GraphBuilderTest, AGraphOpenedByARelativePathAnswersQueries) {
+  GraphBuilder b;
+  ASSERT_TRUE(b.AddFile("P.csv", "P", "id:ID(P),name\nA,x\n").ok());
+  auto d = MakeTempDir("lakeqa-graph-rel");
+  ASSERT_TRUE(d.ok());
+  ASSERT_TRUE(b.Write(*d).ok());
+  std::string rel = std::filesystem::relative(*d).string();
+  ASSERT_FALSE(rel.empty() || rel[0] == '/') << rel;
+  auto g = Graph::Open(rel);
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  auto r = (*g)->Query("MATCH (n:P) RETURN n.name");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->result.rows, (std::vector<std::vector<Json>>{{"x"}}));
   (void)RemoveAll(*d);
 }
 
