@@ -60,6 +60,21 @@ check "$WORK/graph-examples.json" \
   "MATCH (t:Team {name: 'Cleveland Cavaliers'}) RETURN t.inception AS inception" >"$WORK/query.json"
 check "$WORK/query.json" "d['rows'] == [['1970']] and d['nodes'] == ['Team:Q162990']"
 
+# `lakeqa run` on every kind of question file (the oracle agent: it follows the provenance through the tools,
+# a graph question's Cypher through graph_query), scored by `lakeqa eval` against the provenance.
+for k in table graph doc source; do
+  "$LAKEQA" run -q --agent oracle --tasks "$Q/q_$k.json" --lake "$WORK/lake" --index "$WORK/index" \
+    --out "$WORK/run-$k" >/dev/null
+  "$LAKEQA" eval -q --run "$WORK/run-$k" >/dev/null
+done
+check "$WORK/run-table/report.json" "d['tasks'] == 36 and d['dacc_r'] == 1 and d['lenient'] == 1"
+check "$WORK/run-graph/report.json" \
+  "d['tasks'] == 37 and d['lenient'] == 1 and d['dacc_r'] > 0.9 and d['tool_call_totals']['graph_query'] == 37"
+check "$WORK/run-doc/report.json" "d['tasks'] == 40 and d['lenient'] == 1 and d['dacc_r'] == 1"
+check "$WORK/run-source/report.json" \
+  "d['tasks'] == 48 and set(d['by_cmdbench_kind']) == {'source'} and all(t['gold_datasets'] and set(t['gold_datasets']) <= {'doc', 'table', 'graph'} for t in d['per_task'])"
+grep -q '<h2 id="cmdbench">CMDBench</h2>' "$WORK/run-graph/report.html" || { echo "no CMDBench section"; exit 1; }
+
 # A question file of the wrong kind is refused, naming what was expected.
 if "$LAKEQA" eval cmdbench --task graph --questions "$Q/q_table.json" --index "$WORK/index" 2>"$WORK/err.txt"; then
   echo "a table question file was accepted for --task graph"; exit 1
