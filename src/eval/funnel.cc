@@ -1,8 +1,8 @@
 // The sets a trace induces and the failure funnel built on them. Which tools count as what follows the
 // paper's definitions: D_ret is what search tools returned; D_acc is every dataset a tool touched
 // (listed, downloaded, inspected, queried, read in code); a dataset is "selected" once a file of it is
-// fetched or opened (download, inspect_file, query, execute_code — list_files only browses), and
-// "analyzed" once it is inspected, queried or used in code.
+// fetched or opened (download, inspect_file, query, execute_code, graph_query, graph_neighbors — list_files
+// only browses), and "analyzed" once it is inspected, queried (also through the graph tools) or used in code.
 #include <algorithm>
 
 #include "lakeqa/eval/score.h"
@@ -10,12 +10,13 @@
 namespace lakeqa::eval {
 namespace {
 
-bool IsSelectTool(const std::string& tool) {
-  return tool == "download" || tool == "inspect_file" || tool == "query" || tool == "execute_code";
-}
+// graph_query runs SQL over the graph's node and edge tables and graph_neighbors reads a node's edges: both
+// are queries of the datasets they name (graph_find_nodes only returns candidates, like a search).
 bool IsAnalyzeTool(const std::string& tool) {
-  return tool == "inspect_file" || tool == "query" || tool == "execute_code";
+  return tool == "inspect_file" || tool == "query" || tool == "execute_code" || tool == "graph_query" ||
+         tool == "graph_neighbors";
 }
+bool IsSelectTool(const std::string& tool) { return tool == "download" || IsAnalyzeTool(tool); }
 
 bool Intersects(const std::set<std::string>& a, const std::set<std::string>& b) {
   for (const auto& x : a) {

@@ -236,14 +236,14 @@ TEST(SetPrf, MatchesBruteForce) {
 
 TEST(Funnel, MatchesStageRankBruteForce) {
   std::mt19937 rng(5);
-  const char* tools[] = {"search",       "search_keyword", "list_files",  "download",
-                         "inspect_file", "query",          "execute_code"};
+  const char* tools[] = {"search", "search_keyword", "list_files", "download",       "inspect_file",
+                         "query",  "execute_code",   "graph_query", "graph_neighbors"};
   for (int trial = 0; trial < 2000; ++trial) {
     auto gold = RandomSet(rng, 6, 3);
     std::vector<TraceEvent> events;
     for (int i = static_cast<int>(rng() % 6); i > 0; --i) {
       TraceEvent e;
-      e.tool = tools[rng() % 7];
+      e.tool = tools[rng() % 9];
       e.status = "ok";
       auto ids = RandomSet(rng, 6, 2);
       if (e.tool.rfind("search", 0) == 0) {
