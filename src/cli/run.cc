@@ -14,7 +14,7 @@
 
 #include "lakeqa/agent/ablation.h"
 #include "lakeqa/agent/agent.h"
-#include "lakeqa/agent/cmdbench_eval.h"
+#include "lakeqa/agent/cmdbench_provenance.h"
 #include "lakeqa/agent/prompts.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/progress.h"
@@ -73,9 +73,18 @@ int Run(const Opts& o) {
   for (const auto& e : loaded.errors)
     fmt::print(stderr, "skipped: {}\n", e.status.message());
   if (loaded.tasks.empty()) return Fail(NotFound("no task could be loaded from --tasks"), out);
+  // The gold contents are read once, before any task runs, from the lake and the index the tools will use.
+  Json provenance;
   if (o.provide_provenance) {
-    Status p = agent::ProvideCmdbenchProvenance(loaded.tasks);
-    if (!p.ok()) return Fail(p, out);
+    std::unique_ptr<lake::Store> store;
+    if (!o.lake.empty()) {
+      auto opened = OpenFromFlags(o.lake, o.store);
+      if (!opened.ok()) return Fail(opened.status().WithContext("--lake"), out);
+      store = std::move(*opened);
+    }
+    auto given = agent::ProvideCmdbenchProvenance(loaded.tasks, {store.get(), o.index});
+    if (!given.ok()) return Fail(given.status(), out);
+    provenance = std::move(*given);
   }
   // Tasks without the gold data their oracle needs are reported one by one; the rest run.
   Json not_run = Json::array();
@@ -218,7 +227,8 @@ int Run(const Opts& o) {
                {"force", o.force},
                {"epochs", o.epochs},
                {"ablate", o.ablate},
-               {"provide_provenance", o.provide_provenance}};
+               {"provide_provenance", o.provide_provenance},
+               {"provenance", provenance}};
 
   agent::ToolEnvOptions eo;
   eo.index_dir = o.index;
@@ -303,7 +313,8 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--epochs", o->epochs, "Runs of each task (pass@k, pass^k in `lakeqa eval`)")
       ->capture_default_str();
   cmd->add_flag("--provide-provenance", o->provide_provenance,
-                "CMDBench questions: hand the agent the gold table (docs/cmdbench.md)");
+                "CMDBench questions: hand the agent the gold contents (table rows, matched sub-graph, "
+                "paragraphs, source; docs/cmdbench.md)");
   cmd->add_flag("--only-new", o->only_new, "Skip every task already recorded, failed ones too");
   cmd->add_option("--max-failures", o->max_failures,
                   "Stop starting tasks after this many failed (error, crashed); 0 = no limit")

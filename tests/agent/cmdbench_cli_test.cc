@@ -192,38 +192,61 @@ TEST_F(CmdbenchCliTest, ValidateExitsNotFoundForAMissingPathOrAnEmptyFolder) {
 }
 
 
-// CMDBench's oracle-vs-discovery comparison: with --provide-provenance the agent's question carries the gold
-// table (dataset, file, columns); without it, it does not. The llm agent talks to a loopback server speaking
-// OpenAI Chat Completions, which answers at once with submit_answer.
-TEST_F(CmdbenchCliTest, ProvideProvenanceHandsTheAgentTheGoldTable) {
-  std::string q = Questions("table.json", {kTableQuestion});
-  std::vector<std::string> questions;
-  std::mutex mu;
-  lakeqa::testing::ModelServer srv([&](const std::string&, const Json& body) {
-    if (!body.contains("tools")) return lakeqa::testing::OpenAiTextStream("OK");  // the preflight
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      questions.push_back(body["messages"][1]["content"].get<std::string>());
+// CMDBench's oracle-vs-discovery comparison (its Figure 8): `run --provide-provenance` hands the llm agent the
+// gold contents of each question, read from the lake and the index's graph. A loopback server speaking OpenAI
+// Chat Completions records the first user message of every task and answers at once with submit_answer.
+class ProvideProvenanceTest : public CmdbenchCliTest {
+ protected:
+  struct AgentRun {
+    CmdResult cmd;
+    std::vector<std::string> messages;  // the first user message of each task, in run order
+    // The message of the task whose question contains `question` ("" when none does).
+    std::string Of(const std::string& question) const {
+      for (const auto& m : messages)
+        if (m.find(question) != std::string::npos) return m;
+      return "";
     }
-    return lakeqa::testing::OpenAiToolCallStream("submit_answer", {{"answer", "37"}}, "c1");
-  });
-  auto run = [&](const std::string& out, const std::string& flag) {
-    return Cli("run -q --agent llm --model openai:gpt-5.2 --base-url " + Sh(srv.Url() + "/v1") + " --tasks " + Sh(q) +
-               " --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/" + out) +
-               " " + flag + " 2>&1");
   };
-  CmdResult given = run("given", "--provide-provenance");
-  ASSERT_EQ(given.exit_code, 0) << given.out;
-  CmdResult plain = run("plain", "");
-  ASSERT_EQ(plain.exit_code, 0) << plain.out;
-  ASSERT_EQ(questions.size(), 2u);
-  EXPECT_NE(questions[0].find("PROVENANCE (given for this run"), std::string::npos) << questions[0];
-  EXPECT_NE(questions[0].find("the table cmdbench/t_1_13619135_7 (lake file "
-                              "cmdbench/t_1_13619135_7/t_1_13619135_7.csv); columns date, high points of t_1_13619135_7"),
+  AgentRun RunLlm(const std::string& tasks, const std::string& out, const std::string& flags) {
+    AgentRun r;
+    std::mutex mu;
+    lakeqa::testing::ModelServer srv([&](const std::string&, const Json& body) {
+      if (!body.contains("tools")) return lakeqa::testing::OpenAiTextStream("OK");  // the preflight
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        r.messages.push_back(body["messages"][1]["content"].get<std::string>());
+      }
+      return lakeqa::testing::OpenAiToolCallStream("submit_answer", {{"answer", "37"}}, "c1");
+    });
+    r.cmd = Cli("run -q --agent llm --model openai:gpt-5.2 --base-url " + Sh(srv.Url() + "/v1") + " --tasks " +
+                Sh(tasks) + " --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " --out " +
+                Sh(dir_ + "/" + out) + " " + flags + " 2>&1");
+    return r;
+  }
+};
+
+TEST_F(ProvideProvenanceTest, HandsTheAgentTheGoldTableRows) {
+  std::string q = Questions("table.json", {kTableQuestion});
+  AgentRun given = RunLlm(q, "given", "--provide-provenance");
+  ASSERT_EQ(given.cmd.exit_code, 0) << given.cmd.out;
+  AgentRun plain = RunLlm(q, "plain", "");
+  ASSERT_EQ(plain.cmd.exit_code, 0) << plain.cmd.out;
+  ASSERT_EQ(given.messages.size(), 1u);
+  ASSERT_EQ(plain.messages.size(), 1u);
+  const std::string& m = given.messages[0];
+  EXPECT_NE(m.find("PROVENANCE (given for this run"), std::string::npos) << m;
+  EXPECT_NE(m.find("cmdbench/t_1_13619135_7"), std::string::npos) << m;
+  EXPECT_NE(m.find("columns date, high points"), std::string::npos) << m;
+  EXPECT_NE(m.find("game,date,team,score,high points\n65,March 19,Houston,W 112-95,Vince Carter (37)\n"),
             std::string::npos)
-      << questions[0];
-  EXPECT_EQ(questions[1].find("PROVENANCE"), std::string::npos) << questions[1];
-  EXPECT_EQ(Json::parse(*ReadFile(dir_ + "/given/run.json"))["config"]["provide_provenance"], true);
+      << m;
+  EXPECT_EQ(m.find("(first "), std::string::npos) << m;  // the whole table fits
+  EXPECT_EQ(plain.messages[0].find("PROVENANCE"), std::string::npos) << plain.messages[0];
+  EXPECT_EQ(plain.messages[0].find("65,March 19,Houston"), std::string::npos) << plain.messages[0];
+  Json config = Json::parse(*ReadFile(dir_ + "/given/run.json"))["config"];
+  EXPECT_EQ(config["provide_provenance"], true);
+  EXPECT_EQ(config["provenance"]["table"]["tasks"], 1) << config;
+  EXPECT_EQ(Json::parse(*ReadFile(dir_ + "/plain/run.json"))["config"]["provide_provenance"], false);
   // Scored as any run: EM against the question file's answer.
   CmdResult ev = Cli("eval --run " + Sh(dir_ + "/given") + " --json 2>/dev/null");
   ASSERT_EQ(ev.exit_code, 0) << ev.out;
@@ -238,6 +261,124 @@ TEST_F(CmdbenchCliTest, ProvideProvenanceHandsTheAgentTheGoldTable) {
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.out.find("task L1"), std::string::npos) << bad.out;
   EXPECT_NE(bad.out.find("is not a CMDBench question"), std::string::npos) << bad.out;
+}
+
+// A table over the bounds is cut and says so: 150 short rows stop at 100 rows; 40 wide rows at 16 KiB.
+TEST_F(ProvideProvenanceTest, CutsABigTableAndSaysSo) {
+  std::string many = "n,name\n", wide = "n,text\n";
+  for (int i = 1; i <= 150; ++i) many += std::to_string(i) + ",row " + std::to_string(i) + "\n";
+  for (int i = 1; i <= 40; ++i) wide += std::to_string(i) + "," + std::string(1000, 'x') + "\n";
+  Put("lake/cmdbench/t_many/t_many.csv", many);
+  Put("lake/cmdbench/t_wide/t_wide.csv", wide);
+  ASSERT_EQ(Cli("index build -q --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " 2>&1").exit_code, 0);
+  std::string q = Questions("big.json", {
+      R"({"qid": "m1", "answer": "row 7", "question": "Which name has n 7?", "provenance_table": {"table": "t_many"}})",
+      R"({"qid": "w1", "answer": "x", "question": "Which text has n 3?", "provenance_table": {"table": "t_wide"}})"});
+  AgentRun r = RunLlm(q, "given", "--provide-provenance");
+  ASSERT_EQ(r.cmd.exit_code, 0) << r.cmd.out;
+  std::string m = r.Of("Which name has n 7?");
+  EXPECT_NE(m.find("(first 100 of 150 rows)"), std::string::npos) << m;
+  EXPECT_NE(m.find("\n100,row 100\n"), std::string::npos) << m;
+  EXPECT_EQ(m.find("101,row 101"), std::string::npos) << m;
+  std::string w = r.Of("Which text has n 3?");
+  EXPECT_NE(w.find("of 40 rows)"), std::string::npos) << w;
+  EXPECT_EQ(w.find("\n40," + std::string(1000, 'x')), std::string::npos) << w.size();
+  EXPECT_LT(w.size(), 20000u);
+}
+
+TEST_F(ProvideProvenanceTest, HandsTheAgentTheMatchedSubgraph) {
+  std::string q = Questions("graph.json", {kGraphQuestion});
+  AgentRun given = RunLlm(q, "given", "--provide-provenance");
+  ASSERT_EQ(given.cmd.exit_code, 0) << given.cmd.out;
+  AgentRun plain = RunLlm(q, "plain", "");
+  ASSERT_EQ(plain.cmd.exit_code, 0) << plain.cmd.out;
+  ASSERT_EQ(given.messages.size(), 1u);
+  const std::string& m = given.messages[0];
+  // The nodes the provenance Cypher matched, with their properties, and the edge between them.
+  EXPECT_NE(m.find("2 nodes, 1 edge"), std::string::npos) << m;
+  EXPECT_NE(m.find("Player:Q201608 {\"name\":\"Dennis Rodman\",\"height\":\"201 centimetre\"}"), std::string::npos) << m;
+  EXPECT_NE(m.find("Team:Q162990 {\"name\":\"Detroit Pistons\"}"), std::string::npos) << m;
+  EXPECT_NE(m.find("Player:Q201608-[playsFor]->Team:Q162990#"), std::string::npos) << m;
+  EXPECT_NE(m.find("start Player:Q201608, type playsFor, end Team:Q162990 {\"start_time\":\"1986\"}"), std::string::npos)
+      << m;
+  // Nothing the query did not match.
+  EXPECT_EQ(m.find("Michael Jordan"), std::string::npos) << m;
+  EXPECT_EQ(m.find("Chicago Bulls"), std::string::npos) << m;
+  ASSERT_EQ(plain.messages.size(), 1u);
+  EXPECT_EQ(plain.messages[0].find("Player:Q201608"), std::string::npos) << plain.messages[0];
+  EXPECT_EQ(Json::parse(*ReadFile(dir_ + "/given/run.json"))["config"]["provenance"]["graph"]["tasks"], 1);
+}
+
+// A provenance Cypher lakeqa cannot run stops the run before any task, naming the task and the error.
+TEST_F(ProvideProvenanceTest, RefusesAGraphQuestionWhoseCypherFails) {
+  std::string q = Questions("bad_graph.json", {kGraphQuestion, R"({"qid": "g2", "answer": "x", "question": "Who?",
+    "provenance_graph": {"cypher": "MATCH (p:Player {name: 'Dennis Rodman') RETURN p.name", "type": "point"}})"});
+  AgentRun r = RunLlm(q, "given", "--provide-provenance");
+  EXPECT_NE(r.cmd.exit_code, 0) << r.cmd.out;
+  EXPECT_NE(r.cmd.out.find("task g2"), std::string::npos) << r.cmd.out;
+  EXPECT_NE(r.cmd.out.find("cypher 1:"), std::string::npos) << r.cmd.out;
+  EXPECT_TRUE(r.messages.empty());
+  // An unknown label is an error of the query too, not an empty subgraph.
+  std::string q2 = Questions("unknown_label.json", {R"({"qid": "g3", "answer": "x", "question": "Who?",
+    "provenance_graph": {"cypher": "MATCH (c:Coach) RETURN c.name", "type": "point"}})"});
+  AgentRun r2 = RunLlm(q2, "given2", "--provide-provenance");
+  EXPECT_NE(r2.cmd.exit_code, 0) << r2.cmd.out;
+  EXPECT_NE(r2.cmd.out.find("task g3"), std::string::npos) << r2.cmd.out;
+  EXPECT_NE(r2.cmd.out.find("Coach"), std::string::npos) << r2.cmd.out;
+}
+
+// A document question gets its gold paragraph read from the page in the lake (line paragraph_id of
+// content.txt); a page the lake lacks falls back to the question file's text, and says so; with neither the
+// run is refused.
+TEST_F(ProvideProvenanceTest, HandsTheAgentTheGoldParagraph) {
+  std::string q = Questions("doc.json", {kDocQuestion, R"({"qid": "d2", "answer": "1967",
+    "question": "When were the Lakers founded?", "provenance_doc": {"paragraphs": [{"wikipedia_title": "Los Angeles Lakers",
+    "paragraph_id": 3, "text": "The Lakers were founded in 1947 in Detroit."}]}})"});
+  AgentRun given = RunLlm(q, "given", "--provide-provenance");
+  ASSERT_EQ(given.cmd.exit_code, 0) << given.cmd.out;
+  AgentRun plain = RunLlm(q, "plain", "");
+  ASSERT_EQ(plain.cmd.exit_code, 0) << plain.cmd.out;
+  std::string m = given.Of("Where do the Wizards play?");
+  EXPECT_NE(m.find("Washington Wizards, paragraph 1 (lake file wikipedia/Washington_Wizards/content.txt"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("The Washington Wizards are an American professional basketball team based in Washington, D.C."),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(m.find("home games"), std::string::npos) << m;  // line 2 is another paragraph
+  std::string f = given.Of("When were the Lakers founded?");
+  EXPECT_NE(f.find("Los Angeles Lakers, paragraph 3 (not in the lake"), std::string::npos) << f;
+  EXPECT_NE(f.find("The Lakers were founded in 1947 in Detroit."), std::string::npos) << f;
+  EXPECT_EQ(plain.Of("Where do the Wizards play?").find("an American professional"), std::string::npos);
+  EXPECT_EQ(plain.Of("When were the Lakers founded?").find("1947"), std::string::npos);
+  Json config = Json::parse(*ReadFile(dir_ + "/given/run.json"))["config"]["provenance"];
+  EXPECT_EQ(config["doc"]["tasks"], 2) << config;
+  EXPECT_EQ(config["doc"]["paragraphs_from_question_file"], 1) << config;
+
+  std::string none = Questions("doc_none.json", {R"({"qid": "d3", "answer": "x", "question": "Q?",
+    "provenance_doc": {"paragraphs": [{"wikipedia_title": "Washington Wizards", "paragraph_id": 40}]}})"});
+  AgentRun bad = RunLlm(none, "bad", "--provide-provenance");
+  EXPECT_NE(bad.cmd.exit_code, 0) << bad.cmd.out;
+  EXPECT_NE(bad.cmd.out.find("task d3"), std::string::npos) << bad.cmd.out;
+  EXPECT_NE(bad.cmd.out.find("paragraph 40"), std::string::npos) << bad.cmd.out;
+}
+
+// A source-routing question gets its gold source named (CMDBench's routing oracle): for the graph, its node
+// labels and relationship types from the index's graph schema.
+TEST_F(ProvideProvenanceTest, NamesTheGoldSource) {
+  std::string q = Questions("source.json", {kRoutingQuestion});
+  AgentRun given = RunLlm(q, "given", "--provide-provenance");
+  ASSERT_EQ(given.cmd.exit_code, 0) << given.cmd.out;
+  AgentRun plain = RunLlm(q, "plain", "");
+  ASSERT_EQ(plain.cmd.exit_code, 0) << plain.cmd.out;
+  ASSERT_EQ(given.messages.size(), 1u);
+  const std::string& m = given.messages[0];
+  EXPECT_NE(m.find("the graph source: node labels Player, Team; relationship types (Player)-[playsFor]->(Team)"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(m.find("Dennis Rodman"), std::string::npos) << m;  // the source, nothing more
+  ASSERT_EQ(plain.messages.size(), 1u);
+  EXPECT_EQ(plain.messages[0].find("graph source"), std::string::npos) << plain.messages[0];
 }
 
 }  // namespace

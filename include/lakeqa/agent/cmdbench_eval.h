@@ -36,10 +36,4 @@ struct CmdbenchEvalOptions {
 // The report: {"task", "questions", "method", "metrics", "per_question": [...]}.
 Result<Json> RunCmdbenchEval(const CmdbenchEvalOptions& options);
 
-// `lakeqa run --provide-provenance`: CMDBench's oracle setting (its Figure 8) against normal discovery. Each
-// CMDBench question's text gets its gold element appended — the provenance table's dataset id, lake file and
-// columns — so the agent skips discovery and reads that table with the tools. Scoring is unchanged (the task
-// files are read again by `lakeqa eval`). A task that is not a CMDBench question is refused, naming it.
-Status ProvideCmdbenchProvenance(std::vector<eval::Task>& tasks);
-
 }  // namespace lakeqa::agent
