@@ -3,7 +3,6 @@
 // provenance_doc.cc.
 #include "lakeqa/agent/cmdbench_provenance.h"
 
-#include <filesystem>
 #include <map>
 #include <memory>
 
@@ -192,11 +191,7 @@ class Provider {
     if (graph_) return graph_.get();
     if (s_.index_dir.empty())
       return InvalidArgument("the gold sub-graph is read from the index's graph: pass --index");
-    // Absolute: the graph's SQL names its files by the folder's path, inside a sandbox rooted at the folder.
-    std::error_code ec;
-    std::string dir = std::filesystem::absolute(s_.index_dir + "/graph", ec).lexically_normal().string();
-    if (ec) return IoError(s_.index_dir + "/graph: " + ec.message());
-    auto g = graph::Graph::Open(dir);
+    auto g = graph::Graph::Open(s_.index_dir + "/graph");
     if (!g.ok()) return g.status().WithContext("opening the index's graph for the gold sub-graph");
     graph_ = std::move(*g);
     return graph_.get();
