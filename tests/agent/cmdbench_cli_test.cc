@@ -327,6 +327,21 @@ TEST_F(ProvideProvenanceTest, RefusesAGraphQuestionWhoseCypherFails) {
   EXPECT_NE(r2.cmd.out.find("Coach"), std::string::npos) << r2.cmd.out;
 }
 
+// A graph question over an index without a graph is refused, naming the task, not handed an empty sub-graph.
+TEST_F(ProvideProvenanceTest, RefusesAGraphQuestionWithoutAGraph) {
+  Put("tablelake/cmdbench/t_1_13619135_7/t_1_13619135_7.csv", "game,date\n65,March 19\n");
+  ASSERT_EQ(Cli("index build -q --lake " + Sh(dir_ + "/tablelake") + " --index " + Sh(dir_ + "/tableindex") + " 2>&1")
+                .exit_code,
+            0);
+  std::string q = Questions("graph.json", {kGraphQuestion});
+  CmdResult r = Cli("run -q --agent baseline --tasks " + Sh(q) + " --lake " + Sh(dir_ + "/tablelake") + " --index " +
+                    Sh(dir_ + "/tableindex") + " --out " + Sh(dir_ + "/run") + " --provide-provenance 2>&1");
+  EXPECT_NE(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("task g1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("no graph at"), std::string::npos) << r.out;
+  EXPECT_FALSE(PathExists(dir_ + "/run/predictions.jsonl"));
+}
+
 // A document question gets its gold paragraph read from the page in the lake (line paragraph_id of
 // content.txt); a page the lake lacks falls back to the question file's text, and says so; with neither the
 // run is refused.
