@@ -223,14 +223,19 @@ class ProvideProvenanceTest : public CmdbenchCliTest {
                 Sh(dir_ + "/" + out) + " " + flags + " 2>&1");
     return r;
   }
+  // The same tasks with the flag (into <dir>/given) and without it (<dir>/plain); both must succeed.
+  std::pair<AgentRun, AgentRun> GivenAndPlain(const std::string& tasks) {
+    AgentRun given = RunLlm(tasks, "given", "--provide-provenance");
+    AgentRun plain = RunLlm(tasks, "plain", "");
+    EXPECT_EQ(given.cmd.exit_code, 0) << given.cmd.out;
+    EXPECT_EQ(plain.cmd.exit_code, 0) << plain.cmd.out;
+    return {std::move(given), std::move(plain)};
+  }
 };
 
 TEST_F(ProvideProvenanceTest, HandsTheAgentTheGoldTableRows) {
   std::string q = Questions("table.json", {kTableQuestion});
-  AgentRun given = RunLlm(q, "given", "--provide-provenance");
-  ASSERT_EQ(given.cmd.exit_code, 0) << given.cmd.out;
-  AgentRun plain = RunLlm(q, "plain", "");
-  ASSERT_EQ(plain.cmd.exit_code, 0) << plain.cmd.out;
+  auto [given, plain] = GivenAndPlain(q);
   ASSERT_EQ(given.messages.size(), 1u);
   ASSERT_EQ(plain.messages.size(), 1u);
   const std::string& m = given.messages[0];
@@ -288,10 +293,7 @@ TEST_F(ProvideProvenanceTest, CutsABigTableAndSaysSo) {
 
 TEST_F(ProvideProvenanceTest, HandsTheAgentTheMatchedSubgraph) {
   std::string q = Questions("graph.json", {kGraphQuestion});
-  AgentRun given = RunLlm(q, "given", "--provide-provenance");
-  ASSERT_EQ(given.cmd.exit_code, 0) << given.cmd.out;
-  AgentRun plain = RunLlm(q, "plain", "");
-  ASSERT_EQ(plain.cmd.exit_code, 0) << plain.cmd.out;
+  auto [given, plain] = GivenAndPlain(q);
   ASSERT_EQ(given.messages.size(), 1u);
   const std::string& m = given.messages[0];
   // The nodes the provenance Cypher matched, with their properties, and the edge between them.
@@ -349,10 +351,7 @@ TEST_F(ProvideProvenanceTest, HandsTheAgentTheGoldParagraph) {
   std::string q = Questions("doc.json", {kDocQuestion, R"({"qid": "d2", "answer": "1967",
     "question": "When were the Lakers founded?", "provenance_doc": {"paragraphs": [{"wikipedia_title": "Los Angeles Lakers",
     "paragraph_id": 3, "text": "The Lakers were founded in 1947 in Detroit."}]}})"});
-  AgentRun given = RunLlm(q, "given", "--provide-provenance");
-  ASSERT_EQ(given.cmd.exit_code, 0) << given.cmd.out;
-  AgentRun plain = RunLlm(q, "plain", "");
-  ASSERT_EQ(plain.cmd.exit_code, 0) << plain.cmd.out;
+  auto [given, plain] = GivenAndPlain(q);
   std::string m = given.Of("Where do the Wizards play?");
   EXPECT_NE(m.find("Washington Wizards, paragraph 1 (lake file wikipedia/Washington_Wizards/content.txt"),
             std::string::npos)
@@ -382,10 +381,7 @@ TEST_F(ProvideProvenanceTest, HandsTheAgentTheGoldParagraph) {
 // labels and relationship types from the index's graph schema.
 TEST_F(ProvideProvenanceTest, NamesTheGoldSource) {
   std::string q = Questions("source.json", {kRoutingQuestion});
-  AgentRun given = RunLlm(q, "given", "--provide-provenance");
-  ASSERT_EQ(given.cmd.exit_code, 0) << given.cmd.out;
-  AgentRun plain = RunLlm(q, "plain", "");
-  ASSERT_EQ(plain.cmd.exit_code, 0) << plain.cmd.out;
+  auto [given, plain] = GivenAndPlain(q);
   ASSERT_EQ(given.messages.size(), 1u);
   const std::string& m = given.messages[0];
   EXPECT_NE(m.find("the graph source: node labels Player, Team; relationship types (Player)-[playsFor]->(Team)"),
