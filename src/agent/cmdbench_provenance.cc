@@ -113,9 +113,11 @@ class Provider {
     std::string lines;
     size_t nodes = 0, edges = 0;
     auto props = [](const Json& p) { return p.empty() ? std::string() : " " + DumpJson(p); };
+    // As with the element bound, nodes leave the edges at least half of the bytes when there are edges.
+    size_t node_bytes = sub.edges.empty() ? kMaxBytes : kMaxBytes / 2;
     for (const auto& n : sub.nodes) {
       std::string line = "  node " + n.key + props(n.properties) + "\n";
-      if (lines.size() + line.size() > kMaxBytes) break;
+      if (lines.size() + line.size() > node_bytes) break;
       lines += line;
       ++nodes;
     }

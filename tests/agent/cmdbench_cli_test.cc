@@ -311,6 +311,33 @@ TEST_F(ProvideProvenanceTest, HandsTheAgentTheMatchedSubgraph) {
   EXPECT_EQ(Json::parse(*ReadFile(dir_ + "/given/run.json"))["config"]["provenance"]["graph"]["tasks"], 1);
 }
 
+// A sub-graph over the bounds is cut and says so, with the totals; nodes leave room for edges.
+TEST_F(ProvideProvenanceTest, CutsABigSubgraphAndSaysSo) {
+  std::string players = "wikidata_id:ID(Player),name\n", edges = ":START_ID(Player),:END_ID(Team),start_time\n";
+  for (int i = 1; i <= 300; ++i) {
+    players += "P" + std::to_string(i) + ",Player " + std::to_string(i) + "\n";
+    edges += "P" + std::to_string(i) + ",Q1,2000\n";
+  }
+  Put("lake/cmdbench/graph_nodes_Player/Player.csv", players);
+  Put("lake/cmdbench/graph_nodes_Team/Team.csv", "wikidata_id:ID(Team),name\nQ1,Big Team\n");
+  Put("lake/cmdbench/graph_relation_playsFor/relation_playsFor.csv", edges);
+  ASSERT_EQ(Cli("index build -q --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " 2>&1").exit_code, 0);
+  std::string q = Questions("big_graph.json", {R"j({"qid": "b1", "answer": "300", "question": "How many played for Big Team?",
+    "provenance_graph": {"cypher": "MATCH (p:Player)-[r:playsFor]->(t:Team {name: 'Big Team'}) RETURN count(p)",
+    "type": "sub-graph"}})j"});
+  AgentRun r = RunLlm(q, "given", "--provide-provenance");
+  ASSERT_EQ(r.cmd.exit_code, 0) << r.cmd.out;
+  ASSERT_EQ(r.messages.size(), 1u);
+  const std::string& m = r.messages[0];
+  EXPECT_NE(m.find("301 nodes, 300 edges (the first 100 nodes and 100 edges shown)"), std::string::npos) << m;
+  size_t node_lines = 0, edge_lines = 0;
+  for (size_t at = m.find("\n  node "); at != std::string::npos; at = m.find("\n  node ", at + 1)) ++node_lines;
+  for (size_t at = m.find("\n  edge "); at != std::string::npos; at = m.find("\n  edge ", at + 1)) ++edge_lines;
+  EXPECT_EQ(node_lines, 100u);
+  EXPECT_EQ(edge_lines, 100u);
+  EXPECT_EQ(Json::parse(*ReadFile(dir_ + "/given/run.json"))["config"]["provenance"]["graph"]["cut"], 1);
+}
+
 // A provenance Cypher lakeqa cannot run stops the run before any task, naming the task and the error.
 TEST_F(ProvideProvenanceTest, RefusesAGraphQuestionWhoseCypherFails) {
   std::string q = Questions("bad_graph.json", {kGraphQuestion, R"({"qid": "g2", "answer": "x", "question": "Who?",
