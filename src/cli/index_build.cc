@@ -133,7 +133,7 @@ int Run(const Opts& o) {
     auto gr = graph::BuildLakeGraph(**cat, **store, o.index + "/graph");
     if (!gr.ok()) return Fail(gr.status().WithContext("graph of " + o.index), o.out);
     graph_report = std::move(*gr);
-    // Paragraph units of the doc-source pages (<index>/paragraphs/), rebuilt whole with the text index.
+    // Paragraph units of the doc-source pages (<index>/paragraphs/): rebuilt whole when a page changed.
     if (!o.no_text) {
       auto pr = index::BuildParagraphIndex(**cat, **store, o.index);
       if (!pr.ok()) return Fail(pr.status().WithContext("paragraph index of " + o.index), o.out);
@@ -189,10 +189,11 @@ int Run(const Opts& o) {
     }
     if (paragraphs && paragraphs->written) {
       fmt::print("paragraph index: {} paragraphs of {} pages ({} cut at {} per page, {} cut at {} bytes); "
-                 "{} pages not read\n",
+                 "{} pages not read{}\n",
                  paragraphs->paragraphs, paragraphs->pages, paragraphs->cut.paragraphs,
                  index::ParagraphOptions{}.max_paragraphs_per_page, paragraphs->cut.bytes,
-                 index::ParagraphOptions{}.max_paragraph_bytes, paragraphs->errors.size());
+                 index::ParagraphOptions{}.max_paragraph_bytes, paragraphs->errors.size(),
+                 paragraphs->rebuilt ? "" : " (unchanged: no page changed)");
     }
     if (paragraphs) {
       for (const auto& e : paragraphs->errors) fmt::print(stderr, "lakeqa: paragraphs: {}: {}\n", e.file, e.message);

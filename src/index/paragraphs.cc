@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "lakeqa/common/fs.h"
+#include "lakeqa/index/catalog_docs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/index/sources.h"
@@ -52,7 +55,7 @@ Json ParagraphBuildReport::ToJson() const {
   for (const auto& e : errors) files.push_back({{"file", e.file}, {"error", e.message}});
   return {{"pages", pages},       {"paragraphs", paragraphs},         {"errors", errors.size()},
           {"error_files", files}, {"no_text", no_text},               {"cut_paragraphs", cut.paragraphs},
-          {"cut_bytes", cut.bytes}, {"written", written}};
+          {"cut_bytes", cut.bytes}, {"written", written}, {"rebuilt", rebuilt}};
 }
 
 namespace {
@@ -82,6 +85,25 @@ Result<std::string> ReadPageText(lake::Store& store, const catalog::FileRecord& 
   return text;
 }
 
+// What the paragraph index is built from: every doc-source page's id, title and text files (key, size, etag,
+// mtime) and the bounds. Equal to the last build's: the index is kept as it is.
+Result<uint64_t> PagesFingerprint(catalog::Catalog& catalog, const ParagraphOptions& o) {
+  uint64_t h = Fingerprint(Document{"bounds", {{std::to_string(o.max_paragraphs_per_page), std::to_string(o.max_paragraph_bytes)},
+                                               {std::to_string(o.max_page_bytes), ""}}});
+  Status s = catalog.ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
+    if (SourceOfDataset(d, files) != "doc") return Status::Ok();
+    Document page{d.FullId(), {{"title", d.metadata.title}}};
+    for (const auto* f : PageFiles(files))
+      page.Add(f->key, std::to_string(f->size) + " " + f->etag + " " + std::to_string(f->mtime_ms));
+    h = (h ^ Fingerprint(page)) * 1099511628211ull;
+    return Status::Ok();
+  });
+  LAKEQA_RETURN_IF_ERROR(s);
+  return h;
+}
+
+constexpr const char* kStateFile = "build.json";  // {"fingerprint": hex, "report": the build report}
+
 }  // namespace
 
 Result<ParagraphBuildReport> BuildParagraphIndex(catalog::Catalog& catalog, lake::Store& store,
@@ -89,6 +111,25 @@ Result<ParagraphBuildReport> BuildParagraphIndex(catalog::Catalog& catalog, lake
   ParagraphBuildReport r;
   const std::string dir = index_dir + "/" + kParagraphsDir;
   const std::string tmp = dir + ".tmp";
+  LAKEQA_ASSIGN_OR_RETURN(uint64_t fp, PagesFingerprint(catalog, o));
+  const std::string fp_hex = fmt::format("{:016x}", fp);
+  // Kept when nothing it is built from changed and the last build read every page (a page that failed to
+  // read, perhaps for a passing reason, is tried again).
+  if (auto raw = ReadFile(dir + "/" + kStateFile, 1 << 20); raw.ok() && PathExists(dir + "/" + std::string(kManifestName))) {
+    auto st = ParseJson(*raw, kStateFile);
+    if (st.ok() && st->is_object() && st->value("fingerprint", "") == fp_hex && st->contains("report")) {
+      const Json& last = (*st)["report"];
+      if (last.value("errors", uint64_t{1}) == 0) {
+        r.pages = last.value("pages", uint64_t{0});
+        r.paragraphs = last.value("paragraphs", uint64_t{0});
+        r.no_text = last.value("no_text", uint64_t{0});
+        r.cut.paragraphs = last.value("cut_paragraphs", uint64_t{0});
+        r.cut.bytes = last.value("cut_bytes", uint64_t{0});
+        r.written = true;
+        return r;
+      }
+    }
+  }
   if (PathExists(tmp)) LAKEQA_RETURN_IF_ERROR(RemoveAll(tmp));
   std::unique_ptr<IndexWriter> writer;  // opened at the first unit: a lake without pages writes nothing
   Status s = catalog.ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
@@ -133,10 +174,12 @@ Result<ParagraphBuildReport> BuildParagraphIndex(catalog::Catalog& catalog, lake
   if (!writer) return r;
   LAKEQA_RETURN_IF_ERROR(writer->Merge().WithContext(tmp));  // commits, then one segment
   writer.reset();  // releases write.lock
+  r.written = r.rebuilt = true;
+  LAKEQA_RETURN_IF_ERROR(
+      WriteFileAtomic(tmp + "/" + kStateFile, DumpJson(Json{{"fingerprint", fp_hex}, {"report", r.ToJson()}}, 2) + "\n"));
   std::error_code ec;
   std::filesystem::rename(tmp, dir, ec);
   if (ec) return IoError("renaming " + tmp + " to " + dir + ": " + ec.message());
-  r.written = true;
   return r;
 }
 

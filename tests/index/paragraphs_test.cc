@@ -134,5 +134,30 @@ TEST_F(ParagraphIndexTest, ALakeWithoutPagesWritesNoneAndRemovesAStaleOne) {
   EXPECT_FALSE(PathExists(index_.path + "/paragraphs"));
 }
 
+TEST_F(ParagraphIndexTest, KeptWhenNoPageChangedAndRebuiltWhenOneDid) {
+  for (const char* p : {"Beta", "Gamma"}) std::filesystem::remove_all(lake_.path + "/wikipedia/" + p);
+  {
+    auto cat = Catalog();
+    auto first = BuildParagraphIndex(*cat, *store_, index_.path);
+    ASSERT_TRUE(first.ok()) << first.status().ToString();
+    EXPECT_TRUE(first->rebuilt);
+    auto again = BuildParagraphIndex(*cat, *store_, index_.path);
+    ASSERT_TRUE(again.ok()) << again.status().ToString();
+    EXPECT_FALSE(again->rebuilt);
+    EXPECT_TRUE(again->written);
+    EXPECT_EQ(again->pages, 1u);
+    EXPECT_EQ(again->paragraphs, 2u);
+  }
+  Put("wikipedia/Alpha/content.txt", "Alpha\n\nAlpha is a star.\n\nIt is bright.\n\nIt is far away.\n");
+  auto cat = Catalog();
+  auto r = BuildParagraphIndex(*cat, *store_, index_.path);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->rebuilt);
+  EXPECT_EQ(r->paragraphs, 3u);
+  auto reader = IndexReader::Open(index_.path + "/paragraphs");
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ((*reader)->num_docs(), 3u);
+}
+
 }  // namespace
 }  // namespace lakeqa::index

@@ -64,11 +64,13 @@ struct ParagraphBuildReport {
   ParagraphCuts cut;
   std::vector<ParagraphFileError> errors;  // pages that could not be read; the build goes on
   bool written = false;     // false: the lake has no doc-source page text, <index>/paragraphs/ removed
-  Json ToJson() const;      // {pages, paragraphs, errors, error_files, no_text, cut_paragraphs, cut_bytes, written}
+  bool rebuilt = false;     // false: kept from the last build (its counts), nothing it is built from changed
+  Json ToJson() const;      // {pages, paragraphs, errors, error_files, no_text, cut_paragraphs, cut_bytes, written, rebuilt}
 };
 
 // Rebuilds <index_dir>/paragraphs/ whole from the catalog and the store (written beside and swapped in, so a
-// failed build leaves the previous one). A page that cannot be read, or is not text (a NUL byte), is a
+// failed build leaves the previous one), unless no doc-source page (id, title, text files' key, size, etag,
+// mtime) nor bound changed since the last build and that build read every page: then it is kept. A page that cannot be read, or is not text (a NUL byte), is a
 // per-file error in the report. A lake without doc-source page text writes none and removes a stale one.
 Result<ParagraphBuildReport> BuildParagraphIndex(catalog::Catalog& catalog, lake::Store& store,
                                                  const std::string& index_dir, const ParagraphOptions& options = {});
