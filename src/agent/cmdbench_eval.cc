@@ -1,7 +1,7 @@
 #include "lakeqa/agent/cmdbench_eval.h"
 
 #include <algorithm>
-#include <cmath>
+#include <cctype>
 #include <map>
 #include <set>
 
