@@ -1,20 +1,23 @@
 #include "lakeqa/agent/cmdbench_eval.h"
 
 #include <algorithm>
-#include <cmath>
+#include <cctype>
 #include <map>
 #include <set>
 
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/cmdbench.h"
 #include "lakeqa/eval/discovery.h"
 #include "lakeqa/graph/graph.h"
 #include "lakeqa/index/index.h"
+#include "lakeqa/index/paragraphs.h"
 #include "lakeqa/index/searcher.h"
 #include "lakeqa/index/sources.h"
 #include "lakeqa/ingest/convert.h"
 #include "lakeqa/text/analyzer.h"
+#include "lakeqa/text/normalize.h"
 
 namespace lakeqa::agent {
 namespace {
@@ -129,89 +132,84 @@ Result<Json> RunDoc(const CmdbenchEvalOptions& o) {
 
 // ---- paragraph ----
 
-// Paragraph units of a page: its lines (KILT: the `text` list, one paragraph per entry, 0 = the title);
-// CMDBench's candidates skip the title, empty lines and Section::::/BULLET:::: markers.
-std::vector<std::pair<int64_t, std::string>> Paragraphs(const std::string& content) {
-  std::vector<std::pair<int64_t, std::string>> out;
-  int64_t i = 0;
-  for (auto line : Split(content, '\n')) {
-    std::string_view l = Trim(line);
-    if (i > 0 && !l.empty() && !StartsWith(l, "Section::::") && !StartsWith(l, "BULLET::::"))
-      out.push_back({i, std::string(l)});
-    ++i;
-  }
-  return out;
-}
-
-// Okapi BM25 (k1 1.2, b 0.75, idf log(1 + (N - df + 0.5)/(df + 0.5))) of `query` over `docs`.
-std::vector<double> Bm25(text::Analyzer& an, const std::string& query, const std::vector<std::string>& docs) {
-  std::vector<std::map<std::string, int>> tf(docs.size());
-  std::map<std::string, int> df;
-  double avg = 0;
-  std::vector<double> len(docs.size());
-  for (size_t i = 0; i < docs.size(); ++i) {
-    for (const auto& t : an.Analyze(docs[i])) ++tf[i][std::string(an.Term(t))];
-    for (const auto& [t, c] : tf[i]) {
-      ++df[t];
-      len[i] += c;
-    }
-    avg += len[i];
-  }
-  avg = docs.empty() ? 1 : std::max(1.0, avg / static_cast<double>(docs.size()));
-  std::set<std::string> terms;
-  for (const auto& t : an.Analyze(query)) terms.insert(std::string(an.Term(t)));
-  std::vector<double> s(docs.size());
-  double n = static_cast<double>(docs.size());
-  for (const auto& t : terms) {
-    auto d = df.find(t);
-    if (d == df.end()) continue;
-    double idf = std::log(1 + (n - d->second + 0.5) / (d->second + 0.5));
-    for (size_t i = 0; i < docs.size(); ++i) {
-      auto f = tf[i].find(t);
-      if (f == tf[i].end()) continue;
-      double x = f->second;
-      s[i] += idf * x * 2.2 / (x + 1.2 * (0.25 + 0.75 * len[i] / avg));
-    }
-  }
-  return s;
-}
-
+// Paragraph discovery over <index>/paragraphs/ (index/paragraphs.h), with the dataset index's searcher.
+// gold-pages: CMDBench's BM25 baseline, whose candidates are the gold documents' paragraphs: the question's
+// terms scored on the paragraph text only, every paragraph of the gold pages a candidate (one that holds no
+// query word scores 0), ties in page order then paragraph order. all: every paragraph of the lake, scored on
+// its text and its page title (paragraph discovery without being told the page), ties by id.
 Result<Json> RunParagraph(const CmdbenchEvalOptions& o) {
   LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions, CmdbenchKind::kDoc));
-  if (o.lake == nullptr) return InvalidArgument("--task paragraph reads the pages' text: give --lake");
-  text::AnalyzerOptions ao;
-  ao.stop_words = true;
-  text::Analyzer an(ao);
+  const bool gold_pages = o.paragraph_scope == "gold-pages";
+  if (!gold_pages && o.paragraph_scope != "all")
+    return InvalidArgument("--paragraph-scope must be gold-pages or all, got '" + o.paragraph_scope + "'");
+  const std::string dir = o.index_dir + "/" + index::kParagraphsDir;
+  if (!PathExists(dir + "/" + std::string(index::kManifestName)))
+    return NotFound(dir + ": no paragraph index (the index was built before paragraphs were indexed, or the lake "
+                    "has no doc-source pages): rebuild it with `lakeqa index build --lake <lake> --index " +
+                    o.index_dir + "`");
+  LAKEQA_ASSIGN_OR_RETURN(auto reader, index::IndexReader::Open(dir));
+  index::Searcher searcher(reader);
+  const int text_field = reader->schema().Find("text"), page_field = reader->schema().Find("page");
+  if (text_field < 0 || page_field < 0) return Corrupt(dir + ": not a paragraph index (no text or page field)");
   eval::DiscoveryMetrics sum;
   Json rows = Json::array();
   for (const auto& q : qs) {
-    std::vector<std::string> gold, ids, texts, missing;
-    for (const auto& p : q.paragraphs) gold.push_back(p.title + "#" + std::to_string(p.paragraph_id));
-    for (const auto& t : q.DocTitles()) {
-      std::string key = "wikipedia/" + ingest::TitleToFolder(t) + "/content.txt";
-      auto content = o.lake->ReadRange(key, 0, 0);
-      if (!content.ok()) {
-        missing.push_back(key);
-        continue;
-      }
-      for (auto& [pid, text] : Paragraphs(*content)) {
-        ids.push_back(t + "#" + std::to_string(pid));
-        texts.push_back(std::move(text));
-      }
-    }
-    auto scores = Bm25(an, q.question, texts);
+    std::vector<std::string> gold, pages, missing;
+    for (const auto& p : q.paragraphs)
+      gold.push_back(index::ParagraphDocId("wikipedia/" + ingest::TitleToFolder(p.title), p.paragraph_id));
+    for (const auto& t : q.DocTitles()) pages.push_back("wikipedia/" + ingest::TitleToFolder(t));
+    LAKEQA_ASSIGN_OR_RETURN(index::Query query,
+                            index::ParseQuery(PlainQuery(q.question), reader->schema(), searcher.analyzer()));
+    index::SearchOptions so;
+    so.k = 1000;
+    so.stored = so.snippets = so.matches = false;
     std::vector<eval::ScoredId> ranked;
-    for (size_t i = 0; i < ids.size(); ++i) ranked.push_back({ids[i], scores[i]});
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.score > b.score; });
+    size_t candidates = 0;
+    if (gold_pages) {
+      index::FilterClause in_pages{page_field, {}};
+      for (const auto& p : pages) in_pages.values.push_back(text::FoldKeyword(p));
+      for (auto& t : query.terms) t.field = text_field;
+      query.filters = {in_pages};
+      so.k = 100000;  // the most a search returns; the gold pages hold at most 2000 paragraphs each
+      LAKEQA_ASSIGN_OR_RETURN(index::SearchResult scored, searcher.Search(query, so));
+      index::Query all_of_pages;
+      all_of_pages.filters = {in_pages};
+      LAKEQA_ASSIGN_OR_RETURN(index::SearchResult every, searcher.Search(all_of_pages, so));
+      std::map<std::string, double> score;
+      for (const auto& h : scored.hits) score[h.id] = h.score;
+      auto order = [&](const std::string& id) {
+        size_t hash = id.rfind('#');
+        std::string page = id.substr(0, hash);
+        size_t pi = std::find(pages.begin(), pages.end(), page) - pages.begin();
+        return std::make_pair(pi, std::strtoll(id.c_str() + hash + 1, nullptr, 10));
+      };
+      for (const auto& h : every.hits) ranked.push_back({h.id, score.count(h.id) ? score[h.id] : 0.0});
+      std::sort(ranked.begin(), ranked.end(), [&](const auto& a, const auto& b) {
+        if (a.score != b.score) return a.score > b.score;
+        return order(a.id) < order(b.id);
+      });
+      candidates = ranked.size();
+      std::set<std::string> seen;
+      for (const auto& r : ranked) seen.insert(r.id.substr(0, r.id.rfind('#')));
+      for (const auto& p : pages) {
+        if (!seen.count(p)) missing.push_back(p);
+      }
+    } else {
+      LAKEQA_ASSIGN_OR_RETURN(index::SearchResult r, searcher.Search(query, so));
+      for (const auto& h : r.hits) ranked.push_back({h.id, h.score});
+      candidates = reader->num_docs();
+    }
     auto m = eval::ComputeDiscoveryMetrics(ranked, gold, o.k);
     sum += m;
-    Json row = {{"qid", q.qid}, {"question", q.question}, {"gold", gold}, {"candidates", ids.size()},
+    Json row = {{"qid", q.qid}, {"question", q.question}, {"gold", gold}, {"candidates", candidates},
                 {"metrics", m.ToJson()}, {"top_ties", ranked.empty() ? 0 : TopTies(ranked)}, {"top", RankedJson(ranked, o.k)}};
     if (!missing.empty()) row["missing_pages"] = missing;
     rows.push_back(std::move(row));
   }
-  return Json{{"method", "bm25 over the gold pages' paragraphs (ties: page order)"},
-              {"metrics", Mean(sum, qs.size()).ToJson()}, {"per_question", rows}};
+  std::string method = gold_pages ? "bm25 (paragraph index) over the gold pages' paragraphs (ties: page order)"
+                                  : "bm25f (paragraph index: text and page title) over every paragraph (ties: id)";
+  return Json{{"method", method}, {"scope", o.paragraph_scope}, {"metrics", Mean(sum, qs.size()).ToJson()},
+              {"per_question", rows}};
 }
 
 // ---- graph ----

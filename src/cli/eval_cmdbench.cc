@@ -1,12 +1,11 @@
 // `lakeqa eval cmdbench --task source|table|doc|paragraph|graph --questions <file> --index <dir>
 //  [--router select-doc|select-table|select-graph|select-all|random|lexical|llm] [--seed N]
 //  [--summaries <file>] [--summary-level basic|enhanced] [--model provider:model] [--router-cache <dir>]
-//  [--graph-method lexical|llm] [--lake <uri>] [--k 10] [--html <file>] [--json]`: CMDBench's discovery metrics
+//  [--graph-method lexical|llm] [--paragraph-scope gold-pages|all] [--k 10] [--html <file>] [--json]`: CMDBench's discovery metrics
 // (docs/cmdbench.md) with one row per question.
 #include <fmt/format.h>
 
 #include "cli/command.h"
-#include "cli/store_options.h"
 #include "lakeqa/agent/cmdbench_eval.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/eval/cmdbench_report.h"
@@ -17,8 +16,7 @@ namespace {
 
 struct Opts {
   agent::CmdbenchEvalOptions e;
-  std::string summaries, model, lake, html;
-  StoreFlags store;
+  std::string summaries, model, html;
   double th_doc = -1, th_table = -1, th_graph = -1;
   OutputOptions out;
 };
@@ -39,13 +37,6 @@ int Run(Opts& o) {
     o.e.model = *spec;
   } else if (o.e.router.kind == "llm" || (o.e.task == "graph" && o.e.graph_method == "llm")) {
     return Fail(InvalidArgument("an llm method needs --model provider:model (e.g. openai:gpt-4-turbo)"), o.out);
-  }
-  std::unique_ptr<lake::Store> store;
-  if (!o.lake.empty()) {
-    auto s = OpenFromFlags(o.lake, o.store);
-    if (!s.ok()) return Fail(s.status(), o.out);
-    store = std::move(*s);
-    o.e.lake = store.get();
   }
   auto r = agent::RunCmdbenchEval(o.e);
   if (!r.ok()) return Fail(r.status(), o.out);
@@ -112,11 +103,12 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--threshold-table", o->th_table, "Lexical router threshold for table");
   cmd->add_option("--threshold-graph", o->th_graph, "Lexical router threshold for graph");
   cmd->add_option("--graph-method", o->e.graph_method, "lexical or llm")->capture_default_str();
-  cmd->add_option("--lake", o->lake, "Lake URI (paragraph: the pages' text)");
+  cmd->add_option("--paragraph-scope", o->e.paragraph_scope,
+                  "paragraph: gold-pages (rank the gold pages' paragraphs, CMDBench's baseline) or all (every paragraph)")
+      ->capture_default_str();
   cmd->add_option("--html", o->html, "Also write the report as an offline HTML page (the CMDBench page)");
   cmd->add_option("--k", o->e.k, "Evaluation depth")->capture_default_str();
   cmd->add_option("--namespace", o->e.ns, "Namespace of the cmdbench tables")->capture_default_str();
-  AddStoreFlags(cmd, o->store);
   AddOutputOptions(cmd, o->out);
   commands.Bind(cmd, [o] { return Run(*o); });
 });

@@ -2,7 +2,8 @@
 //  [--chunks [--chunk-window N --chunk-overlap N --chunk-max-words N]]
 //  [--vectors glove|http:<base url> [--glove <bin>] [--embed-model M] [--embed-key-env VAR]]`: the catalog,
 // then the text index of its datasets (and, with --chunks, the chunk index for RAG baselines; with
-// --vectors, the vector index of the text index's documents).
+// --vectors, the vector index of the text index's documents); then sources.json, the graph and (unless
+// --no-text) the paragraph index of the doc-source pages.
 #include <fmt/format.h>
 
 #include <optional>
@@ -15,6 +16,7 @@
 #include "lakeqa/index/catalog_docs.h"
 #include "lakeqa/graph/lake_graph.h"
 #include "lakeqa/index/embedder.h"
+#include "lakeqa/index/paragraphs.h"
 #include "lakeqa/index/sources.h"
 #include "lakeqa/index/vector_index.h"
 
@@ -121,6 +123,7 @@ int Run(const Opts& o) {
   // Sources and summaries (CMDBench's routing) and the graph view of Neo4j-import files: docs/cmdbench.md.
   std::optional<index::SourceSummaries> sources;
   std::optional<graph::LakeGraphReport> graph_report;
+  std::optional<index::ParagraphBuildReport> paragraphs;
   {
     auto cat = catalog::Catalog::Open(o.index + "/catalog.sqlite", /*read_only=*/true);
     if (!cat.ok()) return Fail(cat.status(), o.out);
@@ -130,6 +133,12 @@ int Run(const Opts& o) {
     auto gr = graph::BuildLakeGraph(**cat, **store, o.index + "/graph");
     if (!gr.ok()) return Fail(gr.status().WithContext("graph of " + o.index), o.out);
     graph_report = std::move(*gr);
+    // Paragraph units of the doc-source pages (<index>/paragraphs/): rebuilt whole when a page changed.
+    if (!o.no_text) {
+      auto pr = index::BuildParagraphIndex(**cat, **store, o.index);
+      if (!pr.ok()) return Fail(pr.status().WithContext("paragraph index of " + o.index), o.out);
+      paragraphs = std::move(*pr);
+    }
   }
   std::optional<Json> vectors;
   if (embedder) {
@@ -153,6 +162,7 @@ int Run(const Opts& o) {
     for (const auto& x : sources->sources) src[x.name] = x.datasets;
     j["sources"] = src;
     j["graph"] = graph_report->ToJson();
+    if (paragraphs) j["paragraphs"] = paragraphs->ToJson();
     PrintJson(j);
   } else {
     fmt::print("catalogued {} datasets, {} files ({} listed, {} profiled, {} unchanged, {} removed) in {}\n",
@@ -176,6 +186,17 @@ int Run(const Opts& o) {
                  graph_report->schema.problems_total);
       for (const auto& p : graph_report->schema.problems)
         fmt::print(stderr, "lakeqa: graph: {}:{}: {}\n", p.source, p.line, p.message);
+    }
+    if (paragraphs && paragraphs->written) {
+      fmt::print("paragraph index: {} paragraphs of {} pages ({} cut at {} per page, {} cut at {} bytes); "
+                 "{} pages not read{}\n",
+                 paragraphs->paragraphs, paragraphs->pages, paragraphs->cut.paragraphs,
+                 index::ParagraphOptions{}.max_paragraphs_per_page, paragraphs->cut.bytes,
+                 index::ParagraphOptions{}.max_paragraph_bytes, paragraphs->errors.size(),
+                 paragraphs->rebuilt ? "" : " (unchanged: no page changed)");
+    }
+    if (paragraphs) {
+      for (const auto& e : paragraphs->errors) fmt::print(stderr, "lakeqa: paragraphs: {}: {}\n", e.file, e.message);
     }
     if (vectors) {
       if ((*vectors)["rebuilt"].get<bool>())

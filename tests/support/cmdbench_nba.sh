@@ -46,8 +46,14 @@ ev table --task table --questions "$Q/q_table.json"
 check "$WORK/table.json" "d['questions'] == 36 and d['metrics']['r@5'] >= 0.9"
 ev doc --task doc --questions "$Q/q_doc.json"
 check "$WORK/doc.json" "d['questions'] == 40 and d['metrics']['r@3'] >= 0.9"
-ev paragraph --task paragraph --questions "$Q/q_doc.json" --lake "$WORK/lake"
+check "$WORK/index.json" "d['paragraphs']['pages'] == 112 and d['paragraphs']['paragraphs'] > 112 and d['paragraphs']['errors'] == 0"
+ev paragraph --task paragraph --questions "$Q/q_doc.json"
 check "$WORK/paragraph.json" "d['questions'] == 40 and all(q['candidates'] > 1 for q in d['per_question'])"
+# Every paragraph of the lake, without being told the page: at least as many candidates as pages, and the
+# gold paragraph still found within the top 5 for most questions.
+ev paragraph-all --task paragraph --questions "$Q/q_doc.json" --paragraph-scope all
+check "$WORK/paragraph-all.json" \
+  "d['scope'] == 'all' and all(q['candidates'] >= 112 for q in d['per_question']) and d['metrics']['r@5'] >= 0.9"
 ev graph --task graph --questions "$Q/q_graph.json" --html "$WORK/graph.html"
 grep -q "<title>CMDBench graph discovery</title>" "$WORK/graph.html" || { echo "no CMDBench page"; exit 1; }
 check "$WORK/graph.json" "d['questions'] == 37 and d['metrics']['questions_without_gold'] == 0 and d['metrics']['node_r'] > 0.9"

@@ -3,8 +3,9 @@
 //   source     a router (router.h) per question → per-class and macro P/R/F1 (CMDBench Table 3)
 //   table      the text index's ranking of datasets (eval::RunDiscovery) → P@1, R@k, R-precision (Table 4)
 //   doc        the text index restricted to doc-source datasets, gold = the pages of the gold paragraphs
-//   paragraph  BM25 over the paragraphs of the gold pages (as CMDBench's BM25 baseline: its candidates are the
-//              gold documents' paragraphs), gold = (title, paragraph id) pairs (Table 6)
+//   paragraph  the paragraph index (<index>/paragraphs/, index/paragraphs.h): scope gold-pages = BM25 over the
+//              gold pages' paragraphs (as CMDBench's BM25 baseline: its candidates are the gold documents'
+//              paragraphs), scope all = every paragraph of the lake; gold = "<page>#<paragraph id>" (Table 6)
 //   graph      the gold node/edge sets are the identities the provenance Cypher matches (graph_query);
 //              methods: lexical (node names in the question, their edges of the relationship types the
 //              question words name) or llm (CMDBench's NL2Cypher prompt through the llm module) (Table 5)
@@ -17,7 +18,6 @@
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/eval/task.h"
-#include "lakeqa/lake/store.h"
 
 namespace lakeqa::agent {
 
@@ -25,7 +25,7 @@ struct CmdbenchEvalOptions {
   std::string task;       // source|table|doc|paragraph|graph
   std::string questions;  // the CMDBench question file
   std::string index_dir;
-  lake::Store* lake = nullptr;  // paragraph: the pages' text
+  std::string paragraph_scope = "gold-pages";  // paragraph: gold-pages|all
   RouterOptions router;         // source
   std::string graph_method = "lexical";  // lexical|llm
   eval::JudgeSpec model;                 // graph --graph-method llm
