@@ -88,10 +88,27 @@ class Lexical : public LexicalRouter {
   std::map<std::string, double> Scores(const std::string& question) override {
     detail_ = Json::object();
     std::map<std::string, double> vocab, idx, out;
+    // A graph node named in the question.
+    double entity = 0;
+    std::set<std::string> entity_terms;
+    auto w = LowerWords(question);
+    for (size_t n = std::min(max_name_words_, w.size()); n >= 2 && entity == 0; --n) {
+      for (size_t i = 0; i + n <= w.size(); ++i) {
+        if (names_.count(Join(w, i, n))) {
+          entity = 1;
+          detail_["node"] = Join(w, i, n);
+          for (const auto& t : analyzer_->Analyze(Join(w, i, n))) entity_terms.insert(std::string(analyzer_->Term(t)));
+          break;
+        }
+      }
+    }
     // Vocabulary share.
     double total = 0;
     std::set<std::string> terms;
     for (const auto& t : analyzer_->Analyze(question)) terms.insert(std::string(analyzer_->Term(t)));
+    // A named entity's words say which thing is asked about, not which kind of source holds the answer
+    // (every WikiSQL title names teams and players): the vocabulary counts the other words.
+    for (const auto& t : entity_terms) terms.erase(t);
     for (const auto& t : terms) {
       auto it = df_.find(t);
       if (it == df_.end()) continue;
@@ -122,18 +139,6 @@ class Lexical : public LexicalRouter {
         }
       }
       for (const char* s : index::kSourceNames) idx[s] = best > 0 ? idx[s] / best : 0;
-    }
-    // A graph node named in the question.
-    double entity = 0;
-    auto w = LowerWords(question);
-    for (size_t n = std::min(max_name_words_, w.size()); n >= 2 && entity == 0; --n) {
-      for (size_t i = 0; i + n <= w.size(); ++i) {
-        if (names_.count(Join(w, i, n))) {
-          entity = 1;
-          detail_["node"] = Join(w, i, n);
-          break;
-        }
-      }
     }
     for (const char* s : index::kSourceNames) {
       double sum = vocab[s] + idx[s];

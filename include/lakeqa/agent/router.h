@@ -36,7 +36,7 @@ class SourceRouter {
 
 // Thresholds of the lexical router, on scores in [0, 1] (see docs/cmdbench.md for how they were tuned).
 struct LexicalParams {
-  double doc = 0.25, table = 0.65, graph = 0.45;
+  double doc = 0.35, table = 0.65, graph = 0.45;
   Json ToJson() const { return {{"doc", doc}, {"table", table}, {"graph", graph}}; }
 };
 
