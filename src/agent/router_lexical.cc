@@ -1,6 +1,7 @@
 // The lexical source router (router.h). Per source s, three pieces of evidence in [0, 1]:
 //   vocabulary  the share of the question's known words (stemmed, stop words dropped) that s's summary
-//               holds, each word weighted by how few sources hold it (idf over the three summaries);
+//               holds, each word weighted by how few sources hold it (idf over the three summaries); the
+//               words of a graph node the question names are left out (a name is not a kind of source);
 //   index       the best BM25 score among s's datasets in the text index, over the best of any source;
 //   entity      graph only: 1 when the question names a graph node (a node name of two or more words).
 // score(s) = mean of the pieces s has (doc and table: vocabulary, index; graph: all three). A source is

@@ -6,6 +6,7 @@
 
 #include "lakeqa/agent/router.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/graph/graph.h"
 #include "llm/model_server.h"
 
 namespace lakeqa::agent {
@@ -99,6 +100,33 @@ TEST_F(LexicalRouterTest, ScoresAreIdfWeightedVocabularySharesAveragedOverTheEvi
   EXPECT_EQ((*r)->Route("height of the player in the game")->sources, V{"graph"});  // the best, always
 }
 
+// A graph node the question names gives the graph its entity evidence, and the name's words leave the
+// vocabulary: "Detroit Pistons" says which team is asked about, not which source answers (here only the doc
+// summary holds those words, so counting them would pull the question to doc).
+TEST_F(LexicalRouterTest, ANamedNodesWordsLeaveTheVocabulary) {
+  Json s = {{"format", "lakeqa-sources-1"},
+            {"sources",
+             {{"doc", {{"datasets", 1}, {"basic", ""}, {"enhanced", "Detroit Pistons history careers"}}},
+              {"table", {{"datasets", 1}, {"basic", ""}, {"enhanced", "game score attendance"}}},
+              {"graph", {{"datasets", 1}, {"basic", ""}, {"enhanced", "Player height Team"}}}}}};
+  ASSERT_TRUE(WriteFileAtomic(dir_ + "/sources.json", DumpJson(s)).ok());
+  graph::GraphBuilder b;
+  ASSERT_TRUE(b.AddFile("Team.csv", "Team", "id:ID(Team),name\nQ1,Detroit Pistons\n").ok());
+  ASSERT_TRUE(b.Write(dir_ + "/graph").ok());
+  RouterOptions o;
+  o.kind = "lexical";
+  o.index_dir = dir_;
+  auto r = MakeLexicalRouter(o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  // Known words without the name: height (graph only) → graph vocabulary 1; score = (1 + 0 index + 1 entity) / 3.
+  // Counting detroit and piston (doc only, as height, w = ln 4 each) would give graph (1/3 + 1) / 3 = 4/9 and
+  // doc (2/3) / 2 = 1/3.
+  auto sc = (*r)->Scores("height of the Detroit Pistons center");
+  EXPECT_DOUBLE_EQ(sc["graph"], 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(sc["doc"], 0.0);
+  EXPECT_DOUBLE_EQ(sc["table"], 0.0);
+  EXPECT_EQ((*r)->Route("height of the Detroit Pistons center")->sources, V{"graph"});
+}
 
 // The LLM router through the llm module against a loopback server speaking OpenAI Chat Completions: the
 // pinned prompt with the given summaries goes out, the reply is parsed, and every answer is cached so a
