@@ -19,18 +19,16 @@
 #include "lakeqa/text/analyzer.h"
 #include "lakeqa/text/normalize.h"
 
+#include "agent/routing_text.h"
+
 namespace lakeqa::agent {
 namespace {
 
 using eval::CmdbenchKind;
 
-std::string PlainQuery(std::string q) {
-  // Questions are natural language: field:value, quotes and parentheses in them are text, not syntax.
-  for (char& c : q) {
-    if (c == ':' || c == '"' || c == '*' || c == '(' || c == ')') c = ' ';
-  }
-  return q;
-}
+using internal::LowerWordText;
+using internal::PlainQuery;
+using internal::SplitSchemaName;
 
 size_t TopTies(const std::vector<eval::ScoredId>& ranked) {
   size_t n = 0;
@@ -225,7 +223,7 @@ class LexicalGraphRetriever {
     for (const auto& n : g_.schema().nodes) {
       LAKEQA_ASSIGN_OR_RETURN(auto all, g_.FindNodes("", n.label, "", 1000000));
       for (const auto& m : all) {
-        std::string name = Normal(m.name);
+        std::string name = LowerWordText(m.name);
         if (!name.empty()) names_[name].push_back(m.key);
         max_words_ = std::max<size_t>(max_words_, Split(name, ' ').size());
       }
@@ -234,14 +232,7 @@ class LexicalGraphRetriever {
     for (const auto& r : g_.schema().relations) {
       std::string words = r.type;
       for (const auto& p : r.properties) words += " " + p;
-      std::string split;
-      for (size_t i = 0; i < words.size(); ++i) {
-        char c = words[i] == '_' ? ' ' : words[i];
-        if (i > 0 && std::isupper(static_cast<unsigned char>(c)) && std::islower(static_cast<unsigned char>(words[i - 1])))
-          split += ' ';
-        split += c;
-      }
-      for (const auto& t : an_->Analyze(split)) {
+      for (const auto& t : an_->Analyze(SplitSchemaName(words))) {
         std::string term(an_->Term(t));
         if (!kGeneric.count(term)) cues_[r.type].insert(term);
       }
@@ -255,7 +246,7 @@ class LexicalGraphRetriever {
   Result<Out> Retrieve(const std::string& question) {
     Out out;
     // Linked nodes: the longest node names in the question, left to right, without overlaps.
-    const std::string normal = Normal(question);  // Split returns views into it
+    const std::string normal = LowerWordText(question);  // Split returns views into it
     auto w = Split(normal, ' ');
     std::vector<std::string> linked;
     Json names = Json::array();
@@ -305,20 +296,6 @@ class LexicalGraphRetriever {
   }
 
  private:
-  static std::string Normal(std::string_view s) {
-    std::string out;
-    bool space = false;
-    for (char c : s) {
-      if (std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80) {
-        if (space && !out.empty()) out += ' ';
-        space = false;
-        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      } else {
-        space = true;
-      }
-    }
-    return out;
-  }
   graph::Graph& g_;
   std::unique_ptr<text::Analyzer> an_;
   std::map<std::string, std::vector<std::string>> names_;

@@ -22,27 +22,14 @@
 #include "lakeqa/index/sources.h"
 #include "lakeqa/text/analyzer.h"
 
+#include "agent/routing_text.h"
+
 namespace lakeqa::agent {
 namespace {
 
-std::string Join(const std::vector<std::string>& w, size_t from, size_t n) {
-  std::string out;
-  for (size_t i = from; i < from + n; ++i) out += (i > from ? " " : "") + w[i];
-  return out;
-}
-
-// "playsFor" → "plays For"; "start_time" → "start time": schema names become words.
-std::string SplitName(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '_') c = ' ';
-    if (i > 0 && std::isupper(static_cast<unsigned char>(c)) && std::islower(static_cast<unsigned char>(s[i - 1])))
-      out += ' ';
-    out += c;
-  }
-  return out;
-}
+using internal::JoinWords;
+using internal::PlainQuery;
+using internal::SplitSchemaName;
 
 class Lexical : public LexicalRouter {
  public:
@@ -54,7 +41,7 @@ class Lexical : public LexicalRouter {
     std::map<std::string, std::string> texts;
     if (PathExists(o.index_dir + "/sources.json")) {
       LAKEQA_ASSIGN_OR_RETURN(index::SourceSummaries s, index::LoadSourceSummaries(o.index_dir));
-      for (const auto& x : s.sources) texts[x.name] = SplitName(x.enhanced);
+      for (const auto& x : s.sources) texts[x.name] = SplitSchemaName(x.enhanced);
     }
     for (const auto& [k, v] : o.given) texts[k] += "\n" + v;
     for (const char* s : index::kSourceNames) {
@@ -75,7 +62,7 @@ class Lexical : public LexicalRouter {
         LAKEQA_ASSIGN_OR_RETURN(auto all, g->FindNodes("", n.label, "", 1000000));
         for (const auto& m : all) {
           auto w = LowerWords(m.name);
-          if (w.size() >= 2) names_.insert(Join(w, 0, w.size()));
+          if (w.size() >= 2) names_.insert(JoinWords(w, 0, w.size()));
           max_name_words_ = std::max(max_name_words_, w.size());
         }
       }
@@ -95,10 +82,10 @@ class Lexical : public LexicalRouter {
     auto w = LowerWords(question);
     for (size_t n = std::min(max_name_words_, w.size()); n >= 2 && entity == 0; --n) {
       for (size_t i = 0; i + n <= w.size(); ++i) {
-        if (names_.count(Join(w, i, n))) {
+        if (names_.count(JoinWords(w, i, n))) {
           entity = 1;
-          detail_["node"] = Join(w, i, n);
-          for (const auto& t : analyzer_->Analyze(Join(w, i, n))) entity_terms.insert(std::string(analyzer_->Term(t)));
+          detail_["node"] = JoinWords(w, i, n);
+          for (const auto& t : analyzer_->Analyze(JoinWords(w, i, n))) entity_terms.insert(std::string(analyzer_->Term(t)));
           break;
         }
       }
@@ -122,10 +109,7 @@ class Lexical : public LexicalRouter {
     for (const char* s : index::kSourceNames) vocab[s] = total > 0 ? vocab[s] / total : 0;
     // Best BM25 hit per source.
     if (searcher_) {
-      std::string q = question;
-      for (char& c : q) {
-        if (c == ':' || c == '"' || c == '*' || c == '(' || c == ')') c = ' ';
-      }
+      std::string q = PlainQuery(question);
       index::SearchOptions so;
       so.k = 30;
       so.snippets = false;
