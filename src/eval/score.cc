@@ -17,6 +17,18 @@
 namespace lakeqa::eval {
 namespace {
 
+// Macro averages of P/R/F1: sums over tasks, then divided by their count (a sum over no task stays 0).
+void AddPrf(Prf& sum, const Prf& one) {
+  sum.precision += one.precision;
+  sum.recall += one.recall;
+  sum.f1 += one.f1;
+}
+Prf MeanPrf(Prf sum, size_t n) {
+  if (n == 0) return sum;
+  const double d = static_cast<double>(n);
+  return {sum.precision / d, sum.recall / d, sum.f1 / d};
+}
+
 // The trace's dataset sets as the modalities of lakeqa's cmdbench lake (CmdbenchModalityOf).
 TraceSets CmdbenchModalitySets(const TraceSets& in) {
   TraceSets out = in;
@@ -546,20 +558,13 @@ void Aggregate(RunScore& s) {
       k.lenient += t.answer.lenient();
       k.judged += t.judge.has_value();
       k.judge_correct += t.judge && t.judge->correct;
-      for (auto [sum, one] : {std::pair{&k.dret, &t.dret}, {&k.dacc, &t.dacc}}) {
-        sum->precision += one->precision;
-        sum->recall += one->recall;
-        sum->f1 += one->f1;
-      }
+      AddPrf(k.dret, t.dret);
+      AddPrf(k.dacc, t.dacc);
     }
     if (!t.gold_datasets.empty()) {
       ++s.discovery_tasks;
-      dret.precision += t.dret.precision;
-      dret.recall += t.dret.recall;
-      dret.f1 += t.dret.f1;
-      dacc.precision += t.dacc.precision;
-      dacc.recall += t.dacc.recall;
-      dacc.f1 += t.dacc.f1;
+      AddPrf(dret, t.dret);
+      AddPrf(dacc, t.dacc);
     }
     runtime.push_back(t.runtime_s);
     if (t.cost_usd)
@@ -592,23 +597,11 @@ void Aggregate(RunScore& s) {
   s.numeric_match = rate(numeric);
   s.date_match = rate(date);
   s.token_f1 = n > 0 ? f1 / n : 0;
-  double dn = static_cast<double>(s.discovery_tasks);
-  auto avg = [dn](Prf p) {
-    if (dn > 0) {
-      p.precision /= dn;
-      p.recall /= dn;
-      p.f1 /= dn;
-    }
-    return p;
-  };
-  s.dret = avg(dret);
-  s.dacc = avg(dacc);
+  s.dret = MeanPrf(dret, s.discovery_tasks);
+  s.dacc = MeanPrf(dacc, s.discovery_tasks);
   for (auto& [kind, k] : s.by_cmdbench_kind) {
-    for (Prf* p : {&k.dret, &k.dacc}) {
-      p->precision /= static_cast<double>(k.tasks);
-      p->recall /= static_cast<double>(k.tasks);
-      p->f1 /= static_cast<double>(k.tasks);
-    }
+    k.dret = MeanPrf(k.dret, k.tasks);
+    k.dacc = MeanPrf(k.dacc, k.tasks);
   }
   s.runtime = Summarize(runtime);
   s.cost = Summarize(cost);
