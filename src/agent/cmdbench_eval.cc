@@ -15,7 +15,6 @@
 #include "lakeqa/index/paragraphs.h"
 #include "lakeqa/index/searcher.h"
 #include "lakeqa/index/sources.h"
-#include "lakeqa/ingest/convert.h"
 #include "lakeqa/text/analyzer.h"
 #include "lakeqa/text/normalize.h"
 
@@ -105,7 +104,7 @@ Result<Json> RunDoc(const CmdbenchEvalOptions& o) {
   for (const auto& q : qs) {
     std::vector<std::string> gold, missing;
     for (const auto& t : q.DocTitles()) {
-      std::string id = "wikipedia/" + ingest::TitleToFolder(t);
+      std::string id = eval::CmdbenchPageDataset(t);
       gold.push_back(id);
       if (!cat->GetDataset(id).ok()) missing.push_back(id);
     }
@@ -154,8 +153,8 @@ Result<Json> RunParagraph(const CmdbenchEvalOptions& o) {
   for (const auto& q : qs) {
     std::vector<std::string> gold, pages, missing;
     for (const auto& p : q.paragraphs)
-      gold.push_back(index::ParagraphDocId("wikipedia/" + ingest::TitleToFolder(p.title), p.paragraph_id));
-    for (const auto& t : q.DocTitles()) pages.push_back("wikipedia/" + ingest::TitleToFolder(t));
+      gold.push_back(index::ParagraphDocId(eval::CmdbenchPageDataset(p.title), p.paragraph_id));
+    for (const auto& t : q.DocTitles()) pages.push_back(eval::CmdbenchPageDataset(t));
     LAKEQA_ASSIGN_OR_RETURN(index::Query query,
                             index::ParseQuery(PlainQuery(q.question), reader->schema(), searcher.analyzer()));
     index::SearchOptions so;

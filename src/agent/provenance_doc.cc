@@ -2,7 +2,7 @@
 // file's text when the lake does not hold it.
 #include <fmt/format.h>
 
-#include "lakeqa/ingest/convert.h"
+#include "lakeqa/eval/cmdbench.h"
 
 #include "agent/provenance_gold.h"
 
@@ -40,7 +40,7 @@ Result<std::optional<std::string>> ReadLine(lake::Store& lake, const std::string
 
 Result<GoldParagraph> ReadGoldParagraph(lake::Store& lake, const eval::CmdbenchParagraph& p) {
   GoldParagraph out;
-  out.key = "wikipedia/" + ingest::TitleToFolder(p.title) + "/content.txt";
+  out.key = eval::CmdbenchPageFile(p.title);
   if (p.paragraph_id < 0) {
     out.why_not_lake = "the question file gives no paragraph id";
   } else {

@@ -113,7 +113,7 @@ std::vector<std::string> CmdbenchGoldFiles(const CmdbenchQuestion& q) {
       for (const auto& t : q.tables) AddOnce(out, "cmdbench/" + t + "/" + t + ".csv");
       break;
     case CmdbenchKind::kDoc:
-      for (const auto& title : q.DocTitles()) AddOnce(out, "wikipedia/" + ingest::TitleToFolder(title) + "/content.txt");
+      for (const auto& title : q.DocTitles()) AddOnce(out, CmdbenchPageFile(title));
       break;
     case CmdbenchKind::kGraph: {
       CypherNames names = CypherPatternNames(q.cypher);
@@ -126,6 +126,9 @@ std::vector<std::string> CmdbenchGoldFiles(const CmdbenchQuestion& q) {
   }
   return out;
 }
+
+std::string CmdbenchPageDataset(std::string_view title) { return "wikipedia/" + ingest::TitleToFolder(title); }
+std::string CmdbenchPageFile(std::string_view title) { return CmdbenchPageDataset(title) + "/content.txt"; }
 
 std::string CmdbenchModalityOf(std::string_view dataset) {
   if (StartsWith(dataset, "wikipedia/")) return "doc";

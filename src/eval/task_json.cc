@@ -8,7 +8,6 @@
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/cmdbench.h"
 #include "lakeqa/eval/task.h"
-#include "lakeqa/ingest/convert.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -270,7 +269,7 @@ Result<Task> TaskFromCmdBenchJson(const Json& j, std::string_view where) {
         break;
       case CmdbenchKind::kDoc:
         for (const auto& p : q.paragraphs) {
-          if (ingest::TitleToFolder(p.title) != dataset) continue;
+          if (CmdbenchPageFile(p.title) != file) continue;
           std::string text(Trim(p.text));
           node.fact += fmt::format("{}paragraph {} of {}{}{}", node.fact.empty() ? "" : " ",
                                    p.paragraph_id < 0 ? std::string("?") : std::to_string(p.paragraph_id), p.title,

@@ -80,6 +80,11 @@ CypherNames CypherPatternNames(std::string_view cypher);
 //   source none: its gold is a modality, not a dataset
 std::vector<std::string> CmdbenchGoldFiles(const CmdbenchQuestion& q);
 
+// A gold page's dataset in that layout, "wikipedia/<TitleToFolder(title)>", and its text file
+// (CmdbenchPageDataset(title) + "/content.txt", one KILT paragraph per line).
+std::string CmdbenchPageDataset(std::string_view title);
+std::string CmdbenchPageFile(std::string_view title);
+
 // The modality of a dataset ("<namespace>/<id>") of that layout: "doc" for the wikipedia namespace, "graph"
 // for cmdbench/graph_nodes_* and cmdbench/graph_relation_*, "table" otherwise. A source question's
 // D_ret/D_acc compare these modalities of the datasets an agent touched with its gold sources.
