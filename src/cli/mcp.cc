@@ -1,5 +1,6 @@
 // `lakeqa mcp --index <dir> --lake <uri>`: MCP over stdio (one JSON-RPC message per line), for MCP
 // clients that start a server as a subprocess (Claude Code, the MCP SDKs). Logs go to stderr only.
+#include <cstdio>
 #include <iostream>
 #include <thread>
 
@@ -7,7 +8,7 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "lakeqa/common/fs.h"
+#include "lakeqa/common/cleanup.h"
 #include "lakeqa/server/server.h"
 
 #include "cli/command.h"
@@ -22,30 +23,37 @@ struct Opts {
 };
 
 int Mcp(const Opts& o) {
-  // Clients stop a stdio server with SIGTERM (or the user with Ctrl-C) while it blocks reading stdin, so
-  // the signal is taken by a thread of its own that removes the temporary sessions folder and exits.
-  // SIGUSR1 only tells that thread to end after a normal end of input. Blocked before any thread starts.
+  // Clients stop a stdio server with SIGTERM (the SDKs do when it has not exited 2 s after they close its
+  // stdin), the user with Ctrl-C, a closed terminal with SIGHUP, all while it blocks reading stdin. The
+  // signal is taken by a thread of its own that kills running sandboxes, removes every temporary folder
+  // (the sessions', the Python shim's) and exits 0. SIGUSR1 only tells that thread to end after a normal
+  // end of input. Blocked before any thread starts, so every thread inherits the mask. (A client that
+  // closes our stdout raises no SIGPIPE: RunMcpStdio's writes fail instead and the connection ends.)
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
   sigaddset(&set, SIGUSR1);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   auto env = OpenToolEnv(o.env);
   if (!env.ok()) return Fail(env.status(), o.out);
-  const std::string owned_dir = (*env)->owned_dir;
-  std::thread on_signal([&set, owned_dir] {
+  std::thread on_signal([&set] {
     int sig = 0;
     sigwait(&set, &sig);
     if (sig == SIGUSR1) return;
-    if (!owned_dir.empty()) (void)RemoveAll(owned_dir);
+    CleanUpForTermination();
     ::_exit(0);
   });
   std::ios::sync_with_stdio(false);
   Status st = server::RunMcpStdio(*(*env)->sessions, std::cin, std::cout, o.env.input);
   pthread_kill(on_signal.native_handle(), SIGUSR1);
   on_signal.join();
-  if (!st.ok()) return Fail(st, o.out);
+  if (!st.ok()) {
+    // Stdout carries the protocol, so the reason the connection ended goes to stderr, --json or not.
+    std::fprintf(stderr, "lakeqa: %s\n", st.ToString().c_str());
+    return ExitCodeFor(st.code());
+  }
   return 0;
 }
 

@@ -9,6 +9,7 @@ Status ServeUntilSignal(server::HttpServer& http, const std::function<void()>& a
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);  // a closed terminal: stop cleanly too, instead of dying with the folders left
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   LAKEQA_RETURN_IF_ERROR(http.Start());
   announce();

@@ -8,9 +8,9 @@
 
 namespace lakeqa::cli {
 
-// Blocks SIGINT/SIGTERM (so no thread of the server takes them), starts `http`, calls `announce` once it
-// listens, then waits for one of the two signals and stops the server cleanly (sessions' temporary folders
-// are removed). Returns the start error, or OK after the signal.
+// Blocks SIGINT/SIGTERM/SIGHUP (so no thread of the server takes them), starts `http`, calls `announce`
+// once it listens, then waits for one of them and stops the server cleanly (running calls are cancelled;
+// the caller's normal exit removes the temporary folders). Returns the start error, or OK after the signal.
 Status ServeUntilSignal(server::HttpServer& http, const std::function<void()>& announce);
 
 }  // namespace lakeqa::cli

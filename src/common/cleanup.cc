@@ -74,6 +74,18 @@ void RemoveTempPaths() {
   }
 }
 
+void CleanUpForTermination() {
+  std::vector<std::function<void()>> hooks;
+  {
+    Registry& r = Reg();
+    std::lock_guard lock(r.mu);
+    hooks = r.hooks;
+  }
+  for (auto& h : hooks)
+    h();
+  RemoveTempPaths();
+}
+
 void InstallSignalCleanup() {
   if (g_signal_pipe[0] >= 0 || ::pipe2(g_signal_pipe, O_CLOEXEC) != 0) return;
   // The watcher blocks the signals itself, so that a verb blocking them in every other thread to
@@ -82,19 +94,13 @@ void InstallSignalCleanup() {
   sigemptyset(&block);
   sigaddset(&block, SIGINT);
   sigaddset(&block, SIGTERM);
+  sigaddset(&block, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &block, &old);
   std::thread([] {
     unsigned char sig = 0;
     while (::read(g_signal_pipe[0], &sig, 1) != 1) {
     }
-    std::vector<std::function<void()>> hooks;
-    {
-      Registry& r = Reg();
-      std::lock_guard lock(r.mu);
-      hooks = r.hooks;
-    }
-    for (auto& h : hooks) h();
-    RemoveTempPaths();
+    CleanUpForTermination();
     ::signal(sig, SIG_DFL);
     ::kill(::getpid(), sig);  // delivered to a thread that does not block it: the default action ends us
   }).detach();
@@ -104,6 +110,7 @@ void InstallSignalCleanup() {
   sigemptyset(&sa.sa_mask);
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
+  ::sigaction(SIGHUP, &sa, nullptr);  // a closed terminal ends the process as well
 }
 
 }  // namespace lakeqa

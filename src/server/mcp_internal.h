@@ -26,6 +26,12 @@ inline constexpr const char* kMetaLogLevel = "io.modelcontextprotocol/logLevel";
 inline constexpr const char* kMetaServerInfo = "io.modelcontextprotocol/serverInfo";
 
 Json RpcError(const Json& id, int code, const std::string& message, Json data = nullptr);
+// The id of a JSON-RPC message too large to parse (json_bounds.cc), from its first bytes (`head`) and its
+// last (`tail`): the top-level members are scanned from the start of the head and from the end of the tail,
+// skipping nested values, so an id is found whether a client writes it first (the Python SDK) or last (the
+// TypeScript SDK), with no parse of the body. Null when neither window reaches it, or it is not a string or
+// an integer.
+Json FindJsonRpcId(std::string_view head, std::string_view tail);
 Json RpcResult(const Json& id, Json result);
 Json ServerInfo();
 std::string Instructions();
