@@ -172,7 +172,8 @@ bool ParseRequestHead(std::string_view head, HttpRequest* req, HeadError* error)
 }
 
 struct HttpCore::Loop {
-  enum class State { kHead, kBody, kBusy, kWrite };
+  // kDrain: a refusal was written and the sending side shut; what the client still sends is read and dropped.
+  enum class State { kHead, kBody, kBusy, kWrite, kDrain };
   struct Conn {
     uint64_t id = 0;
     int fd = -1;
@@ -183,6 +184,9 @@ struct HttpCore::Loop {
     size_t body_len = 0;
     HttpRequest req;
     bool close_after = false;
+    bool linger = false;  // close by draining first (Refuse): the client may still be sending
+    uint64_t drained = 0;
+    Clock::time_point linger_end;  // the latest moment a drain may last
     int served = 0;
     Clock::time_point deadline;
     std::shared_ptr<exec::CancelToken> closed;
@@ -324,6 +328,7 @@ struct HttpCore::Loop {
       if (events & (EPOLLHUP | EPOLLERR)) return Close(fd);
       return Flush(c);
     }
+    if (c.state == State::kDrain) return Drain(c);
     // Reading a head or a body.
     bool was_empty = c.in.empty();
     char buf[65536];
@@ -344,11 +349,13 @@ struct HttpCore::Loop {
     Process(c);
   }
 
-  // Answers at once (an error found by the loop) and closes after writing.
+  // Answers at once (an error found by the loop) and closes after writing, lingering: the request's body
+  // (or the rest of its head) may still be on its way.
   void Refuse(Conn& c, const HttpResponse& res) {
     c.out = Serialize(res, true);
     c.out_off = 0;
     c.close_after = true;
+    c.linger = true;
     c.state = State::kWrite;
     c.deadline = Clock::now() + std::chrono::milliseconds(limits.write_timeout_ms);
     Flush(c);
@@ -435,7 +442,7 @@ struct HttpCore::Loop {
       }
       return Close(c.fd);
     }
-    if (c.close_after) return Close(c.fd);
+    if (c.close_after) return c.linger ? Linger(c) : Close(c.fd);
     // Keep-alive: wait for the next request (bytes already read are a pipelined request).
     ++c.served;
     c.out.clear();
@@ -446,6 +453,38 @@ struct HttpCore::Loop {
                                                                         : limits.header_timeout_ms);
     Watch(c, EPOLLIN | EPOLLRDHUP);
     if (!c.in.empty()) Process(c);
+  }
+
+  // Closing a socket with unread bytes makes the kernel send a reset, and a client still sending its body
+  // then fails with ECONNRESET/EPIPE before it reads the refusal already written. So, as nginx does: shut
+  // the sending side (the client sees the end of the answer), read and drop what arrives until the client
+  // closes, goes quiet for linger_ms, sends max_linger_bytes, or the body timeout passes; then close.
+  void Linger(Conn& c) {
+    ::shutdown(c.fd, SHUT_WR);
+    c.state = State::kDrain;
+    c.in.clear();
+    c.drained = 0;
+    auto now = Clock::now();
+    c.linger_end = now + std::chrono::milliseconds(limits.body_timeout_ms);
+    c.deadline = std::min(c.linger_end, now + std::chrono::milliseconds(limits.linger_ms));
+    Watch(c, EPOLLIN | EPOLLRDHUP);
+    Drain(c);
+  }
+
+  void Drain(Conn& c) {
+    char buf[65536];
+    while (true) {
+      ssize_t n = ::recv(c.fd, buf, sizeof buf, 0);
+      if (n > 0) {
+        c.drained += static_cast<uint64_t>(n);
+        if (c.drained > limits.max_linger_bytes) return Close(c.fd);
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+      return Close(c.fd);  // the client closed (0) or the connection failed
+    }
+    c.deadline = std::min(c.linger_end, Clock::now() + std::chrono::milliseconds(limits.linger_ms));
   }
 
   void Completions() {

@@ -57,6 +57,15 @@ int ModernStatus(const Json& reply) {
   return 200;
 }
 
+// Whether an initialize reply is the refusal of a session cap (mcp.cc puts the error code in data.code).
+bool RefusedByCap(const std::optional<Json>& reply) {
+  if (!reply || !reply->is_object()) return false;
+  auto e = reply->find("error");
+  if (e == reply->end() || !e->is_object()) return false;
+  auto d = e->find("data");
+  return d != e->end() && d->is_object() && d->value("code", "") == CodeName(ErrorCode::kResourceExhausted);
+}
+
 }  // namespace
 
 bool IsLoopbackHost(const std::string& host_in) {
@@ -420,7 +429,12 @@ struct HttpServer::Impl {
       mcp[conn->session_id()] = conn;
     }
     if (!conn->session_id().empty()) res.SetHeader("Mcp-Session-Id", conn->session_id());
-    Reply(req, res, 200, reply, notes);
+    // A session cap refuses initialize with 503 and the JSON-RPC error (-32603 naming the cap), as the
+    // reference Python SDK's session manager answers a full server: an HTTP failure that gateways, retry
+    // logic and logs see, with the reason in the body. (413, the /v1 status of resource_exhausted, would
+    // tell an MCP client that its message was too large.)
+    Reply(req, res, initialize && conn->session_id().empty() && RefusedByCap(reply) ? 503 : 200, reply,
+          notes);
   }
 };
 

@@ -159,7 +159,10 @@ struct McpConnection::Impl {
       std::lock_guard<std::mutex> lock(mu);
       if (!session) {
         auto s = sessions.Create(client);
-        if (!s.ok()) return RpcError(id, kInternalError, s.status().ToString());
+        // data.code says why (resource_exhausted: a session cap), so HTTP can answer 503 for a full server.
+        if (!s.ok())
+          return RpcError(id, kInternalError, s.status().ToString(),
+                          {{"code", std::string(CodeName(s.status().code()))}});
         session = *s;
         self.session_id_ = session->id();
       }
@@ -268,7 +271,7 @@ struct McpConnection::Impl {
           return RpcResult(id, ToolResult(ErrorJson(InvalidArgument(
                                    name + " works in a sandbox: pass the argument 'session' (a handle from "
                                           "open_session)"))));
-        auto created = sessions.Create(client);
+        auto created = sessions.CreateForCall();
         if (!created.ok()) return RpcResult(id, ToolResult(ErrorJson(created.status())));
         s = *created;
         one_off = true;

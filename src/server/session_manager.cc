@@ -44,24 +44,32 @@ Result<std::shared_ptr<tools::Session>> SessionManager::Create(const std::string
   (void)SweepExpired();
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (sessions_.size() >= policy_.max_sessions)
+    size_t all = 0, mine = 0;
+    for (const auto& [id, e] : sessions_) {
+      all += e.counted ? 1 : 0;
+      mine += e.counted && !client.empty() && e.client == client ? 1 : 0;
+    }
+    if (all >= policy_.max_sessions)
       return ResourceExhausted("too many open sessions (" + std::to_string(policy_.max_sessions) +
                                ", --max-sessions); close some first or wait for idle ones to expire after " +
                                std::to_string(policy_.idle_ttl_s) + " s");
-    if (!client.empty()) {
-      size_t mine = 0;
-      for (const auto& [id, e] : sessions_)
-        mine += e.client == client ? 1 : 0;
-      if (mine >= policy_.max_per_client)
-        return ResourceExhausted("client " + client + " already has " + std::to_string(mine) +
-                                 " open sessions (--max-sessions-per-client); close some first");
-    }
+    if (!client.empty() && mine >= policy_.max_per_client)
+      return ResourceExhausted("client " + client + " already has " + std::to_string(mine) +
+                               " open sessions (--max-sessions-per-client); close some first");
   }
+  return Add(client, true);
+}
+
+Result<std::shared_ptr<tools::Session>> SessionManager::CreateForCall() {
+  return Add("", false);
+}
+
+Result<std::shared_ptr<tools::Session>> SessionManager::Add(const std::string& client, bool counted) {
   std::string id = RandomId();
   LAKEQA_ASSIGN_OR_RETURN(auto s, tools::Session::Create(dir_, id, limits_));
   std::shared_ptr<tools::Session> shared(std::move(s));
   std::lock_guard<std::mutex> lock(mu_);
-  sessions_[id] = Entry{shared, client, std::chrono::steady_clock::now()};
+  sessions_[id] = Entry{shared, client, std::chrono::steady_clock::now(), counted};
   return shared;
 }
 

@@ -50,6 +50,10 @@ class SessionManager {
   // A new session with a random id, counted against `client` (an address; "" = not counted per client).
   // Expired sessions are closed first; resource_exhausted names the cap that is full.
   Result<std::shared_ptr<tools::Session>> Create(const std::string& client = "");
+  // A session for one call (a stateless-revision tools/call without a handle), outside both caps: nobody
+  // holds it once its call returns, and calls running at once (the HTTP workers, stdio's 16) bound how many
+  // exist. A client holding its 64 sessions can still make such calls. Close it after the call.
+  Result<std::shared_ptr<tools::Session>> CreateForCall();
   // Finds a session and marks it used now.
   Result<std::shared_ptr<tools::Session>> Get(const std::string& id);
   // Removes the session and its folder (sandbox and trace), after a call in flight ends.
@@ -67,7 +71,9 @@ class SessionManager {
     std::shared_ptr<tools::Session> session;
     std::string client;
     std::chrono::steady_clock::time_point last_used;
+    bool counted = true;  // false for CreateForCall's
   };
+  Result<std::shared_ptr<tools::Session>> Add(const std::string& client, bool counted);
   tools::ToolSet& tools_;
   std::string dir_;
   tools::SessionLimits limits_;
@@ -138,6 +144,11 @@ struct HttpLimits {
   int body_timeout_ms = 30000;            // from the end of the head to the end of the body
   int idle_timeout_ms = 30000;            // a keep-alive connection with no request
   int write_timeout_ms = 30000;           // writing one response
+  // After a refusal sent before the request was read whole (413, 431, ...): the server stops sending (FIN)
+  // and reads and drops what the client still sends, up to these bounds, before it closes, so the client
+  // reads the refusal instead of a reset (lingering close, as nginx does).
+  int linger_ms = 2000;                     // the longest wait for more bytes
+  uint64_t max_linger_bytes = 64ULL << 20;  // the most bytes read and dropped
   size_t max_requests_per_connection = 1000;
   int backlog = 1024;
   size_t max_connections = 1024;          // open at once, in all
