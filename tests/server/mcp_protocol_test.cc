@@ -6,16 +6,9 @@
 #include <sstream>
 #include <thread>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-
 #include <gtest/gtest.h>
 
 #include "server/server_test_util.h"
-
-extern char** environ;
 
 namespace lakeqa::server::testing {
 namespace {
@@ -250,80 +243,12 @@ TEST_F(McpProtocolTest, ResourcesPromptsCompletionAndLogging) {
   EXPECT_EQ(notes[0]["params"]["data"]["tool"], "list_files");
 }
 
-// A real `lakeqa mcp` process with pipes: requests run concurrently and a cancelled call stops and is
-// never answered.
-class StdioProcess {
- public:
-  explicit StdioProcess(const std::vector<std::string>& argv) {
-    int in[2], out[2];
-    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    std::vector<char*> args;
-    for (const auto& a : argv)
-      args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    if (::posix_spawn(&pid_, args[0], &fa, nullptr, args.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&fa);
-    ::close(in[0]);
-    ::close(out[1]);
-    in_ = in[1];
-    out_ = out[0];
-  }
-  ~StdioProcess() {
-    if (in_ >= 0) ::close(in_);
-    if (pid_ > 0) {
-      int st;
-      if (::waitpid(pid_, &st, WNOHANG) == 0) {
-        ::kill(pid_, SIGTERM);
-        ::waitpid(pid_, &st, 0);
-      }
-    }
-    if (out_ >= 0) ::close(out_);
-  }
-  bool ok() const { return pid_ > 0; }
-  void Signal(int sig) { ::kill(pid_, sig); }
-  void Send(const Json& j) {
-    std::string s = j.dump() + "\n";
-    (void)!::write(in_, s.data(), s.size());
-  }
-  void CloseInput() {
-    ::close(in_);
-    in_ = -1;
-  }
-  // The next line from the server, or nullopt after timeout_ms.
-  std::optional<Json> Next(int timeout_ms) {
-    while (true) {
-      size_t nl = buf_.find('\n');
-      if (nl != std::string::npos) {
-        std::string line = buf_.substr(0, nl);
-        buf_.erase(0, nl + 1);
-        auto j = ParseJson(line, "mcp stdout");
-        if (j.ok()) return *j;
-        continue;
-      }
-      pollfd p{out_, POLLIN, 0};
-      if (::poll(&p, 1, timeout_ms) <= 0) return std::nullopt;
-      char b[4096];
-      ssize_t n = ::read(out_, b, sizeof b);
-      if (n <= 0) return std::nullopt;
-      buf_.append(b, static_cast<size_t>(n));
-    }
-  }
-
- private:
-  pid_t pid_ = -1;
-  int in_ = -1, out_ = -1;
-  std::string buf_;
-};
-
+// A real `lakeqa mcp` process: requests run concurrently and a cancelled call stops and is never answered.
 TEST_F(McpProtocolTest, StdioServesConcurrentlyAndCancels) {
   std::string bin = LakeqaBin();
   if (!PathExists(bin)) GTEST_SKIP() << "lakeqa binary not built at " << bin;
-  StdioProcess p({bin, "mcp", "--index", index_, "--lake", lake_, "--cache-dir", root_ + "/cache", "--sessions-dir",
-                  root_ + "/stdio-sessions", "--call-timeout-ms", "60000"});
+  ServerProcess p({bin, "mcp", "--index", index_, "--lake", lake_, "--cache-dir", root_ + "/cache",
+                   "--sessions-dir", root_ + "/stdio-sessions", "--call-timeout-ms", "60000"});
   ASSERT_TRUE(p.ok());
   p.Send(Init());
   ASSERT_TRUE(p.Next(20000));
@@ -354,35 +279,6 @@ TEST_F(McpProtocolTest, StdioServesConcurrentlyAndCancels) {
   for (const auto& e : std::filesystem::directory_iterator(sdir))
     trace = ReadFile(e.path().string() + "/trace.jsonl").value_or("");
   EXPECT_NE(trace.find(R"("status":"cancelled")"), std::string::npos) << trace;
-}
-
-TEST_F(McpProtocolTest, StdioSigtermRemovesTheTemporaryFolder) {
-  std::string bin = LakeqaBin();
-  if (!PathExists(bin)) GTEST_SKIP() << "lakeqa binary not built at " << bin;
-  std::string tmp = root_ + "/tmp";
-  ASSERT_TRUE(MakeDirs(tmp).ok());
-  std::string old_tmp = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "";
-  ::setenv("TMPDIR", tmp.c_str(), 1);  // the child's temporary folder goes where the test can see it
-  StdioProcess p({bin, "mcp", "--index", index_, "--lake", lake_});
-  if (old_tmp.empty())
-    ::unsetenv("TMPDIR");
-  else
-    ::setenv("TMPDIR", old_tmp.c_str(), 1);
-  ASSERT_TRUE(p.ok());
-  p.Send(Init());
-  ASSERT_TRUE(p.Next(20000));
-  p.Send(Req(2, "tools/call", {{"name", "query"}, {"arguments", {{"sql", "SELECT 1"}}}}));
-  ASSERT_TRUE(p.Next(20000));
-  auto entries = [&] {
-    size_t n = 0;
-    for (const auto& e : std::filesystem::directory_iterator(tmp))
-      n += e.path().filename().string().rfind("lakeqa-serve-", 0) == 0 ? 1 : 0;
-    return n;
-  };
-  EXPECT_EQ(entries(), 1u) << "the session lives in a temporary folder under TMPDIR";
-  p.Signal(SIGTERM);  // as an MCP client stops a stdio server, with stdin still open
-  EXPECT_FALSE(p.Next(15000)) << "output after SIGTERM";
-  EXPECT_EQ(entries(), 0u) << "SIGTERM left the session folder behind";
 }
 
 }  // namespace

@@ -14,19 +14,6 @@
 namespace lakeqa::server::testing {
 namespace {
 
-std::string SdkDir() {
-  if (const char* d = std::getenv("LAKEQA_DEPS_DIR")) return std::string(d) + "/mcp-sdk";
-  return lakeqa::build_paths::SourceDir() + "/.deps/mcp-sdk";
-}
-
-Status SdkAvailable() {
-  if (std::system("command -v node >/dev/null 2>&1") != 0) return NotFound("node is not on PATH");
-  std::string pkg = SdkDir() + "/node_modules/@modelcontextprotocol/sdk/package.json";
-  if (!PathExists(pkg))
-    return NotFound("the MCP SDK is not installed at " + SdkDir() + " (run scripts/setup)");
-  return Status::Ok();
-}
-
 Json EveryToolCall() {
   Json calls = Json::array();
   calls.push_back({{"name", "search"}, {"arguments", {{"prefixes", {"apd"}}}}});
@@ -58,21 +45,7 @@ class McpTest : public ServerFixture {
     ServerFixture::SetUp();
   }
 
-  Json RunClient(const std::string& transport_args) {
-    std::string script = lakeqa::build_paths::SourceDir() + "/tests/support/mcp_client.mjs";
-    CmdResult r = RunCommand("node " + Sh(script) + " " + Sh(SdkDir()) + " " + Sh(EveryToolCall().dump()) +
-                             " " + transport_args);
-    // The last line is the client's JSON report.
-    std::string out = r.out;
-    while (!out.empty() && out.back() == '\n')
-      out.pop_back();
-    size_t nl = out.rfind('\n');
-    std::string last = nl == std::string::npos ? out : out.substr(nl + 1);
-    auto j = ParseJson(last, "mcp client output");
-    EXPECT_TRUE(j.ok()) << r.out;
-    EXPECT_EQ(r.exit_code, 0) << r.out;
-    return j.ok() ? *j : Json::object();
-  }
+  Json RunClient(const std::string& transport_args) { return RunSdkClient(EveryToolCall(), transport_args); }
 
   void CheckReport(const Json& report) {
     ASSERT_FALSE(report.contains("fatal")) << report.dump(2);

@@ -1,27 +1,35 @@
 // Running real clients from the server tests: the curl binary for HTTP and node with the MCP SDK.
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
-
+#include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/server/server.h"
 
 #include "support/cli_runner.h"
 #include "tools/fixture.h"
+
+extern char** environ;
 
 namespace lakeqa::server::testing {
 
@@ -119,6 +127,143 @@ class RawConn {
 
 inline bool HaveCurl() {
   return std::system("command -v curl >/dev/null 2>&1") == 0;
+}
+
+// The official MCP TypeScript SDK (npm @modelcontextprotocol/sdk), installed by scripts/setup into .deps.
+inline std::string SdkDir() {
+  if (const char* d = std::getenv("LAKEQA_DEPS_DIR")) return std::string(d) + "/mcp-sdk";
+  return lakeqa::build_paths::SourceDir() + "/.deps/mcp-sdk";
+}
+
+inline Status SdkAvailable() {
+  if (std::system("command -v node >/dev/null 2>&1") != 0) return NotFound("node is not on PATH");
+  std::string pkg = SdkDir() + "/node_modules/@modelcontextprotocol/sdk/package.json";
+  if (!PathExists(pkg))
+    return NotFound("the MCP SDK is not installed at " + SdkDir() + " (run scripts/setup)");
+  return Status::Ok();
+}
+
+// Runs tests/support/mcp_client.mjs with a plan (docs at the top of that file) and a transport ("stdio
+// <command...>" or "http <url>", quoted for /bin/sh); its JSON report (the last line it prints), or an
+// empty object with a test failure. `env` is prepended to the command (e.g. "TMPDIR=/x").
+inline Json RunSdkClient(const Json& plan, const std::string& transport_args, const std::string& env = "") {
+  std::string script = lakeqa::build_paths::SourceDir() + "/tests/support/mcp_client.mjs";
+  CmdResult r = RunCommand(env + (env.empty() ? "" : " ") + "node " + Sh(script) + " " + Sh(SdkDir()) + " " +
+                           Sh(plan.dump()) + " " + transport_args);
+  std::string out = r.out;
+  while (!out.empty() && out.back() == '\n')
+    out.pop_back();
+  size_t nl = out.rfind('\n');
+  std::string last = nl == std::string::npos ? out : out.substr(nl + 1);
+  auto j = ParseJson(last, "mcp client output");
+  EXPECT_TRUE(j.ok()) << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  return j.ok() ? *j : Json::object();
+}
+
+// A real `lakeqa` process with pipes on stdin and stdout (stderr is inherited).
+class ServerProcess {
+ public:
+  // `env` entries ("NAME=value") replace or extend the test's environment.
+  explicit ServerProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env = {}) {
+    int in[2], out[2];
+    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    std::vector<char*> args;
+    for (const auto& a : argv)
+      args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    std::vector<std::string> vars;
+    for (char** e = environ; *e != nullptr; ++e) {
+      std::string v = *e;
+      bool replaced = false;
+      for (const auto& x : env)
+        replaced = replaced || v.substr(0, v.find('=') + 1) == x.substr(0, x.find('=') + 1);
+      if (!replaced) vars.push_back(v);
+    }
+    vars.insert(vars.end(), env.begin(), env.end());
+    std::vector<char*> envp;
+    for (auto& v : vars)
+      envp.push_back(v.data());
+    envp.push_back(nullptr);
+    if (::posix_spawn(&pid_, args[0], &fa, nullptr, args.data(), envp.data()) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(in[0]);
+    ::close(out[1]);
+    in_ = in[1];
+    out_ = out[0];
+  }
+  ~ServerProcess() {
+    if (in_ >= 0) ::close(in_);
+    if (pid_ > 0 && !status_) {
+      int st;
+      if (::waitpid(pid_, &st, WNOHANG) == 0) {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, &st, 0);
+      }
+    }
+    if (out_ >= 0) ::close(out_);
+  }
+  bool ok() const { return pid_ > 0; }
+  void Signal(int sig) { ::kill(pid_, sig); }
+  void Send(const Json& j) {
+    std::string s = j.dump() + "\n";
+    (void)!::write(in_, s.data(), s.size());
+  }
+  void CloseInput() {
+    ::close(in_);
+    in_ = -1;
+  }
+  // The next JSON line the process prints, or nullopt after timeout_ms.
+  std::optional<Json> Next(int timeout_ms) {
+    while (true) {
+      size_t nl = buf_.find('\n');
+      if (nl != std::string::npos) {
+        std::string line = buf_.substr(0, nl);
+        buf_.erase(0, nl + 1);
+        auto j = ParseJson(line, "server stdout");
+        if (j.ok()) return *j;
+        continue;
+      }
+      pollfd p{out_, POLLIN, 0};
+      if (::poll(&p, 1, timeout_ms) <= 0) return std::nullopt;
+      char b[4096];
+      ssize_t n = ::read(out_, b, sizeof b);
+      if (n <= 0) return std::nullopt;
+      buf_.append(b, static_cast<size_t>(n));
+    }
+  }
+  // The wait status once the process ends (nullopt if it still runs after timeout_ms).
+  std::optional<int> Wait(int timeout_ms) {
+    for (int waited = 0; !status_; waited += 50) {
+      int st = 0;
+      if (::waitpid(pid_, &st, WNOHANG) == pid_) {
+        status_ = st;
+        break;
+      }
+      if (waited >= timeout_ms) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return status_;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int in_ = -1, out_ = -1;
+  std::string buf_;
+  std::optional<int> status_;
+};
+
+// The names in a folder (a TMPDIR given to a server process).
+inline std::vector<std::string> Entries(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    names.push_back(e.path().filename().string());
+  return names;
 }
 
 class ServerFixture : public tools::testing::ToolsFixture {
