@@ -211,11 +211,7 @@ TEST_F(ClientPressureTest, OversizedStdioLines) {
                         Req(44, "ping").dump() + "\n");
   std::ostringstream out;
   Status st = RunMcpStdio(*sessions_, in, out);
-  std::vector<Json> lines;
-  std::istringstream o(out.str());
-  std::string line;
-  while (std::getline(o, line))
-    lines.push_back(*ParseJson(line, "out"));
+  std::vector<Json> lines = JsonLines(out.str());
   ASSERT_EQ(lines.size(), 2u) << out.str();
   EXPECT_EQ(lines[0]["id"], 41);
   EXPECT_EQ(lines[0]["error"]["code"], -32600);

@@ -152,12 +152,8 @@ TEST_F(McpProtocolTest, StatelessRevisionOverStdio) {
   std::ostringstream out;
   ASSERT_TRUE(RunMcpStdio(*sessions_, in, out).ok());
   std::map<int, Json> by_id;
-  std::istringstream lines(out.str());
-  std::string line;
-  while (std::getline(lines, line)) {
-    Json j = *ParseJson(line, "out");
+  for (const Json& j : JsonLines(out.str()))
     by_id[j["id"].get<int>()] = j;
-  }
   EXPECT_EQ(by_id[1]["result"]["supportedVersions"], mcp_versions_);
   EXPECT_EQ(by_id[2]["result"]["structuredContent"]["session"].get<std::string>().size(), 32u) << by_id[2].dump();
   EXPECT_EQ(by_id[3]["error"]["code"], -32601) << "initialize is not a method of the stateless revision";

@@ -117,11 +117,7 @@ TEST_F(McpTest, StdioFraming) {
       "\n");
   std::ostringstream out;
   ASSERT_TRUE(RunMcpStdio(*sessions_, in, out).ok());
-  std::vector<Json> lines;
-  std::istringstream o(out.str());
-  std::string line;
-  while (std::getline(o, line))
-    lines.push_back(*ParseJson(line, "out"));
+  std::vector<Json> lines = JsonLines(out.str());
   ASSERT_EQ(lines.size(), 3u) << out.str();
   EXPECT_EQ(lines[0]["result"]["protocolVersion"], "2025-06-18");
   EXPECT_EQ(lines[1]["error"]["code"], -32700);

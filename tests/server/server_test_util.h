@@ -257,6 +257,21 @@ class ServerProcess {
   std::optional<int> status_;
 };
 
+// The JSON messages of a stdio transcript, one per line (what RunMcpStdio wrote).
+inline std::vector<Json> JsonLines(const std::string& text) {
+  std::vector<Json> out;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) nl = text.size();
+    auto j = ParseJson(std::string_view(text).substr(at, nl - at), "stdio output");
+    EXPECT_TRUE(j.ok()) << j.status().ToString();
+    if (j.ok()) out.push_back(std::move(*j));
+    at = nl + 1;
+  }
+  return out;
+}
+
 // The names in a folder (a TMPDIR given to a server process).
 inline std::vector<std::string> Entries(const std::string& dir) {
   std::vector<std::string> names;
