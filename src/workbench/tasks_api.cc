@@ -254,7 +254,7 @@ Result<ApiReply> Export(Workbench::Impl& w, const ApiRequest& req) {
                    {"results", verify.results}};
   bool grounded = verify.tasks > 0 && verify.all_grounded();
   (void)w.project->Log(t.id, req.who, "exported",
-                       {{"path", path}, {"version", t.version}, {"valid", validation.ok()}, {"grounded", grounded}});
+                       {{"path", path}, {"version", t.content_version}, {"valid", validation.ok()}, {"grounded", grounded}});
   return ApiReply{200,
                   {{"path", path},
                    {"folder", folder},

@@ -152,7 +152,11 @@ try {
   // An API answer of 400, 404 or 409 is part of a flow here (conflicts, refused ids); Chromium logs each one.
   const expected = /Failed to load resource: the server responded with a status of (400|404|409)/;
   page.on('console', (m) => { if (m.type() === 'error' && !expected.test(m.text())) problems.push('console: ' + m.text()); });
-  page.on('requestfailed', (r) => problems.push('request failed: ' + r.url()));
+  // A live check still on its way when the page reloads or navigates is aborted by the browser: not a problem.
+  page.on('requestfailed', (r) => {
+    const aborted = (r.failure() || {}).errorText === 'net::ERR_ABORTED' && new URL(r.url()).pathname.startsWith('/api/');
+    if (!aborted) problems.push('request failed: ' + r.url() + ' ' + JSON.stringify(r.failure()));
+  });
   page.on('response', (r) => { if (r.status() >= 400 && !r.url().includes('/api/')) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
   const shot = async (name) => {
     // From the top, so that the sticky bars sit where they belong in a full-page picture; cut at 1,600 px
@@ -502,7 +506,24 @@ try {
   if ((await tabB.getByTestId('question').inputValue()) !== 'A: kept over the merge') throw new Error('taking the saved version did not show it');
   if ((await editorText(tabB.getByTestId('node-2').getByTestId('node-fact'))) !== pasted) throw new Error('the saved fact code is not in tab B');
   await tabB.close();
-  log('two tabs: merged, mine kept, saved taken');
+  // A tab closed with unsaved edits leaves its draft; the next tab that opens the task is offered it.
+  const tabC = await browser.newPage();
+  acceptDialogs(tabC);
+  await tabC.goto(draftUrl);
+  await tabC.getByTestId('compose').waitFor();
+  await tabC.getByTestId('final-answer').fill('C: typed in a tab that was then closed');
+  await tabC.waitForTimeout(400);
+  await Promise.all([tabC.waitForEvent('close'), tabC.close({ runBeforeUnload: true })]);
+  await page.reload();
+  await page.getByTestId('orphan-draft').waitFor();
+  await page.getByTestId('orphan-draft').getByRole('button', { name: 'Compare and restore' }).click();
+  await row(page, 'answer').getByTestId('take-mine').waitFor();
+  await page.getByTestId('conflict-keep-mine').click();
+  await page.getByTestId('save').click();
+  await page.getByTestId('saved').waitFor();
+  if ((await page.getByTestId('final-answer').inputValue()) !== 'C: typed in a tab that was then closed') throw new Error('the closed tab\'s draft was not restored');
+  if (await page.getByTestId('orphan-draft').count()) throw new Error('the restored draft is still offered');
+  log('two tabs: merged, mine kept, saved taken; a closed tab\'s draft restored');
 
   // ---- read runs: a trace event in three clicks, then two runs side by side ------------------------------
   await page.goto(base);

@@ -331,7 +331,10 @@ export function ComposePage({ id, info }) {
       if (own) removeDraft(project, id);
       setDoc(v.task);
     }
-    setOrphans(orphanDrafts(project, id).filter((o) => !sameContent(o.doc, v.task)));
+    // A closed tab's draft that holds what is saved anyway is nothing to offer: it goes.
+    const orphans = orphanDrafts(project, id);
+    for (const o of orphans) if (sameContent(o.doc, v.task)) removeDraft(project, id, o.tab);
+    setOrphans(orphans.filter((o) => !sameContent(o.doc, v.task)));
     setReset((r) => r + 1);
   };
   useEffect(() => {
