@@ -2,13 +2,15 @@
 // text index), prefix browsing, the dataset page, file previews through the tools, the SQL console and
 // "suggest" (datasets whose values or text hold an answer).
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
 #include "lakeqa/common/strings.h"
+#include "lakeqa/eval/task.h"
+#include "lakeqa/graph/graph.h"
 #include "lakeqa/index/prefix.h"
 #include "lakeqa/index/searcher.h"
-#include "lakeqa/eval/task.h"
 
 #include "workbench/internal.h"
 
@@ -77,6 +79,7 @@ Result<ApiReply> Info(Workbench::Impl& w, const ApiRequest&) {
             {"text_index", w.text != nullptr},
             {"facets", facets},
             {"fact_timeout_ms", w.options.limits.call_timeout_ms},
+            {"example_source", w.example_source.empty() ? Json() : Json(w.example_source)},
             {"runs", w.options.runs}};
   return ApiReply{200, j};
 }
@@ -115,6 +118,7 @@ Result<ApiReply> Search(Workbench::Impl& w, const ApiRequest& req) {
   // Facet counts and the total over the whole match set: the same query on the text index.
   Json facets = Json::object();
   Json total = r.contains("total_matches") ? r["total_matches"] : Json();
+  std::string note = r.value("note", "");
   if (w.text) {
     index::Searcher searcher(w.text);
     index::SearchOptions so;
@@ -129,6 +133,15 @@ Result<ApiReply> Search(Workbench::Impl& w, const ApiRequest& req) {
     auto fr = searcher.Search(query, so);
     if (!fr.ok()) return fr.status().WithContext("facets");
     total = fr->total;
+    note = fr->note;
+    // The searcher's note speaks to the command line; say the same in the page's terms.
+    if (fr->total == 0 && !fr->dropped.empty() && !note.empty() && fr->hits.empty()) {
+      std::string words;
+      for (const auto& d : fr->dropped)
+        words += (words.empty() ? "\"" : ", \"") + d + "\"";
+      note = "0 results because every word of the query is a stop word or question phrasing (" + words +
+             "), which search leaves out: search for what the question is about";
+    }
     for (const auto& [field, values] : fr->facets) {
       Json a = Json::array();
       for (const auto& v : values) a.push_back({{"value", v.value}, {"count", v.count}});
@@ -141,8 +154,15 @@ Result<ApiReply> Search(Workbench::Impl& w, const ApiRequest& req) {
     if (!v.empty()) selected[f] = v;
   }
   return ApiReply{200,
-                  {{"query", query}, {"q", req.Param("q")}, {"selected", selected}, {"total", total}, {"page", page},
-                   {"size", size}, {"hits", hits}, {"facets", facets}}};
+                  {{"query", query},
+                   {"q", req.Param("q")},
+                   {"selected", selected},
+                   {"total", total},
+                   {"page", page},
+                   {"size", size},
+                   {"hits", hits},
+                   {"facets", facets},
+                   {"note", note.empty() ? Json() : Json(note)}}};
 }
 
 Result<ApiReply> Prefix(Workbench::Impl& w, const ApiRequest& req) {
@@ -235,6 +255,59 @@ Result<ApiReply> Sandbox(Workbench::Impl& w, const ApiRequest&) {
   return ApiReply{200, info};
 }
 
+// The graph's node files holding a node named `value` (exactly, ignoring case), one hit per node file: a
+// graph table holds thousands of rows, so its sampled values in the text index rarely include one name.
+Result<Json> GraphHolders(Workbench::Impl& w, const std::string& value, size_t limit) {
+  Json out = Json::array();
+  if (!w.graph_schema) return out;
+  LAKEQA_ASSIGN_OR_RETURN(Json r, w.Tool(*w.explore, "graph_find_nodes", {{"name", value}, {"limit", 50}}));
+  std::map<std::string, size_t> at;  // node file → position in out
+  for (const Json& n : r.value("nodes", Json::array())) {
+    std::string matched = n.value("matched", "");
+    if (matched.size() < 6 || matched.compare(matched.size() - 6, 6, " exact") != 0) continue;
+    const graph::NodeType* type = w.graph_schema->Node(n.value("label", ""));
+    if (!type) continue;
+    auto ref = eval::ParseDatasetPath(type->source);
+    if (!ref.ok()) continue;
+    auto it = at.find(type->source);
+    if (it == at.end()) {
+      if (out.size() >= limit) continue;
+      std::string title;
+      if (auto d = w.Dataset(ref->Key()); d.ok()) title = d->metadata.title;
+      it = at.emplace(type->source, out.size()).first;
+      out.push_back({{"id", ref->Key()},
+                     {"title", title.empty() ? type->label + " (graph nodes)" : title},
+                     {"namespace", ref->ns},
+                     {"graph", {{"label", type->label}, {"file", type->source}, {"nodes", Json::array()}}}});
+    }
+    out[it->second]["graph"]["nodes"].push_back(
+        {{"node", n.value("node", "")}, {"label", n.value("label", "")}, {"name", n.value("name", "")}});
+  }
+  return out;
+}
+
+// A snippet's text on one line: the text index joins a file's sampled values and lines with line breaks,
+// which an inline snippet would otherwise run together; each break becomes " · ".
+std::string OneLine(const std::string& text) {
+  std::string out;
+  bool brk = false, space = false;
+  for (char c : text) {
+    if (c == '\n' || c == '\r') {
+      brk = true;
+    } else if (c == ' ' || c == '\t') {
+      space = true;
+    } else {
+      if (!out.empty() && brk)
+        out += " · ";
+      else if (!out.empty() && space)
+        out += ' ';
+      brk = space = false;
+      out += c;
+    }
+  }
+  return out;
+}
+
 // Datasets whose values or text hold an answer: the chaining step of the paper's annotators.
 Result<ApiReply> Suggest(Workbench::Impl& w, const ApiRequest& req) {
   std::string value(Trim(req.Param("value")));
@@ -242,13 +315,31 @@ Result<ApiReply> Suggest(Workbench::Impl& w, const ApiRequest& req) {
   std::string clean = value;
   clean.erase(std::remove(clean.begin(), clean.end(), '"'), clean.end());
   LAKEQA_ASSIGN_OR_RETURN(size_t limit, SizeParam(req, "limit", 20, 1, 100));
-  LAKEQA_ASSIGN_OR_RETURN(Json r, w.Tool(*w.explore, "search_keyword", {{"keywords", {"\"" + clean + "\""}}, {"limit", limit}}));
   std::vector<std::string> exclude = req.Params("exclude");
+  auto excluded = [&](const std::string& id) {
+    return std::find(exclude.begin(), exclude.end(), id) != exclude.end();
+  };
   Json hits = Json::array();
-  for (const Json& h : r.value("results", Json::array())) {
+  LAKEQA_ASSIGN_OR_RETURN(Json graph, GraphHolders(w, clean, limit));
+  for (Json& g : graph) {
+    if (!excluded(g["id"].get<std::string>())) hits.push_back(std::move(g));
+  }
+  LAKEQA_ASSIGN_OR_RETURN(
+      Json r, w.Tool(*w.explore, "search_keyword", {{"keywords", {"\"" + clean + "\""}}, {"limit", limit}}));
+  for (Json h : r.value("results", Json::array())) {
     std::string id = h.value("id", "");
-    if (std::find(exclude.begin(), exclude.end(), id) != exclude.end()) continue;
-    hits.push_back(h);
+    if (excluded(id)) continue;
+    if (h.contains("snippet") && h["snippet"].is_object() && h["snippet"].contains("text") &&
+        h["snippet"]["text"].is_string())
+      h["snippet"]["text"] = OneLine(h["snippet"]["text"].get<std::string>());
+    // A node file already listed from the graph: the text hit's snippet joins it.
+    auto same =
+        std::find_if(hits.begin(), hits.end(), [&](const Json& x) { return x.value("id", "") == id; });
+    if (same != hits.end()) {
+      if (h.contains("snippet")) (*same)["snippet"] = h["snippet"];
+      continue;
+    }
+    hits.push_back(std::move(h));
   }
   return ApiReply{200, {{"value", value}, {"query", "\"" + clean + "\""}, {"hits", hits}}};
 }

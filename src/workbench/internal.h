@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/graph/graph.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/llm/chat.h"
 #include "lakeqa/workbench/compose.h"
@@ -40,7 +41,7 @@ using ApiHandler = std::function<Result<ApiReply>(Workbench::Impl&, const ApiReq
 
 struct Route {
   std::string method;
-  std::string pattern;  // "/api/tasks/{}/reviews": {} matches one path segment
+  std::string pattern;  // "/api/tasks/{}/reviews": {} matches one path segment, a last {+} the rest
   ApiHandler handler;
   bool mutates = false;  // needs `who`
 };
@@ -75,6 +76,8 @@ struct Workbench::Impl {
   std::string export_dir;
   std::string owned_dir;   // a temporary work folder, removed on close
   std::shared_ptr<tools::Session> explore;  // search, previews and the SQL console
+  std::string example_source;               // a data file of this lake, for the composer's source placeholder
+  std::optional<graph::Schema> graph_schema;  // <index>/graph/schema.json: which node file holds a label
   std::vector<Route> routes;
 
   ~Impl();
@@ -91,7 +94,9 @@ struct Workbench::Impl {
   std::vector<LeakFlag> Leakage(const ProjectTask& task);
   std::vector<Finding> Findings(const ProjectTask& task);
   // The review state of a task: reviews of its current version, whether the policy is met, the verdict.
-  Json ReviewState(const ProjectTask& task, const std::vector<Review>& reviews, const ReviewPolicy& policy);
+  // Reviews by the task's `authors` (Project::Authors) are listed but never count.
+  Json ReviewState(const ProjectTask& task, const std::vector<Review>& reviews, const ReviewPolicy& policy,
+                   const std::vector<std::string>& authors);
   // Everything the composer and the review page show for a task.
   Result<Json> TaskView(const ProjectTask& task);
   Result<ProjectTask> LoadTask(const std::string& id_text);

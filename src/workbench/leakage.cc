@@ -128,12 +128,19 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
       }
     }
   }
+  // An answer written as a name (it has a capital letter: "Reading", "New York", "USA") is matched with its
+  // capitals, so a question word that is only spelled the same ("After reading the box score") does not
+  // give the town of Reading away; at the start of a sentence the capital cannot tell them apart, and the
+  // word is flagged. An answer without capitals ("183 pound", "blue") is matched ignoring case.
+  std::vector<std::string> qcased = Words(question);
+  std::string cased = " " + Join(qcased, 0, qcased.size()) + " ";
   for (const LeakAnswer& a : answers) {
     std::vector<std::string> words = LowerWords(a.text);
     if (words.empty()) continue;
     // A one- or two-character answer ("4", "NY") matches too much ordinary text to be a finding.
     if (words.size() == 1 && words[0].size() <= 2) continue;
-    if (!HasPhrase(padded, words)) continue;
+    bool name = std::any_of(a.text.begin(), a.text.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+    if (name ? !HasPhrase(cased, Words(a.text)) : !HasPhrase(padded, words)) continue;
     if (a.node.empty()) {
       flag("answer", a.text, "", "the question contains its own answer \"" + a.text + "\"");
     } else {

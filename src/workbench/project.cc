@@ -485,11 +485,11 @@ Result<ProjectTask> Project::SaveTask(const ProjectTask& task, int64_t base_vers
   Transaction tx(db_);
   LAKEQA_ASSIGN_OR_RETURN(ProjectTask current, GetTaskLocked(task.id));
   if (current.version != base_version) {
-    return Status(ErrorCode::kAlreadyExists,
-                  fmt::format("conflict: task {} was changed by {} at {} (now version {}) after you opened version "
-                              "{}; your save was not applied. Reload the task and make your change again",
-                              current.question_id, current.updated_by, current.updated_at, current.version,
-                              base_version));
+    return Status(
+        ErrorCode::kAlreadyExists,
+        fmt::format("conflict: task {} was changed by {} at {} (now version {}) after you opened it; "
+                    "your save was not applied",
+                    current.question_id, current.updated_by, current.updated_at, current.content_version));
   }
   if (current.status == "accepted" || current.status == "rejected")
     return Status(ErrorCode::kPermissionDenied,
@@ -536,11 +536,11 @@ Result<ProjectTask> Project::SetStatus(int64_t id, const std::string& status, in
   Transaction tx(db_);
   LAKEQA_ASSIGN_OR_RETURN(ProjectTask current, GetTaskLocked(id));
   if (current.version != base_version) {
-    return Status(ErrorCode::kAlreadyExists,
-                  fmt::format("conflict: task {} was changed by {} at {} (now version {}) after you opened version "
-                              "{}; reload it before changing its status",
-                              current.question_id, current.updated_by, current.updated_at, current.version,
-                              base_version));
+    return Status(
+        ErrorCode::kAlreadyExists,
+        fmt::format("conflict: task {} was changed by {} at {} (now version {}) after you opened it; "
+                    "reload it before changing its status",
+                    current.question_id, current.updated_by, current.updated_at, current.content_version));
   }
   std::string now = NowIso();
   Stmt up(db_, "UPDATE tasks SET status=?, version=version+1, updated_by=?, updated_at=? WHERE id=? AND version=?");
@@ -549,7 +549,7 @@ Result<ProjectTask> Project::SetStatus(int64_t id, const std::string& status, in
   Json d = detail.is_object() ? detail : Json::object();
   d["from"] = current.status;
   d["to"] = status;
-  d["version"] = base_version + 1;
+  d["version"] = current.content_version;  // the content the status applies to (the version pages show)
   Stmt log(db_, "INSERT INTO audit(task_id, at, who, action, detail) VALUES(?,?,?,'status',?)");
   log.Bind(1, id).Bind(2, now).Bind(3, who).Bind(4, DumpJson(d));
   LAKEQA_RETURN_IF_ERROR(log.Run());
@@ -641,6 +641,18 @@ Result<Json> Project::ReviewerCounts() {
                    {"tasks", q.Int(6)},
                    {"last_review", q.Text(7)}});
   }
+  LAKEQA_RETURN_IF_ERROR(q.status());
+  return out;
+}
+
+Result<std::vector<std::string>> Project::Authors(int64_t task_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt q(db_,
+         "SELECT DISTINCT who FROM audit WHERE task_id = ? AND action IN ('created', 'saved') ORDER BY who");
+  q.Bind(1, task_id);
+  std::vector<std::string> out;
+  while (q.Step())
+    out.push_back(q.Text(0));
   LAKEQA_RETURN_IF_ERROR(q.status());
   return out;
 }

@@ -18,12 +18,16 @@ Result<ApiReply> AddReview(Workbench::Impl& w, const ApiRequest& req) {
   r.reviewer = req.who;
   if (t.status != "in_review")
     return InvalidArgument("task " + t.question_id + " is " + t.status + ": only a task in review takes reviews");
-  if (r.task_version != t.version) {
+  // The version a review names is the content version the reviewer read (the page shows no other); the
+  // lock version a status change moves is accepted too, as it names the same content. Older content is a
+  // conflict.
+  if (r.task_version < t.content_version || r.task_version > t.version) {
     ApiReply reply = ErrorReply(Status(
         ErrorCode::kAlreadyExists,
-        fmt::format("conflict: task {} changed since you opened it (you reviewed version {}, it is now version {}, "
-                    "saved by {} at {}): reload it and review the current version",
-                    t.question_id, r.task_version, t.version, t.updated_by, t.updated_at)));
+        fmt::format(
+            "conflict: task {} changed since you opened it (you reviewed version {}, it is now version {}, "
+            "saved by {} at {}): reload it and review the current version",
+            t.question_id, r.task_version, t.content_version, t.updated_by, t.updated_at)));
     reply.body["error"]["code"] = "conflict";
     if (auto view = w.TaskView(t); view.ok()) reply.body["current"] = *view;
     return reply;
@@ -59,9 +63,11 @@ Result<ApiReply> AddReview(Workbench::Impl& w, const ApiRequest& req) {
   }
   LAKEQA_ASSIGN_OR_RETURN(ReviewPolicy policy, w.project->Policy());
   r.adjudicator = std::find(policy.adjudicators.begin(), policy.adjudicators.end(), r.reviewer) != policy.adjudicators.end();
+  r.task_version = t.content_version;
   LAKEQA_ASSIGN_OR_RETURN(Review stored, w.project->AddReview(r));
   LAKEQA_ASSIGN_OR_RETURN(auto reviews, w.project->Reviews(t.id));
-  Json state = w.ReviewState(t, reviews, policy);
+  LAKEQA_ASSIGN_OR_RETURN(auto authors, w.project->Authors(t.id));
+  Json state = w.ReviewState(t, reviews, policy, authors);
   ProjectTask now = t;
   if (state["met"].get<bool>()) {
     std::string d = state["decision"].get<std::string>();

@@ -20,12 +20,20 @@ std::vector<std::string_view> Segments(std::string_view path) {
   return out;
 }
 
+// "{}" matches one segment; a last "{+}" matches the rest of the path, slashes included (a run's task ids
+// may hold "/", which the page sends as %2F and the server has decoded by now).
 bool Match(std::string_view pattern, std::string_view path, std::vector<std::string>& args) {
   auto p = Segments(pattern), s = Segments(path);
-  if (p.size() != s.size()) return false;
+  bool rest = !p.empty() && p.back() == "{+}";
+  if (rest ? s.size() < p.size() : p.size() != s.size()) return false;
   std::vector<std::string> out;
   for (size_t i = 0; i < p.size(); ++i) {
-    if (p[i] == "{}") {
+    if (p[i] == "{+}") {
+      std::string tail;
+      for (size_t j = i; j < s.size(); ++j)
+        tail += (j > i ? "/" : "") + std::string(s[j]);
+      out.push_back(std::move(tail));
+    } else if (p[i] == "{}") {
       out.emplace_back(s[i]);
     } else if (p[i] != s[i]) {
       return false;
@@ -33,6 +41,17 @@ bool Match(std::string_view pattern, std::string_view path, std::vector<std::str
   }
   args = std::move(out);
   return true;
+}
+
+// An id in an API path never has "." or ".." segments: refused by name, so "../" in an id can neither
+// reach another route nor read as one.
+Status CheckSegments(std::string_view path) {
+  for (auto s : Split(path, '/')) {
+    if (s == "." || s == "..")
+      return InvalidArgument("the path " + std::string(path) + " holds a \"" + std::string(s) +
+                             "\" segment: ids in API paths are percent-encoded and never \".\" or \"..\"");
+  }
+  return Status::Ok();
 }
 
 // A user name for the audit log: printable, at most 64 bytes.
@@ -112,6 +131,7 @@ ApiReply Workbench::Impl::Dispatch(const server::MountRequest& http) {
   if (http.Header("x-lakeqa-client").empty())
     return ErrorReply(Status(ErrorCode::kPermissionDenied,
                              "API requests must carry the header X-Lakeqa-Client (the workbench page sends it)"));
+  if (Status st = CheckSegments(http.path); !st.ok()) return ErrorReply(st);
   std::vector<std::string> args;
   const Route* route = nullptr;
   bool path_known = false;

@@ -1,13 +1,14 @@
 #include "lakeqa/workbench/runs.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <set>
 
+#include <sys/stat.h>
+
 #include "lakeqa/agent/run.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/eval/em.h"
 #include "lakeqa/eval/score.h"
 
 namespace lakeqa::workbench {
@@ -111,10 +112,13 @@ Result<std::shared_ptr<RunLibrary::Loaded>> RunLibrary::Load(const std::string& 
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (dirs_.empty()) dirs_ = Discover();
-    char* end = nullptr;
-    long i = std::strtol(run_id.c_str(), &end, 10);
-    if (run_id.empty() || *end != '\0' || i < 0 || static_cast<size_t>(i) >= dirs_.size())
-      return NotFound("no run '" + run_id + "' (GET /api/runs lists them)");
+    bool number = !run_id.empty() && run_id.size() <= 9 &&
+                  std::all_of(run_id.begin(), run_id.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!number) return InvalidArgument("a run id is a number from GET /api/runs, not '" + run_id + "'");
+    size_t i = std::stoul(run_id);
+    if (i >= dirs_.size())
+      return NotFound("no run " + run_id + " (" + std::to_string(dirs_.size()) +
+                      " runs: GET /api/runs lists them)");
     dir = dirs_[static_cast<size_t>(i)];
   }
   std::string report_path = dir + "/report.json", pred_path = dir + "/predictions.jsonl";
@@ -137,6 +141,8 @@ Result<std::shared_ptr<RunLibrary::Loaded>> RunLibrary::Load(const std::string& 
     // No report: score here when the run names its tasks, as `lakeqa eval` would.
     std::vector<std::string> paths = TaskPaths(l->run_json);
     eval::LoadResult tasks = paths.empty() ? eval::LoadResult{} : eval::LoadTasks(paths);
+    for (const auto& e : tasks.errors)
+      l->warnings.push_back(e.status.message());
     if (!tasks.tasks.empty()) {
       auto run = eval::LoadRun(dir);
       if (!run.ok()) return run.status();
@@ -154,12 +160,40 @@ Result<std::shared_ptr<RunLibrary::Loaded>> RunLibrary::Load(const std::string& 
     }
     for (Json& t : report["per_task"]) {
       Json row = Json::object();
-      for (const char* k : {"task_id", "question", "gold", "answer", "cleaned_answer", "status", "em", "lenient",
-                            "hops", "documents", "namespace_mix", "answer_type", "gold_datasets", "funnel",
-                            "runtime_s", "cost_usd", "tokens", "turns", "tool_calls", "failed_tool_calls",
-                            "has_trace", "judge", "dret", "dacc"}) {
+      for (const char* k : {"task_id",
+                            "question",
+                            "gold",
+                            "answer",
+                            "cleaned_answer",
+                            "normalized_answer",
+                            "normalized_gold",
+                            "status",
+                            "em",
+                            "lenient",
+                            "numeric_match",
+                            "date_match",
+                            "scorable",
+                            "token_f1",
+                            "hops",
+                            "documents",
+                            "namespace_mix",
+                            "answer_type",
+                            "gold_datasets",
+                            "funnel",
+                            "runtime_s",
+                            "cost_usd",
+                            "tokens",
+                            "turns",
+                            "tool_calls",
+                            "failed_tool_calls",
+                            "has_trace",
+                            "judge",
+                            "dret",
+                            "dacc"}) {
         if (t.contains(k)) row[k] = t[k];
       }
+      // What EM compared: a report written before reports carried it gets it from the same cleaning.
+      if (!row.contains("cleaned_answer")) row["cleaned_answer"] = eval::CleanAnswer(Field(t, "answer"));
       row["correct"] = Field(t, "em");
       std::set<std::string> cats;
       if (category_of_ && t.contains("gold_datasets") && t["gold_datasets"].is_array()) {
@@ -176,7 +210,9 @@ Result<std::shared_ptr<RunLibrary::Loaded>> RunLibrary::Load(const std::string& 
     }
   } else {
     // Predictions only: what each task ended with; correctness and stage are unknown (null).
-    l->source = "predictions only (no report.json and no tasks in run.json)";
+    l->source = TaskPaths(l->run_json).empty() ? "predictions only (no report.json and no tasks in run.json)"
+                                               : "predictions only (no report.json, and the task files "
+                                                 "run.json names did not load: see the warnings)";
     auto text = ReadFile(pred_path, kMaxReportBytes);
     if (!text.ok()) return text.status();
     ForEachLine(*text, [&](std::string_view line, size_t line_no) {
@@ -188,12 +224,22 @@ Result<std::shared_ptr<RunLibrary::Loaded>> RunLibrary::Load(const std::string& 
         return;
       }
       if (l->index.count(p->task_id)) return;
-      Json row = {{"task_id", p->task_id},   {"question", nullptr},     {"gold", nullptr},
-                  {"answer", p->answer},     {"status", p->status},     {"em", nullptr},
-                  {"correct", nullptr},      {"funnel", nullptr},       {"hops", nullptr},
-                  {"category", Json::array()}, {"runtime_s", p->runtime_s}, {"cost_usd", p->cost_usd ? Json(*p->cost_usd) : Json(nullptr)},
+      Json row = {{"task_id", p->task_id},
+                  {"question", nullptr},
+                  {"gold", nullptr},
+                  {"answer", p->answer},
+                  {"status", p->status},
+                  {"em", nullptr},
+                  {"correct", nullptr},
+                  {"funnel", nullptr},
+                  {"hops", nullptr},
+                  {"category", Json::array()},
+                  {"runtime_s", p->runtime_s},
+                  {"cost_usd", p->cost_usd ? Json(*p->cost_usd) : Json(nullptr)},
                   {"tokens", {{"input", p->input_tokens}, {"output", p->output_tokens}}},
-                  {"turns", p->turns}};
+                  {"turns", p->turns},
+                  {"cleaned_answer", eval::CleanAnswer(p->answer)},
+                  {"lenient", nullptr}};
       l->index[p->task_id] = l->rows.size();
       l->rows.push_back(std::move(row));
     });
@@ -224,7 +270,7 @@ Json RunLibrary::List() {
     e["model"] = Field(rj, "model");
     e["created_at"] = rj.is_object() && rj.contains("started_at") ? rj["started_at"] : Field(rj, "created_at");
     e["source"] = (*l)->source;
-    e["scored"] = (*l)->source != "predictions only (no report.json and no tasks in run.json)";
+    e["scored"] = (*l)->source.rfind("predictions only", 0) != 0;
     for (const char* k : {"tasks", "em", "lenient", "dacc_p", "dacc_r", "dacc_f1", "dret_p", "dret_r", "dret_f1",
                           "runtime_s", "cost_usd", "funnel", "status", "by_hops", "tokens", "judge"}) {
       e[k] = Field((*l)->summary, k);

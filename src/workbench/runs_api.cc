@@ -23,7 +23,7 @@ Result<ApiReply> RunTask(Workbench::Impl& w, const ApiRequest& req) {
 void AddRunRoutes(std::vector<Route>& routes) {
   routes.push_back({"GET", "/api/runs", ListRuns});
   routes.push_back({"GET", "/api/runs/{}/tasks", RunTasks});
-  routes.push_back({"GET", "/api/runs/{}/tasks/{}", RunTask});
+  routes.push_back({"GET", "/api/runs/{}/tasks/{+}", RunTask});
 }
 
 }  // namespace lakeqa::workbench

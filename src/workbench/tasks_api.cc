@@ -36,12 +36,13 @@ Result<ApiReply> ListTasks(Workbench::Impl& w, const ApiRequest&) {
   for (const ProjectTask& t : tasks) {
     Structure s = AnalyzeStructure(t);
     LAKEQA_ASSIGN_OR_RETURN(auto reviews, w.project->Reviews(t.id));
-    Json state = w.ReviewState(t, reviews, policy);
+    LAKEQA_ASSIGN_OR_RETURN(auto authors, w.project->Authors(t.id));
+    Json state = w.ReviewState(t, reviews, policy, authors);
     rows.push_back({{"id", t.id},
                     {"question_id", t.question_id},
                     {"question", t.question},
                     {"status", t.status},
-                    {"version", t.version},
+                    {"version", t.content_version},
                     {"nodes", t.nodes.size()},
                     {"k", s.k},
                     {"d", s.d},
@@ -253,7 +254,7 @@ Result<ApiReply> Export(Workbench::Impl& w, const ApiRequest& req) {
                    {"results", verify.results}};
   bool grounded = verify.tasks > 0 && verify.all_grounded();
   (void)w.project->Log(t.id, req.who, "exported",
-                       {{"path", path}, {"version", t.version}, {"valid", validation.ok()}, {"grounded", grounded}});
+                       {{"path", path}, {"version", t.content_version}, {"valid", validation.ok()}, {"grounded", grounded}});
   return ApiReply{200,
                   {{"path", path},
                    {"folder", folder},

@@ -1,11 +1,11 @@
 // Opening the workbench (tool environment, project file, catalogue, text index, runs, model) and the
 // helpers every endpoint group shares.
-#include <sys/stat.h>
-
+#include <algorithm>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
@@ -24,6 +24,21 @@ ErrorCode CodeFromName(const std::string& name) {
     if (CodeName(static_cast<ErrorCode>(c)) == name) return static_cast<ErrorCode>(c);
   }
   return ErrorCode::kInternal;
+}
+
+// A data file of the lake being served (the first readable, non-metadata file of the first datasets in
+// id order), so that the composer's source placeholder names a path of this lake.
+std::string ExampleSource(catalog::Catalog& catalog) {
+  auto datasets = catalog.ListDatasets("", 50);
+  if (!datasets.ok()) return "";
+  for (const auto& d : *datasets) {
+    auto files = catalog.ListFiles(d.ns + "/" + d.dataset_id);
+    if (!files.ok()) continue;
+    for (const auto& f : *files) {
+      if (!f.is_metadata && f.error.empty() && !f.path.empty()) return f.key;
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -85,6 +100,13 @@ Result<std::unique_ptr<Workbench>> Workbench::Open(std::unique_ptr<lake::Store> 
     w.model_id = spec.model;
   }
   w.export_dir = options.export_dir.empty() ? options.project_path + ".export" : options.export_dir;
+  w.example_source = ExampleSource(*w.catalog);
+  if (std::string schema = options.index_dir + "/graph/schema.json"; PathExists(schema)) {
+    LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(schema, 64ull << 20));
+    LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, schema));
+    LAKEQA_ASSIGN_OR_RETURN(graph::Schema gs, graph::Schema::FromJson(j));
+    w.graph_schema = std::move(gs);
+  }
   LAKEQA_ASSIGN_OR_RETURN(w.explore, w.env->sessions->Create());
   AddExploreRoutes(w.routes);
   AddTaskRoutes(w.routes);
@@ -175,12 +197,20 @@ std::vector<Finding> Workbench::Impl::Findings(const ProjectTask& task) {
 }
 
 Json Workbench::Impl::ReviewState(const ProjectTask& task, const std::vector<Review>& reviews,
-                                  const ReviewPolicy& policy) {
+                                  const ReviewPolicy& policy, const std::vector<std::string>& authors) {
   // The latest review of each reviewer since the content last changed counts (a status change is not a
-  // change of what was reviewed).
+  // change of what was reviewed) — unless the reviewer is an author: nobody reviews their own work.
+  auto is_author = [&](const std::string& name) {
+    return std::find(authors.begin(), authors.end(), name) != authors.end();
+  };
   std::map<std::string, const Review*> latest;
+  std::set<std::string> by_authors;
   for (const Review& r : reviews) {
-    if (r.task_version >= task.content_version) latest[r.reviewer] = &r;
+    if (r.task_version < task.content_version) continue;
+    if (is_author(r.reviewer))
+      by_authors.insert(r.reviewer);
+    else
+      latest[r.reviewer] = &r;
   }
   const Review* adjudication = nullptr;
   Json reviewers = Json::array();
@@ -220,7 +250,15 @@ Json Workbench::Impl::ReviewState(const ProjectTask& task, const std::vector<Rev
     for (size_t i = 0; i < need.size(); ++i) message += (i ? " and " : "") + need[i];
     message += fmt::format(" of version {} needed", task.content_version);
   }
+  if (!by_authors.empty()) {
+    std::string names;
+    for (const auto& a : by_authors)
+      names += (names.empty() ? "" : ", ") + a;
+    message += fmt::format(" (not counted: the review by {}, an author of the task)", names);
+  }
   return {{"version", task.content_version},
+          {"authors", authors},
+          {"author_reviews", std::vector<std::string>(by_authors.begin(), by_authors.end())},
           {"reviews", count},
           {"reviewers", reviewers},
           {"min_reviews", policy.min_reviews},
@@ -242,8 +280,13 @@ Result<Json> Workbench::Impl::TaskView(const ProjectTask& task) {
   LAKEQA_ASSIGN_OR_RETURN(auto reviews, project->Reviews(task.id));
   LAKEQA_ASSIGN_OR_RETURN(auto policy, project->Policy());
   LAKEQA_ASSIGN_OR_RETURN(auto audit, project->Audit(task.id, 200));
+  LAKEQA_ASSIGN_OR_RETURN(auto authors, project->Authors(task.id));
   Json rv = Json::array(), au = Json::array(), findings = Json::array(), leaks = Json::array();
-  for (const auto& r : reviews) rv.push_back(r.ToJson());
+  for (const auto& r : reviews) {
+    Json j = r.ToJson();
+    j["by_author"] = std::find(authors.begin(), authors.end(), r.reviewer) != authors.end();
+    rv.push_back(std::move(j));
+  }
   for (const auto& a : audit) au.push_back(a.ToJson());
   for (const auto& f : Findings(task)) findings.push_back(f.ToJson());
   for (const auto& l : Leakage(task)) leaks.push_back(l.ToJson());
@@ -253,7 +296,7 @@ Result<Json> Workbench::Impl::TaskView(const ProjectTask& task) {
               {"leakage", leaks},
               {"lakeqa", ToLakeQaJson(task)},
               {"reviews", rv},
-              {"review_state", ReviewState(task, reviews, policy)},
+              {"review_state", ReviewState(task, reviews, policy, authors)},
               {"policy", policy.ToJson()},
               {"audit", au}};
 }

@@ -467,3 +467,241 @@ TEST_F(Api, RunsListRowsAndOneTrace) {
 
 }  // namespace
 }  // namespace lakeqa::workbench
+
+namespace lakeqa::workbench {
+namespace {
+
+using testing::TwoHopTask;
+using testing::WorkbenchFixture;
+
+class ApiMore : public WorkbenchFixture {
+ protected:
+  void SetUp() override {
+    WorkbenchFixture::SetUp();
+    if (HasFatalFailure()) return;
+    Open();
+  }
+  void WriteRun(const std::string& dir, const std::string& predictions, const Json& run_json) {
+    ASSERT_TRUE(MakeDirs(dir + "/traces").ok());
+    ASSERT_TRUE(WriteFileAtomic(dir + "/run.json", run_json.dump()).ok());
+    ASSERT_TRUE(WriteFileAtomic(dir + "/predictions.jsonl", predictions).ok());
+  }
+};
+
+// Ids in API paths are checked before they name anything: dot segments and non-numbers are refused by name
+// (400), unknown runs and tasks are 404, and a task id holding "/" (sent as %2F) still reaches its task.
+TEST_F(ApiMore, HostileAndUnknownIdsAreRefusedClearly) {
+  std::string run = root_ + "/runs/r1";
+  WriteRun(run,
+           "{\"task_id\": \"T1\", \"answer\": \"x\", \"status\": \"ok\"}\n"
+           "{\"task_id\": \"kind/T2\", \"answer\": \"y\", \"status\": \"ok\"}\n",
+           {{"agent", "llm"}});
+  WorkbenchOptions o = Options();
+  o.runs = {root_ + "/runs"};
+  Open(o);
+  // What the page would request for #/run/../../etc before ids were escaped (the server sees the path
+  // decoded).
+  auto dots = Call("GET", "/api/runs/../../etc/tasks");
+  EXPECT_EQ(dots.status, 400) << dots.body;
+  EXPECT_NE(dots.json["error"]["message"].get<std::string>().find("\"..\""), std::string::npos) << dots.body;
+  auto dots2 = Call("GET", "/api/runs/0/tasks/../../tasks/1");
+  EXPECT_EQ(dots2.status, 400) << dots2.body;
+  auto word = Call("GET", "/api/runs/etc/tasks");
+  EXPECT_EQ(word.status, 400) << word.body;
+  EXPECT_NE(word.json["error"]["message"].get<std::string>().find("a run id is a number"), std::string::npos)
+      << word.body;
+  auto missing = Call("GET", "/api/runs/7/tasks");
+  EXPECT_EQ(missing.status, 404) << missing.body;
+  EXPECT_NE(missing.json["error"]["message"].get<std::string>().find("1 runs"), std::string::npos)
+      << missing.body;
+  EXPECT_EQ(Call("GET", "/api/runs/0/tasks/NOPE").status, 404);
+  auto slash = Call("GET", "/api/runs/0/tasks/kind/T2");
+  ASSERT_EQ(slash.status, 200) << slash.body;
+  EXPECT_EQ(slash.json["row"]["task_id"], "kind/T2");
+  EXPECT_EQ(Call("GET", "/api/tasks/abc").status, 400);
+  EXPECT_EQ(Call("GET", "/api/tasks/999").status, 404);
+  EXPECT_EQ(Call("GET", "/api/tasks/./1").status, 400);
+}
+
+// Rows show what EM scored: the harness's cleaning of the raw answer (eval::CleanAnswer), from report.json
+// when it has it, computed when it does not, and for a run scored here the lenient match beside EM.
+TEST_F(ApiMore, RunRowsCarryTheScoredAnswerAndLenient) {
+  // The CMDBench weight row: answer and gold "183 pound"; EM compares the cleaned "183" (exactly one number
+  // → that number) with the gold and says no; the numeric matcher says yes.
+  std::string tasks = root_ + "/tasks/k-1-d-1";
+  ASSERT_TRUE(MakeDirs(tasks).ok());
+  ASSERT_TRUE(
+      WriteFileAtomic(tasks + "/w183.json", DumpJson({{"question_id", "W183"},
+                                                      {"question", "How much did Donyell Marshall weigh?"},
+                                                      {"answer", "183 pound"},
+                                                      {"nodes",
+                                                       {{"1",
+                                                         {{"source", "wikipedia/Georgia/content.txt"},
+                                                          {"fact", "answer = '183 pound'"},
+                                                          {"subquestion", "What did he weigh?"},
+                                                          {"answer", "183 pound"}}}}},
+                                                      {"datasets_used", {"wikipedia/Georgia/content.txt"}},
+                                                      {"reasoning_hops",
+                                                       {{{"hop", 1},
+                                                         {"node_ids", {1}},
+                                                         {"reasoning", {"Node 1: his weight."}},
+                                                         {"answer", "183 pound"}}}}}))
+          .ok());
+  WriteRun(root_ + "/runs/a-scored-here",
+           "{\"task_id\": \"W183\", \"answer\": \"183 pound\", \"status\": \"ok\"}\n",
+           {{"agent", "llm"}, {"tasks", root_ + "/tasks"}});
+  WriteRun(root_ + "/runs/b-predictions",
+           "{\"task_id\": \"W183\", \"raw_answer\": \"Final answer: [183 pound]\", \"answer\": \"183 "
+           "pound\", \"status\": \"ok\"}\n",
+           {{"agent", "llm"}});
+  // A report of an older lakeqa, without cleaned_answer.
+  WriteRun(root_ + "/runs/c-old-report", "{\"task_id\": \"T1\", \"answer\": \"[3]\", \"status\": \"ok\"}\n",
+           {{"agent", "llm"}});
+  ASSERT_TRUE(
+      WriteFileAtomic(
+          root_ + "/runs/c-old-report/report.json",
+          DumpJson({{"tasks", 1},
+                    {"em", 1.0},
+                    {"per_task", {{{"task_id", "T1"}, {"gold", "3"}, {"answer", "[3]"}, {"em", true}}}}}))
+          .ok());
+  WorkbenchOptions o = Options();
+  o.runs = {root_ + "/runs"};
+  Open(o);
+  auto scored = Call("GET", "/api/runs/0/tasks");
+  ASSERT_EQ(scored.status, 200) << scored.body;
+  ASSERT_FALSE(scored.json["rows"].empty()) << scored.body;
+  const Json& row = scored.json["rows"][0];
+  EXPECT_EQ(scored.json["source"].get<std::string>().rfind("scored from", 0), 0u) << scored.body;
+  EXPECT_EQ(row["answer"], "183 pound");
+  EXPECT_EQ(row["gold"], "183 pound");
+  EXPECT_EQ(row["cleaned_answer"], "183");
+  EXPECT_EQ(row["correct"], false);
+  EXPECT_EQ(row["lenient"], true);
+  EXPECT_EQ(row["numeric_match"], true);
+  auto preds = Call("GET", "/api/runs/1/tasks");
+  ASSERT_EQ(preds.status, 200) << preds.body;
+  EXPECT_EQ(preds.json["rows"][0]["answer"], "Final answer: [183 pound]");
+  EXPECT_EQ(preds.json["rows"][0]["cleaned_answer"], "183");
+  EXPECT_TRUE(preds.json["rows"][0]["lenient"].is_null()) << "unscored: unknown, not false";
+  auto old = Call("GET", "/api/runs/2/tasks");
+  ASSERT_EQ(old.status, 200) << old.body;
+  EXPECT_EQ(old.json["rows"][0]["cleaned_answer"], "3");
+}
+
+TEST_F(ApiMore, StopWordsOnlySearchSaysWhy) {
+  auto r = Call("GET", "/api/search?q=the of and");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.json["total"], 0);
+  ASSERT_TRUE(r.json["note"].is_string()) << r.body;
+  std::string note = r.json["note"];
+  EXPECT_NE(note.find("stop word"), std::string::npos) << note;
+  EXPECT_NE(note.find("\"the\""), std::string::npos) << note;
+  // An ordinary search carries no note.
+  EXPECT_TRUE(Call("GET", "/api/search?q=airports").json["note"].is_null());
+}
+
+TEST_F(ApiMore, InfoNamesASourceOfThisLake) {
+  auto r = Call("GET", "/api/info");
+  ASSERT_EQ(r.status, 200) << r.body;
+  ASSERT_TRUE(r.json["example_source"].is_string()) << r.body;
+  std::string key = r.json["example_source"];
+  EXPECT_TRUE(PathExists(lake_ + "/" + key)) << key;
+  EXPECT_EQ(key.find("metadata.json"), std::string::npos) << key;
+}
+
+// "Datasets holding <answer>" finds the graph's node file with a node of that name, although the file is too
+// long for its sampled values in the text index to include it; a snippet's lines do not run together.
+TEST_F(ApiMore, SuggestFindsGraphNodeFiles) {
+  std::string players = "wikidata_id:ID(Player),name,place_of_birth\n";
+  for (int i = 0; i < 3000; ++i)
+    players += fmt::format("Q{},Player Number {},Town {}\n", 900000 + i, i, i % 40);
+  players += "Q1242197,Donyell Marshall,Reading\n";
+  Put("cmdbench/graph_nodes_Player/Player.csv", players);
+  Build();
+  if (HasFatalFailure()) return;
+  Open();
+  auto r = Call("GET", "/api/suggest?value=Donyell Marshall");
+  ASSERT_EQ(r.status, 200) << r.body;
+  ASSERT_GE(r.json["hits"].size(), 1u) << r.body;
+  const Json& h = r.json["hits"][0];
+  EXPECT_EQ(h["id"], "cmdbench/graph_nodes_Player") << r.body;
+  EXPECT_EQ(h["graph"]["file"], "cmdbench/graph_nodes_Player/Player.csv");
+  EXPECT_EQ(h["graph"]["nodes"][0]["node"], "Player:Q1242197");
+  for (const Json& x : r.json["hits"]) {
+    if (x.contains("snippet")) {
+      EXPECT_EQ(x["snippet"]["text"].get<std::string>().find('\n'), std::string::npos);
+    }
+  }
+  // Excluding the dataset leaves it out.
+  auto ex = Call("GET", "/api/suggest?value=Donyell Marshall&exclude=cmdbench/graph_nodes_Player");
+  for (const Json& x : ex.json["hits"])
+    EXPECT_NE(x["id"], "cmdbench/graph_nodes_Player");
+}
+
+// An author's review is recorded and shown, but never counts toward the policy; the page's one version
+// number is the content version, which reviews name and status changes leave alone.
+TEST_F(ApiMore, AuthorsReviewDoesNotCountAndOneVersionNumber) {
+  ASSERT_EQ(
+      Call("PUT", "/api/policy", {{"policy", {{"min_reviews", 1}, {"require_adjudicator", false}}}}).status,
+      200);
+  auto created = Call("POST", "/api/tasks", {{"task", TwoHopTask()}}, "alice");
+  ASSERT_EQ(created.status, 201) << created.body;
+  int64_t id = created.json["task"]["id"];
+  int64_t content = created.json["task"]["content_version"];
+  auto sent = Call("POST", fmt::format("/api/tasks/{}/status", id),
+                   {{"to", "in_review"}, {"base_version", created.json["task"]["version"]}});
+  ASSERT_EQ(sent.status, 200) << sent.body;
+  EXPECT_EQ(sent.json["task"]["content_version"], content)
+      << "a status change is not a new version of the content";
+  EXPECT_NE(sent.json["task"]["version"], content);
+  Json review = {{"task_version", content},
+                 {"nodes",
+                  {{{"node", "1"}, {"sound", true}, {"complete", true}},
+                   {{"node", "2"}, {"sound", true}, {"complete", true}}}},
+                 {"chain_valid", true},
+                 {"natural", true},
+                 {"no_leakage", true},
+                 {"verdict", "accept"}};
+  auto own = Call("POST", fmt::format("/api/tasks/{}/reviews", id), review, "alice");
+  ASSERT_EQ(own.status, 201) << own.body;
+  EXPECT_EQ(own.json["task"]["status"], "in_review") << "the author's own accept decided nothing";
+  EXPECT_EQ(own.json["review_state"]["reviews"], 0);
+  EXPECT_EQ(own.json["review_state"]["authors"], Json::array({"alice"}));
+  EXPECT_NE(own.json["review_state"]["message"].get<std::string>().find("not counted: the review by alice"),
+            std::string::npos)
+      << own.json["review_state"]["message"];
+  EXPECT_TRUE(own.json["reviews"][0]["by_author"].get<bool>());
+  EXPECT_EQ(own.json["reviews"][0]["task_version"], content);
+  auto bob = Call("POST", fmt::format("/api/tasks/{}/reviews", id), review, "bob");
+  ASSERT_EQ(bob.status, 201) << bob.body;
+  EXPECT_EQ(bob.json["task"]["status"], "accepted");
+  // Whoever saves a change to a task becomes one of its authors.
+  auto other = Call("POST", "/api/tasks", {{"task", {{"question_id", "WBT009"}}}}, "alice");
+  Json t = other.json["task"];
+  t["question"] = "Edited by bob?";
+  ASSERT_EQ(Call("PUT", fmt::format("/api/tasks/{}", t["id"].get<int64_t>()),
+                 {{"task", t}, {"base_version", t["version"]}}, "bob")
+                .status,
+            200);
+  auto view = Call("GET", fmt::format("/api/tasks/{}", t["id"].get<int64_t>()));
+  EXPECT_EQ(view.json["review_state"]["authors"], Json::array({"alice", "bob"}));
+}
+
+// A save that changes nothing (as after a fact run whose answer is the one the node had) makes no version.
+TEST_F(ApiMore, FactRunThatChangesNothingKeepsTheVersion) {
+  auto created = Call("POST", "/api/tasks", {{"task", TwoHopTask()}});
+  ASSERT_EQ(created.status, 201);
+  Json t = created.json["task"];
+  int64_t id = t["id"];
+  auto run = Call("POST", fmt::format("/api/tasks/{}/run", id), {{"node", "1"}, {"task", t}});
+  ASSERT_EQ(run.status, 200) << run.body;
+  EXPECT_EQ(run.json["run"]["answer"], "Atlanta");
+  t["nodes"][0]["last_run"] = run.json["run"];
+  auto saved = Call("PUT", fmt::format("/api/tasks/{}", id), {{"task", t}, {"base_version", t["version"]}});
+  ASSERT_EQ(saved.status, 200) << saved.body;
+  EXPECT_EQ(saved.json["task"]["version"], t["version"]);
+  EXPECT_EQ(saved.json["task"]["content_version"], t["content_version"]);
+}
+
+}  // namespace
+}  // namespace lakeqa::workbench

@@ -13,6 +13,7 @@
 #include "lakeqa/catalog/builder.h"
 #include "lakeqa/catalog/catalog.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/graph/lake_graph.h"
 #include "lakeqa/index/catalog_docs.h"
 #include "lakeqa/lake/local_store.h"
 #include "lakeqa/workbench/workbench.h"
@@ -45,23 +46,27 @@ class WorkbenchFixture : public ::testing::Test {
             "organization": {"title": "Federal Aviation Administration"}, "tags": [{"name": "transportation"}]})J");
     Put("datagov/noaa-gsod-2019/files/data.csv", "station,month,temp\nATL,1,45.2\nATL,2,49.0\nSAV,1,51.3\n");
     Put("datagov/noaa-gsod-2019/metadata.json", R"({"title": "Global Surface Summary of the Day 2019"})");
+    Build();
+  }
+  // (Re)builds the catalogue, the text index and the graph of the lake as `lakeqa index build` does.
+  void Build() {
     for (auto& e : std::filesystem::recursive_directory_iterator(lake_))
       ::chmod(e.path().c_str(), e.is_directory() ? 0755 : 0644);
     ::chmod(lake_.c_str(), 0755);
-    {
-      lake::LocalStore store(lake_);
-      catalog::BuildOptions bo;
-      bo.progress = false;
-      bo.jobs = 1;
-      auto r = catalog::BuildCatalog(store, index_, bo);
-      ASSERT_TRUE(r.ok()) << r.status().ToString();
-      auto cat = catalog::Catalog::Open(index_ + "/catalog.sqlite");
-      ASSERT_TRUE(cat.ok()) << cat.status().ToString();
-      index::TextBuildOptions to;
-      to.progress = false;
-      auto t = index::BuildTextIndex(**cat, index_, to);
-      ASSERT_TRUE(t.ok()) << t.status().ToString();
-    }
+    lake::LocalStore store(lake_);
+    catalog::BuildOptions bo;
+    bo.progress = false;
+    bo.jobs = 1;
+    auto r = catalog::BuildCatalog(store, index_, bo);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    auto cat = catalog::Catalog::Open(index_ + "/catalog.sqlite");
+    ASSERT_TRUE(cat.ok()) << cat.status().ToString();
+    index::TextBuildOptions to;
+    to.progress = false;
+    auto t = index::BuildTextIndex(**cat, index_, to);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    auto g = graph::BuildLakeGraph(**cat, store, index_ + "/graph");
+    ASSERT_TRUE(g.ok()) << g.status().ToString();
   }
   void TearDown() override {
     wb_.reset();

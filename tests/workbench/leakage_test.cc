@@ -91,5 +91,28 @@ TEST(Leakage, PlainWordIdIsNotAnIdentifier) {
   EXPECT_TRUE(flags.empty()) << flags[0].message;
 }
 
+// An answer written as a name matches only as written: "reading" the verb is not "Reading" the town (the
+// CMDBench player born in Reading, PA); the town itself, or the word at a sentence start, is flagged.
+TEST(Leakage, NameAnswersMatchWithTheirCapitals) {
+  LeakOptions o;
+  std::vector<LeakAnswer> town = {{"1", "Reading"}};
+  EXPECT_TRUE(
+      CheckLeakage("After reading the box score, which team drafted the player?", {}, town, nullptr, o)
+          .empty());
+  auto born = CheckLeakage("Which team drafted the player born in Reading?", {}, town, nullptr, o);
+  ASSERT_EQ(born.size(), 1u);
+  EXPECT_EQ(born[0].kind, "answer");
+  EXPECT_EQ(born[0].text, "Reading");
+  // At the start of a sentence the capital cannot tell the verb from the town: flagged (a warning).
+  EXPECT_EQ(CheckLeakage("Reading the box score, which team drafted him?", {}, town, nullptr, o).size(), 1u);
+  // Several words: every one as written.
+  std::vector<LeakAnswer> city = {{"", "New York"}};
+  EXPECT_TRUE(CheckLeakage("Is the new york strip steak on the menu?", {}, city, nullptr, o).empty());
+  EXPECT_EQ(CheckLeakage("Which team plays in New York?", {}, city, nullptr, o).size(), 1u);
+  // An answer without capitals is matched ignoring case.
+  std::vector<LeakAnswer> weight = {{"", "183 pound"}};
+  EXPECT_EQ(CheckLeakage("Did he weigh 183 Pound in 2001?", {}, weight, nullptr, o).size(), 1u);
+}
+
 }  // namespace
 }  // namespace lakeqa::workbench

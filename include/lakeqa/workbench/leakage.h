@@ -6,7 +6,8 @@
 //    page titles are exempt — they name the entity a question is about;
 //  - rare_token: a word of a source's id, title, file names or columns that (almost) no other dataset of
 //    the index holds, so searching for it finds the source at once;
-//  - answer: an intermediate answer (it gives a hop away) or the final answer.
+//  - answer: an intermediate answer (it gives a hop away) or the final answer; an answer written with a
+//    capital letter is a name and matches only as written ("Reading" the town, not "reading" the verb).
 #pragma once
 
 #include <cstdint>

@@ -43,7 +43,9 @@ struct ProjectTask {
   Json hops;                // null: derived; else [{hop, reasoning[], answer}] as imported
   std::string status = "draft";
   int64_t version = 0;          // bumped by every change (content or status): the optimistic lock
-  int64_t content_version = 0;  // the version of the last content change: reviews of it or later count
+  // The version of the last content change: the one number pages show, and what reviews name (a status
+  // change moves `version` but not this).
+  int64_t content_version = 0;
   std::string created_by, created_at, updated_by, updated_at;
   std::string origin;       // the file it was imported from, "" when composed here
 
@@ -123,6 +125,10 @@ class Project {
   Result<std::vector<Review>> Reviews(int64_t task_id);
   // Per reviewer: reviews, accepts, revisions, rejections, adjudications, tasks reviewed.
   Result<Json> ReviewerCounts();
+
+  // Who wrote the task: its creator and everyone whose save changed it (from the audit log; importing a
+  // file is not writing it). Their reviews of it are recorded but never count toward the review policy.
+  Result<std::vector<std::string>> Authors(int64_t task_id);
 
   Status Log(int64_t task_id, const std::string& who, const std::string& action, const Json& detail);
   // Newest first; task_id 0 = every task.

@@ -1,6 +1,6 @@
 // The workbench shell: the top bar (pages, the user's name), hash routing, and the pages of explore.js,
 // compose.js, review.js and runs.js.
-import { render } from 'preact';
+import { render, Component } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html, useLoad, ErrorBox } from './ui.js';
 import { get, who, setWho } from './api.js';
@@ -11,11 +11,17 @@ import { RunsPage, RunPage, RunTaskPage } from './runs.js';
 
 window.__lakeqaStarted = true;
 
+// The address after '#': path segments (each percent-decoded; a segment that does not decode is kept as
+// written and marks the route bad) and the query parameters.
 function parseHash() {
   const raw = location.hash.replace(/^#\/?/, '');
-  const [path, qs] = raw.split('?');
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-  return { parts, params: new URLSearchParams(qs || '') };
+  const q = raw.indexOf('?');
+  const path = q < 0 ? raw : raw.slice(0, q);
+  let bad = false;
+  const parts = path.split('/').filter(Boolean).map((p) => {
+    try { return decodeURIComponent(p); } catch (e) { bad = true; return p; }
+  });
+  return { parts, params: new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)), bad, path };
 }
 
 function useRoute() {
@@ -52,8 +58,39 @@ const NAV = [
   ['explore', 'Explore'], ['browse', 'Browse'], ['sql', 'SQL'], ['tasks', 'Tasks'], ['runs', 'Runs'],
 ];
 
+const NUMBER = /^[0-9]{1,18}$/;
+const DOTS = (p) => p === '.' || p === '..';
+
+// What a route's ids must look like; a route that fails says "not found" instead of asking the server for
+// something else (an id with "../" in it would otherwise reach another URL).
+function routeProblem(route) {
+  const [p0, p1, p2, p3] = route.parts;
+  const n = route.parts.length;
+  if (route.bad) return 'the address is not valid percent-encoding';
+  switch (p0) {
+    case 'task':
+    case 'review':
+      return n === 2 && NUMBER.test(p1) ? null : `a task id is a number (from the Tasks page), not “${route.parts.slice(1).join('/')}”`;
+    case 'run':
+      if (!(n >= 2 && NUMBER.test(p1))) return `a run id is a number (from the Runs page), not “${route.parts.slice(1).join('/')}”`;
+      if (n === 2) return null;
+      return n === 4 && p2 === 'task' && !DOTS(p3) ? null : `“${route.parts.slice(2).join('/')}” is not a task of run ${p1}`;
+    case 'dataset':
+      return n >= 3 && !route.parts.slice(1).some(DOTS) ? null : `“${route.parts.slice(1).join('/')}” is not a dataset id (<namespace>/<id>)`;
+    default:
+      return route.parts.some(DOTS) ? 'the address holds “.” or “..” segments' : null;
+  }
+}
+
+function RouteNotFound({ route, why }) {
+  return html`<section class="page not-found" data-testid="not-found"><h2>Not found: #/${route.path}</h2>
+    <p class="muted">${why}.</p><p><a href="#/explore">Explore</a> · <a href="#/tasks">Tasks</a> · <a href="#/runs">Runs</a></p></section>`;
+}
+
 function Page({ route, info }) {
   const [p0, p1, p2, p3] = route.parts;
+  const why = routeProblem(route);
+  if (why) return html`<${RouteNotFound} route=${route} why=${why} />`;
   switch (p0 || 'explore') {
     case 'explore': return html`<${SearchPage} params=${route.params} info=${info} />`;
     case 'dataset': return html`<${DatasetPage} id=${p1 + '/' + route.parts.slice(2).join('/')} params=${route.params} />`;
@@ -66,7 +103,25 @@ function Page({ route, info }) {
     case 'run':
       if (p2 === 'task') return html`<${RunTaskPage} run=${p1} task=${p3} params=${route.params} />`;
       return html`<${RunPage} run=${p1} params=${route.params} />`;
-    default: return html`<p>No page “${p0}”.</p>`;
+    default: return html`<${RouteNotFound} route=${route} why=${`there is no page “${p0}”`} />`;
+  }
+}
+
+// A page that throws shows its error in place; the shell, the navigation and every other page keep working
+// (the boundary is keyed by the route, so the next address starts afresh).
+class PageBoundary extends Component {
+  constructor() {
+    super();
+    this.state = { error: null };
+  }
+  componentDidCatch(error) {
+    this.setState({ error });
+  }
+  render() {
+    if (this.state.error) {
+      return html`<${ErrorBox} error=${{ message: String(this.state.error.message || this.state.error) }} title="This page failed (the other pages still work)" />`;
+    }
+    return this.props.children;
   }
 }
 
@@ -84,7 +139,7 @@ function App() {
     </header>
     <main>
       <${ErrorBox} error=${info.error} title="The server did not answer" />
-      ${info.data ? html`<${Page} route=${route} info=${info.data} />` : null}
+      ${info.data ? html`<${PageBoundary} key=${route.path}><${Page} route=${route} info=${info.data} /><//>` : null}
     </main>
   </div>`;
 }

@@ -3,10 +3,12 @@
 // sandbox, chained through <node_N answer> placeholders, the DAG with k/n/d, suggestions for the next
 // source, the rewrite with its leakage check, and export with `tasks validate` / `tasks verify` findings.
 import { useState, useEffect, useRef } from 'preact/hooks';
-import { html, useLoad, Loading, ErrorBox, Badge, StatusBadge, text, JsonBlock, navigate, Field } from './ui.js';
-import { get, post, put, query, ApiError } from './api.js';
+import { html, useLoad, Loading, ErrorBox, Badge, StatusBadge, text, navigate, Field, NotFoundOr } from './ui.js';
+import { get, post, put, query, who, ApiError } from './api.js';
 import { CodeEditor } from './editor.js';
 import { SourcePicker } from './explore.js';
+import { content, sameContent, readDraft, writeDraft, removeDraft, orphanDrafts } from './drafts.js';
+import { ConflictPanel } from './conflict.js';
 
 // ---- the task list ---------------------------------------------------------------------------------
 
@@ -142,9 +144,11 @@ function RunResult({ run, answer }) {
   </div>`;
 }
 
-function NodeCard({ node, nodes, hopOf, onChange, onRemove, onRun, running, onSuggest, model, onDraft }) {
+// `onPatch(fields)` changes this node's fields: the page applies it to the newest task, so that two edits
+// between renders (fast typing, a paste) never start from a stale copy of the node.
+function NodeCard({ node, nodes, hopOf, onPatch, onRemove, onRun, running, onSuggest, model, onDraft, reset, sourceHint }) {
   const [picking, setPicking] = useState(false);
-  const set = (k, v) => onChange({ ...node, [k]: v });
+  const set = (k, v) => onPatch({ [k]: v });
   const earlier = nodes.slice(0, nodes.findIndex((n) => n.key === node.key));
   const insert = (k) => set('subquestion', (node.subquestion || '') + `<node_${k} answer>`);
   const ansText = node.answer === null || node.answer === undefined ? '' : text(node.answer);
@@ -160,13 +164,13 @@ function NodeCard({ node, nodes, hopOf, onChange, onRemove, onRun, running, onSu
     </header>
     <${Field} label="Source file (namespace/dataset/path)">
       <div class="row">
-        <input class="mono" value=${node.source} onInput=${(e) => set('source', e.target.value)} data-testid="node-source" placeholder="datagov/airports/files/rows.txt" />
+        <input class="mono" value=${node.source} onInput=${(e) => set('source', e.target.value)} data-testid="node-source" placeholder=${sourceHint} />
         <button class="secondary" onClick=${() => setPicking(!picking)}>${picking ? 'close' : 'pick…'}</button>
       </div>
     <//>
     ${picking ? html`<${SourcePicker} initial=${node.source.split('/')[1] || ''} onPick=${(key) => { set('source', key); setPicking(false); }} />` : null}
     <div class="label">Fact code <span class="hint">Python run in the sandbox: the source is at <code>local_path</code>; set <code>answer = …</code>. Earlier answers: ${earlier.length ? earlier.map((n) => html`<code>${'<node_' + n.key + ' answer>'}</code> `) : 'none'}</span></div>
-    <${CodeEditor} language="python" value=${node.fact} onChange=${(v) => set('fact', v)} onRun=${onRun} testid="node-fact" minLines=${4} />
+    <${CodeEditor} language="python" initial=${node.fact} reset=${reset} onChange=${(v) => set('fact', v)} onRun=${onRun} testid="node-fact" minLines=${4} />
     <div class="row">
       <button data-testid="node-run" onClick=${onRun} disabled=${running}>${running ? 'Running…' : 'Run fact'}</button>
       <span class="hint">Ctrl+Enter in the editor</span>
@@ -215,13 +219,50 @@ function nextKey(nodes) {
   return String(Math.max(0, ...nodes.map((n) => Number(n.key) || 0)) + 1);
 }
 
+// "Datasets holding <answer>": the graph's node files with a node of that name, then catalogue datasets
+// whose values or text hold it, each with where it matched; "start the next node here" begins a node on the
+// dataset (or on the node file). Each part of a hit is its own block, so no two run together.
+function matchedText(m) {
+  if (!m || typeof m !== 'object') return '';
+  return Object.entries(m).map(([field, words]) => `${field}: ${[].concat(words).join(', ')}`).join('; ');
+}
+
+function Suggestions({ suggest, onClose, onUse }) {
+  return html`<div class="suggest" data-testid="suggest">
+    <h4>Datasets whose values or text hold “${suggest.value}” <button class="link" onClick=${onClose}>close</button></h4>
+    <${ErrorBox} error=${suggest.error} />
+    ${suggest.loading ? html`<${Loading} />` : null}
+    ${(suggest.hits || []).map((h) => html`<div class="suggest-hit" data-testid="suggest-hit">
+      <div><strong>${h.title || h.id}</strong> <code>${h.id}</code></div>
+      ${h.graph ? html`<div class="muted small">graph node file <code>${h.graph.file}</code>: ${h.graph.nodes.map((n) => html`<span class="chip">${n.label} “${n.name}” (${n.node})</span>`)}</div>` : null}
+      ${h.matched ? html`<div class="muted small">matched in ${matchedText(h.matched)}</div>` : null}
+      ${h.snippet && h.snippet.field !== 'title' ? html`<div class="muted small snippet">${h.snippet.field}: ${h.snippet.text.length > 200 ? h.snippet.text.slice(0, 200) + '…' : h.snippet.text}</div>` : null}
+      <div><button class="link" onClick=${() => onUse(h.graph ? h.graph.file : h.id + '/')} data-testid="suggest-use">start the next node here</button></div>
+    </div>`)}
+    ${suggest.hits && !suggest.hits.length ? html`<p class="muted">No other dataset holds it.</p>` : null}
+  </div>`;
+}
+
+// The saved task `server` with the editable content of `edited` on top (its status and version are the
+// server's; a node's run record is the server's when it has the node, else the edited one's).
+function overlay(server, edited) {
+  const runs = Object.fromEntries((server.nodes || []).map((n) => [n.key, n.last_run]));
+  return { ...server, ...content(edited), nodes: edited.nodes.map((n) => ({ ...content({ nodes: [n] }).nodes[0], last_run: runs[n.key] !== undefined && runs[n.key] !== null ? runs[n.key] : (n.last_run || null) })) };
+}
+
+const clock = (iso) => { try { return new Date(iso).toLocaleString(); } catch (e) { return iso; } };
+
 export function ComposePage({ id, info }) {
-  const [view, setView] = useState(null);
-  const [doc, setDoc] = useState(null);
-  const [dirty, setDirty] = useState(false);
+  const project = info.project;
+  const [view, setViewState] = useState(null);   // the saved task the edits start from, as the server showed it
+  const [doc, setDocState] = useState(null);     // the edited task
+  const [reset, setReset] = useState(0);         // bumped when the editors' text is replaced from outside
   const [check, setCheck] = useState(null);
   const [error, setError] = useState(null);
-  const [conflict, setConflict] = useState(null);
+  const [conflict, setConflictState] = useState(null);  // {message, mine, base, current, orphan?}
+  const [notice, setNotice] = useState(null);      // {kind, text}
+  const [orphans, setOrphans] = useState([]);
+  const [storageError, setStorageError] = useState(null);
   const [running, setRunning] = useState({});
   const [saving, setSaving] = useState(false);
   const [exporting, setExporting] = useState(false);
@@ -229,70 +270,150 @@ export function ComposePage({ id, info }) {
   const [exportError, setExportError] = useState(null);
   const [suggest, setSuggest] = useState(null);
   const [draft, setDraft] = useState(null);
+  // The newest values, for callbacks that outlive a render (saves, runs, timers, unload).
   const docRef = useRef(null);
-  docRef.current = doc;
-  // The version the edits start from: saves chain (save, run, save) faster than renders.
+  const viewRef = useRef(null);
+  const conflictRef = useRef(null);
+  conflictRef.current = conflict;
+  // The version a save names as its base (the server's optimistic lock: status changes move it too).
   const baseRef = useRef(0);
 
-  const adopt = (v) => {
-    baseRef.current = v.task.version;
-    setView(v);
-    setDoc(v.task);
-    setCheck({ structure: v.structure, findings: v.findings, leakage: v.leakage, lakeqa: v.lakeqa });
-    setDirty(false);
+  const setDoc = (d) => { docRef.current = d; setDocState(d); };
+  const setConflict = (c) => { conflictRef.current = c; setConflictState(c); };
+  const setView = (v) => { viewRef.current = v; baseRef.current = v.task.version; setViewState(v); };
+  const isDirty = () => Boolean(docRef.current && viewRef.current && !sameContent(docRef.current, viewRef.current.task));
+  const viewChecks = (v) => setCheck({ structure: v.structure, findings: v.findings, leakage: v.leakage, lakeqa: v.lakeqa });
+
+  // The draft of this tab follows every edit (a moment after typing stops, and at once when the page goes).
+  const flushDraft = () => {
+    const d = docRef.current, v = viewRef.current;
+    if (!d || !v || conflictRef.current) return;  // during a conflict the stored draft holds "yours"
+    if (!isDirty()) { removeDraft(project, id); return; }
+    setStorageError(writeDraft(project, id, { task: id, question_id: d.question_id, who: who(), base_version: v.task.version,
+      base_content_version: v.task.content_version, base: content(v.task), doc: d }));
   };
   useEffect(() => {
+    if (!doc || !view) return undefined;
+    const t = setTimeout(flushDraft, 250);
+    return () => clearTimeout(t);
+  }, [doc, view, conflict]);
+  useEffect(() => {
+    const leave = (e) => {
+      flushDraft();
+      if (isDirty() || conflictRef.current) { e.preventDefault(); e.returnValue = ''; }
+    };
+    window.addEventListener('beforeunload', leave);
+    window.addEventListener('pagehide', flushDraft);
+    return () => {
+      flushDraft();
+      window.removeEventListener('beforeunload', leave);
+      window.removeEventListener('pagehide', flushDraft);
+    };
+  }, [id]);
+
+  // Opening the task: this tab's draft comes back on top of the saved version; a draft that started from an
+  // older version, or one a closed tab left behind, is compared with the saved version first.
+  const open = (v) => {
+    setView(v);
+    viewChecks(v);
+    const own = readDraft(project, id);
+    setConflict(null);
+    if (own && !sameContent(own.doc, v.task)) {
+      if (own.base && sameContent(own.base, v.task)) {
+        setDoc(overlay(v.task, own.doc));
+        setNotice({ kind: 'restored', text: `Restored your unsaved edits of ${clock(own.at)} (kept in this browser; not saved yet).` });
+      } else {
+        setDoc(v.task);
+        setConflict({ message: `Your unsaved edits of ${clock(own.at)}, kept in this browser, started from version ${own.base_content_version ?? '?'}; the task was saved since.`,
+          mine: own.doc, base: own.base || null, current: v });
+      }
+    } else {
+      if (own) removeDraft(project, id);
+      setDoc(v.task);
+    }
+    // A closed tab's draft that holds what is saved anyway is nothing to offer: it goes.
+    const orphans = orphanDrafts(project, id);
+    for (const o of orphans) if (sameContent(o.doc, v.task)) removeDraft(project, id, o.tab);
+    setOrphans(orphans.filter((o) => !sameContent(o.doc, v.task)));
+    setReset((r) => r + 1);
+  };
+  useEffect(() => {
+    let live = true;
     setError(null);
-    get('/api/tasks/' + id).then(adopt, setError);
+    setNotice(null);
+    docRef.current = null;
+    viewRef.current = null;
+    setDocState(null);
+    setViewState(null);
+    get('/api/tasks/' + encodeURIComponent(id)).then((v) => live && open(v), (e) => live && setError(e));
+    return () => { live = false; };
   }, [id]);
   // Live checks of the edited content (structure, findings, leakage), a moment after typing stops.
   useEffect(() => {
-    if (!doc || !dirty) return;
-    const t = setTimeout(() => post(`/api/tasks/${id}/check`, { task: doc }).then(setCheck, () => {}), 400);
+    if (!doc || !view || !isDirty()) return undefined;
+    const t = setTimeout(() => post(`/api/tasks/${encodeURIComponent(id)}/check`, { task: docRef.current }).then(setCheck, () => {}), 400);
     return () => clearTimeout(t);
   }, [doc]);
 
-  if (error && !view) return html`<${ErrorBox} error=${error} />`;
-  if (!doc) return html`<${Loading} what="the task" />`;
+  if (error && !view) return html`<${NotFoundOr} error=${error} what=${'task ' + id} />`;
+  if (!doc || !view) return html`<${Loading} what="the task" />`;
 
-  const edit = (next) => { setDoc(next); setDirty(true); setExportResult(null); };
-  const setNode = (i, node) => edit({ ...doc, nodes: doc.nodes.map((n, j) => (j === i ? node : n)) });
-  const save = async (d = docRef.current) => {
+  const dirty = isDirty();
+  // Every change applies to the newest task (docRef), never to a copy from an earlier render.
+  const edit = (fn) => { setDoc(fn(docRef.current)); setExportResult(null); setExportError(null); };
+  const patchNode = (key, patch) => edit((d) => ({ ...d, nodes: d.nodes.map((n) => (n.key === key ? { ...n, ...patch } : n)) }));
+  // A view the server returned for this page's own action: its content is what was sent (or unchanged), so
+  // edits made since the request left stay on top of it.
+  const adopt = (v, sent) => {
+    const d = docRef.current;
+    setView(v);
+    if (d === sent || !d || sameContent(d, v.task)) {
+      setDoc(v.task);
+      viewChecks(v);
+    } else {
+      setDoc(overlay(v.task, d));
+    }
+  };
+  const toConflict = (e, mine) => {
+    flushDraft();
+    setConflict({ message: e.message, mine, base: content(viewRef.current.task), current: e.body.current });
+  };
+  const save = async () => {
+    const d = docRef.current;
     setSaving(true);
     setError(null);
     try {
-      const v = await put('/api/tasks/' + id, { base_version: baseRef.current, task: d });
-      adopt(v);
-      setConflict(null);
+      const v = await put('/api/tasks/' + encodeURIComponent(id), { base_version: baseRef.current, task: d });
+      adopt(v, d);
+      setNotice(null);
       return v;
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'conflict') setConflict({ message: e.message, current: e.body.current, mine: d });
+      if (e instanceof ApiError && e.code === 'conflict' && e.body.current) toConflict(e, docRef.current);
       else setError(e);
       throw e;
     } finally {
       setSaving(false);
     }
   };
-  const runNode = async (i) => {
-    const key = doc.nodes[i].key;
+  // Runs the node's fact as it is on screen, then saves once — the code that ran and the answer it gave —
+  // and only when that changed something (a run that changes nothing makes no new version).
+  const runNode = async (key) => {
     setRunning((r) => ({ ...r, [key]: true }));
+    setError(null);
     try {
-      if (dirty) await save();
-      const r = await post(`/api/tasks/${id}/run`, { node: key, task: docRef.current });
-      const d = docRef.current;
-      const nodes = d.nodes.map((n) => (n.key === key ? { ...n, last_run: r.run, answer: r.run.ok && !r.run.sentence ? r.run.answer : n.answer } : n));
-      const next = { ...d, nodes };
-      setDoc(next);
-      // The captured answer is part of the task: keep it.
-      if (r.run.ok && !r.run.sentence) await save(next);
+      const r = await post(`/api/tasks/${encodeURIComponent(id)}/run`, { node: key, task: docRef.current });
+      const captured = r.run.ok && !r.run.sentence;
+      patchNode(key, captured ? { last_run: r.run, answer: r.run.answer } : { last_run: r.run });
+      if (isDirty()) await save();
+      else post(`/api/tasks/${encodeURIComponent(id)}/check`, { task: docRef.current }).then(setCheck, () => {});
     } catch (e) {
       if (!(e instanceof ApiError && e.code === 'conflict')) setError(e);
     } finally {
       setRunning((r) => ({ ...r, [key]: false }));
     }
   };
-  const addNode = (source = '') => edit({ ...doc, nodes: [...doc.nodes, { key: nextKey(doc.nodes), source, fact: '', subquestion: '', answer: null, hop: 0, reasoning: '', last_run: null }] });
-  const removeNode = (i) => edit({ ...doc, nodes: doc.nodes.filter((_, j) => j !== i) });
+  const addNode = (source = '') => edit((d) => ({ ...d, nodes: [...d.nodes, { key: nextKey(d.nodes), source, fact: '', subquestion: '', answer: null, hop: 0, reasoning: '', last_run: null }] }));
+  const removeNode = (key) => edit((d) => ({ ...d, nodes: d.nodes.filter((n) => n.key !== key) }));
   const doSuggest = (value) => {
     const exclude = doc.nodes.map((n) => n.source.split('/').slice(0, 2).join('/'));
     setSuggest({ value, loading: true });
@@ -304,9 +425,14 @@ export function ComposePage({ id, info }) {
   };
   const setStatus = (to) => {
     setError(null);
-    post(`/api/tasks/${id}/status`, { base_version: baseRef.current, to }).then(adopt, (e) => {
-      if (e instanceof ApiError && e.code === 'conflict') setConflict({ message: e.message, current: e.body.current, mine: doc });
-      else setError(e);
+    const sent = docRef.current;
+    post(`/api/tasks/${encodeURIComponent(id)}/status`, { base_version: baseRef.current, to }).then((v) => adopt(v, sent), (e) => {
+      if (e instanceof ApiError && e.code === 'conflict' && e.body.current) {
+        if (isDirty()) toConflict(e, docRef.current);
+        else adopt(e.body.current, docRef.current);
+      } else {
+        setError(e);
+      }
     });
   };
   const doExport = async () => {
@@ -314,82 +440,107 @@ export function ComposePage({ id, info }) {
     setExportError(null);
     setExportResult(null);
     try {
-      if (dirty) await save();
-      setExportResult(await post(`/api/tasks/${id}/export`, {}));
-      get('/api/tasks/' + id).then(adopt, () => {});
+      if (isDirty()) await save();
+      setExportResult(await post(`/api/tasks/${encodeURIComponent(id)}/export`, {}));
+      const sent = docRef.current;
+      get('/api/tasks/' + encodeURIComponent(id)).then((v) => adopt(v, sent), () => {});
     } catch (e) {
-      setExportError(e);
+      if (!(e instanceof ApiError && e.code === 'conflict')) setExportError(e);
     } finally {
       setExporting(false);
     }
   };
+  // A conflict resolved: continue from the saved version with the chosen content on top (not saved yet).
+  const resolve = (task, how, fields) => {
+    const c = conflict;
+    setView(c.current);
+    viewChecks(c.current);
+    setDoc(overlay(c.current.task, task));
+    setReset((r) => r + 1);
+    setConflict(null);
+    if (c.orphan) removeDraft(project, id, c.orphan);
+    setOrphans((os) => os.filter((o) => o.tab !== c.orphan));
+    setNotice({ kind: how, text: how === 'saved' ? `You took the saved version (version ${c.current.task.content_version}); your edits were set aside as you chose.`
+      : `${how === 'mine' ? 'Your version' : 'The merge'} is on top of version ${c.current.task.content_version}${fields ? ` (${fields} field${fields === 1 ? '' : 's'} compared)` : ''}: not saved yet — press Save to keep it.` });
+    if (!sameContent(overlay(c.current.task, task), c.current.task)) post(`/api/tasks/${encodeURIComponent(id)}/check`, { task: docRef.current }).then(setCheck, () => {});
+  };
+  const discardOwn = () => {
+    removeDraft(project, id);
+    setDoc(viewRef.current.task);
+    viewChecks(viewRef.current);
+    setReset((r) => r + 1);
+    setNotice({ kind: 'discarded', text: 'Your unsaved edits were discarded.' });
+  };
   const structure = (check && check.structure) || view.structure;
+  const findings = (check && check.findings) || [];
+  const blocking = findings.filter((f) => f.severity === 'error');
   const readOnly = doc.status === 'accepted' || doc.status === 'rejected';
+  const sourceHint = info.example_source ? `e.g. ${info.example_source}` : 'namespace/dataset/path of a file';
   return html`<section class="page compose" data-testid="compose">
     <div class="toolbar sticky">
-      <h2>${doc.question_id}</h2> <${StatusBadge} status=${doc.status} /> <span class="muted">version ${view.task.version}</span>
-      ${dirty ? html`<span class="warn" data-testid="dirty">unsaved changes</span>` : html`<span class="muted" data-testid="saved">saved</span>`}
+      <h2>${doc.question_id}</h2> <${StatusBadge} status=${doc.status} /> <span class="muted" data-testid="task-version">version ${view.task.content_version}</span>
+      ${conflict ? html`<span class="bad" data-testid="dirty">not saved: resolve the conflict below</span>`
+        : dirty ? html`<span class="warn" data-testid="dirty">unsaved changes <span class="muted small">(kept in this browser)</span></span>` : html`<span class="muted" data-testid="saved">saved</span>`}
       <span class="spacer"></span>
-      <button data-testid="save" onClick=${() => save().catch(() => {})} disabled=${saving || !dirty || readOnly}>${saving ? 'Saving…' : 'Save'}</button>
-      ${doc.status === 'draft' || doc.status === 'revised' ? html`<button data-testid="send-review" onClick=${() => setStatus('in_review')} disabled=${dirty}>Send to review</button>` : null}
-      ${doc.status !== 'draft' ? html`<button class="secondary" data-testid="to-draft" onClick=${() => setStatus('draft')}>${doc.status === 'in_review' ? 'Withdraw' : 'Reopen'}</button>` : null}
-      <a class="button secondary" href=${'#/review/' + id} data-testid="open-review">Review</a>
-      <button data-testid="export" onClick=${doExport} disabled=${exporting}>${exporting ? 'Exporting and verifying…' : 'Export'}</button>
+      <button data-testid="save" onClick=${() => save().catch(() => {})} disabled=${saving || !dirty || readOnly || !!conflict}>${saving ? 'Saving…' : 'Save'}</button>
+      ${doc.status === 'draft' || doc.status === 'revised' ? html`<button data-testid="send-review" onClick=${() => setStatus('in_review')} disabled=${dirty || !!conflict}>Send to review</button>` : null}
+      ${doc.status !== 'draft' ? html`<button class="secondary" data-testid="to-draft" onClick=${() => setStatus('draft')} disabled=${!!conflict}>${doc.status === 'in_review' ? 'Withdraw' : 'Reopen'}</button>` : null}
+      <a class="button secondary" href=${'#/review/' + encodeURIComponent(id)} data-testid="open-review">Review</a>
+      <button data-testid="export" onClick=${doExport} disabled=${exporting || blocking.length > 0 || !!exportError || !!conflict}
+        title=${blocking.length ? 'Fix the errors under Findings first' : ''}>${exporting ? 'Exporting and verifying…' : 'Export'}</button>
+      ${blocking.length && !exportError ? html`<div class="export-blocked" data-testid="export-blocked">Export needs ${blocking.length} fix${blocking.length === 1 ? '' : 'es'} first:${' '}
+        ${blocking[0].node ? `node ${blocking[0].node} · ` : ''}${blocking[0].message}${blocking.length > 1 ? ' …' : ''}
+        <button class="link" onClick=${() => document.getElementById('findings').scrollIntoView()}>see Findings</button></div>` : null}
+      ${exportError ? html`<div class="export-refused" data-testid="export-error"><${ErrorBox} error=${exportError} title="Export refused" />
+        ${exportError.body && exportError.body.findings ? html`<${Findings} findings=${exportError.body.findings.filter((f) => f.severity === 'error')} />` : null}
+        <p class="muted small">Export stays off until the task changes.</p></div>` : null}
     </div>
-    ${conflict ? html`<div class="bad-box" data-testid="conflict" role="alert">
-      <p><strong>Not saved.</strong> ${conflict.message}</p>
-      <p><button onClick=${() => { adopt(conflict.current); setConflict(null); }} data-testid="conflict-load">Load the current version</button>
-      <span class="muted">Your edits, to apply again:</span></p>
-      <${JsonBlock} value=${conflict.mine} summary="your unsaved task" />
-    </div>` : null}
+    ${conflict ? html`<${ConflictPanel} key=${conflict.message} message=${conflict.message} mine=${conflict.mine} saved=${conflict.current} base=${conflict.base} onResolve=${resolve} />` : null}
+    ${notice ? html`<div class="notice" data-testid=${'notice-' + notice.kind} role="status">${notice.text}
+      ${notice.kind === 'restored' ? html` <button class="link" onClick=${discardOwn} data-testid="draft-discard">Discard them</button>` : null}
+      <button class="link" onClick=${() => setNotice(null)}>close</button></div>` : null}
+    ${orphans.map((o) => html`<div class="notice" data-testid="orphan-draft">Unsaved edits to this task${o.who ? ` by ${o.who}` : ''} from a window that is closed (${clock(o.at)}) are kept in this browser.
+      <button class="link" disabled=${!!conflict} onClick=${() => setConflict({ message: `These are the unsaved edits of ${clock(o.at)} from another window.`, mine: o.doc, base: o.base || null, current: viewRef.current, orphan: o.tab })}>Compare and restore</button>
+      <button class="link danger" onClick=${() => { removeDraft(project, id, o.tab); setOrphans(orphans.filter((x) => x.tab !== o.tab)); }}>Discard them</button></div>`)}
+    ${storageError ? html`<${ErrorBox} error=${storageError} title="This browser could not keep a draft of your edits (save them)" />` : null}
     <${ErrorBox} error=${error} />
     ${readOnly ? html`<p class="warn">This task is ${doc.status}: reopen it to edit.</p>` : null}
+    <fieldset class="plain" disabled=${readOnly || !!conflict}>
     <div class="row">
-      <${Field} label="question_id"><input class="mono" value=${doc.question_id} onInput=${(e) => edit({ ...doc, question_id: e.target.value })} data-testid="question-id" /><//>
+      <${Field} label="question_id"><input class="mono" value=${doc.question_id} onInput=${(e) => { const v = e.target.value; edit((d) => ({ ...d, question_id: v })); }} data-testid="question-id" /><//>
       ${doc.origin ? html`<span class="muted small">imported from ${doc.origin}</span>` : null}
     </div>
     <${DagView} doc=${doc} structure=${structure} />
-    <fieldset class="plain" disabled=${readOnly}>
-    ${doc.nodes.map((n, i) => html`<${NodeCard} key=${n.key} node=${n} nodes=${doc.nodes} hopOf=${structure.hop_of || {}}
-      onChange=${(nn) => setNode(i, nn)} onRemove=${() => removeNode(i)} onRun=${() => runNode(i)} running=${!!running[n.key]}
-      onSuggest=${doSuggest} model=${info.model} onDraft=${() => doDraft('subquestion', n.key)} />`)}
-    ${suggest ? html`<div class="suggest" data-testid="suggest">
-      <h4>Datasets whose values or text hold “${suggest.value}” <button class="link" onClick=${() => setSuggest(null)}>close</button></h4>
-      <${ErrorBox} error=${suggest.error} />
-      ${suggest.loading ? html`<${Loading} />` : null}
-      ${(suggest.hits || []).map((h) => html`<div class="suggest-hit"><strong>${h.title || h.id}</strong> <code>${h.id}</code>
-        ${h.snippet ? html`<span class="muted"> — ${h.snippet.field}: ${h.snippet.text.slice(0, 160)}</span>` : null}
-        <button class="link" onClick=${() => { addNode(h.id + '/'); setSuggest(null); }} data-testid="suggest-use">start the next node here</button></div>`)}
-      ${suggest.hits && !suggest.hits.length ? html`<p class="muted">No other dataset holds it.</p>` : null}
-    </div>` : null}
+    ${doc.nodes.map((n) => html`<${NodeCard} key=${n.key} node=${n} nodes=${doc.nodes} hopOf=${structure.hop_of || {}}
+      onPatch=${(patch) => patchNode(n.key, patch)} onRemove=${() => removeNode(n.key)} onRun=${() => runNode(n.key)} running=${!!running[n.key]}
+      onSuggest=${doSuggest} model=${info.model} onDraft=${() => doDraft('subquestion', n.key)} reset=${reset} sourceHint=${sourceHint} />`)}
+    ${suggest ? html`<${Suggestions} suggest=${suggest} onClose=${() => setSuggest(null)} onUse=${(source) => { addNode(source); setSuggest(null); }} />` : null}
     <p><button class="secondary" data-testid="add-node" onClick=${() => addNode()}>Add a node</button></p>
     ${draft ? html`<div class="draft" data-testid="draft">
       <h4>Draft ${draft.kind === 'subquestion' ? `subquestion for node ${draft.node}` : 'question'} ${draft.model ? html`<span class="muted small">by ${draft.model}</span>` : null}</h4>
       <${ErrorBox} error=${draft.error} />${draft.loading ? html`<${Loading} />` : null}
       ${draft.text !== undefined ? html`<textarea value=${draft.text} onInput=${(e) => setDraft({ ...draft, text: e.target.value })} data-testid="draft-text"></textarea>
         <p><button data-testid="draft-use" onClick=${() => {
-          if (draft.kind === 'question') edit({ ...doc, question: draft.text });
-          else edit({ ...doc, nodes: doc.nodes.map((n) => (n.key === draft.node ? { ...n, subquestion: draft.text } : n)) });
+          if (draft.kind === 'question') edit((d) => ({ ...d, question: draft.text }));
+          else patchNode(draft.node, { subquestion: draft.text });
           setDraft(null);
         }}>Use this text</button> <button class="link" onClick=${() => setDraft(null)}>discard</button> <span class="muted small">A draft is never saved until you use it.</span></p>` : null}
     </div>` : null}
     <section class="rewrite">
       <h3>The question</h3>
-      <${Field} label="Final answer"><input value=${doc.answer === null ? '' : text(doc.answer)} onInput=${(e) => edit({ ...doc, answer: e.target.value })} data-testid="final-answer" /><//>
+      <${Field} label="Final answer"><input value=${doc.answer === null ? '' : text(doc.answer)} onInput=${(e) => { const v = e.target.value; edit((d) => ({ ...d, answer: v })); }} data-testid="final-answer" /><//>
       <${Field} label="Rewritten question (one natural question that needs every node; no dataset ids, titles, files or intermediate answers)">
-        <textarea value=${doc.question} onInput=${(e) => edit({ ...doc, question: e.target.value })} data-testid="question"></textarea>
+        <textarea value=${doc.question} onInput=${(e) => { const v = e.target.value; edit((d) => ({ ...d, question: v })); }} data-testid="question"></textarea>
       <//>
       ${info.model ? html`<button class="secondary" onClick=${() => doDraft('question')} data-testid="draft-question">Draft the rewrite with ${info.model}</button>` : null}
       <h4>Leakage check</h4>
       <${Leakage} leakage=${check && check.leakage} />
     </section>
     </fieldset>
-    <section>
+    <section id="findings">
       <h3>Findings</h3>
       <${Findings} findings=${check && check.findings} />
     </section>
-    ${exportError ? html`<div data-testid="export-error"><${ErrorBox} error=${exportError} title="Export refused" />
-      ${exportError.body && exportError.body.findings ? html`<${Findings} findings=${exportError.body.findings.filter((f) => f.severity === 'error')} />` : null}</div>` : null}
     ${exportResult ? html`<${ExportResult} result=${exportResult} />` : null}
     <details class="lakeqa-json"><summary>LakeQA task JSON (what export writes)</summary><pre data-testid="lakeqa-json">${JSON.stringify((check && check.lakeqa) || view.lakeqa, null, 2)}</pre></details>
     <details><summary>Audit log (${view.audit.length})</summary>

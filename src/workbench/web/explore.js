@@ -1,7 +1,7 @@
 // Explore: faceted search with hit cards, the dataset page with file previews, prefix browsing of ids and
 // the SQL console over a scratch sandbox.
-import { useState, useEffect } from 'preact/hooks';
-import { html, useLoad, Loading, ErrorBox, Badge, bytes, text, Marked, Table, JsonBlock, navigate } from './ui.js';
+import { useState, useEffect, useRef } from 'preact/hooks';
+import { html, useLoad, Loading, ErrorBox, Badge, bytes, text, Marked, Table, navigate, NotFoundOr } from './ui.js';
 import { get, post, query } from './api.js';
 import { CodeEditor } from './editor.js';
 
@@ -75,7 +75,7 @@ export function SearchPage({ params, info }) {
   const words = state.q.split(/\s+/).filter((w) => w.length > 2 && !w.includes(':'));
   return html`<section class="page explore">
     <form class="searchbar" onSubmit=${(e) => { e.preventDefault(); go({ q, page: '' }); }}>
-      <input data-testid="search-input" placeholder="Search datasets: words, &quot;phrases&quot;, prefix*, field:value" value=${q} onInput=${(e) => setQ(e.target.value)} />
+      <input data-testid="search-input" placeholder=${'Search datasets: words, "phrases", prefix*, field:value'} value=${q} onInput=${(e) => setQ(e.target.value)} />
       <button data-testid="search-button">Search</button>
     </form>
     ${!hasQuery ? html`<p class="muted">Search the ${info.datasets ?? ''} datasets of the index, or <a href="#/browse">browse ids by prefix</a>.</p>` : null}
@@ -85,6 +85,7 @@ export function SearchPage({ params, info }) {
       <${Facets} facets=${data.facets} state=${state} onToggle=${toggle} />
       <div class="results">
         <p class="muted" data-testid="result-count">${data.total} matching datasets${data.total > 0 ? ` — page ${page} of ${pages}` : ''} <span class="small">(query <code>${data.query}</code>)</span></p>
+        ${data.note ? html`<p class="warn" data-testid="search-note">${data.note}</p>` : null}
         ${data.hits.map((h) => html`<${HitCard} hit=${h} words=${words} />`)}
         ${pages > 1 ? html`<div class="pager">
           <button disabled=${page <= 1} onClick=${() => go({ page: page - 1 })}>← Previous</button>
@@ -122,7 +123,7 @@ export function DatasetPage({ id, params }) {
   const res = useLoad(() => get('/api/dataset?' + query({ id })), [id]);
   const file = params.get('file');
   if (res.loading) return html`<${Loading} what=${id} />`;
-  if (res.error) return html`<${ErrorBox} error=${res.error} />`;
+  if (res.error) return html`<${NotFoundOr} error=${res.error} what=${'dataset ' + id} />`;
   const d = res.data.dataset;
   const meta = [['title', d.title], ['description', d.description], ['publisher', d.publisher], ['category', d.category],
     ['tags', (d.tags || []).join(', ')], ['themes', (d.themes || []).join(', ')], ['temporal', d.temporal],
@@ -169,21 +170,33 @@ export function BrowsePage({ params }) {
   </section>`;
 }
 
+// A query error as DuckDB wrote it: its lines kept and monospaced, so the "^" under "LINE 1:" points at the
+// place it means.
+function SqlError({ error }) {
+  return html`<div class="error-box" role="alert" data-testid="sql-error"><strong>Query failed: </strong>${error.code ? html`<code>${error.code}</code>` : null}
+    <pre class="sql-error">${error.message || String(error)}</pre></div>`;
+}
+
 export function SqlPage({ params }) {
   const dataset = params.get('dataset');
   const file = params.get('file');
+  // The editor owns the text (editor.js); `sqlText` follows it, and `reset` puts a statement in from outside.
   const [sqlText, setSql] = useState('');
+  const [reset, setReset] = useState(0);
   const [result, setResult] = useState(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
   const sandbox = useLoad(() => get('/api/sandbox'), [result]);
+  const sqlRef = useRef('');
+  const edited = (text) => { sqlRef.current = text; setSql(text); };
+  const load = (text) => { edited(text); setReset((r) => r + 1); };
   // A file sent from a dataset page is downloaded into the sandbox and selected.
   useEffect(() => {
     if (!dataset || !file) return;
     setBusy(true);
     post('/api/sql', { files: [{ dataset_id: dataset, file_path: file }] }).then((r) => {
       const rel = r.downloaded.length ? r.downloaded[0].relative_path : '';
-      setSql(`SELECT * FROM '${rel}' LIMIT 10`);
+      load(`SELECT * FROM '${rel}' LIMIT 10`);
       setResult(r);
       setBusy(false);
     }, (e) => { setError(e); setBusy(false); });
@@ -191,19 +204,19 @@ export function SqlPage({ params }) {
   const run = () => {
     setBusy(true);
     setError(null);
-    post('/api/sql', { sql: sqlText }).then((r) => { setResult(r); setBusy(false); }, (e) => { setError(e); setBusy(false); });
+    post('/api/sql', { sql: sqlRef.current }).then((r) => { setResult(r); setBusy(false); }, (e) => { setError(e); setBusy(false); });
   };
   const files = sandbox.data ? sandbox.data.files : [];
   return html`<section class="page sql">
     <h2>SQL console</h2>
     <p class="muted">DuckDB over the files in the workbench's scratch sandbox, through the <code>query</code> tool (read-only, time and row limits). Add files from a dataset page.</p>
     <div class="sandbox-files" data-testid="sandbox-files">
-      ${files.length ? files.map((f) => html`<button class="chip link" onClick=${() => setSql(`SELECT * FROM '${f.relative_path}' LIMIT 10`)}>${f.relative_path} <span class="muted">${bytes(f.size)}</span></button>`) : html`<span class="muted">The sandbox is empty.</span>`}
+      ${files.length ? files.map((f) => html`<button class="chip link" onClick=${() => load(`SELECT * FROM '${f.relative_path}' LIMIT 10`)}>${f.relative_path} <span class="muted">${bytes(f.size)}</span></button>`) : html`<span class="muted">The sandbox is empty.</span>`}
     </div>
-    <${CodeEditor} language="sql" value=${sqlText} onChange=${setSql} onRun=${run} testid="sql-editor" minLines=${3} />
+    <${CodeEditor} language="sql" initial=${sqlText} reset=${reset} onChange=${edited} onRun=${run} testid="sql-editor" minLines=${3} />
     <p><button data-testid="sql-run" onClick=${run} disabled=${busy || !sqlText.trim()}>${busy ? 'Running…' : 'Run (Ctrl+Enter)'}</button></p>
     <${ErrorBox} error=${error} />
-    ${result && result.error ? html`<${ErrorBox} error=${result.error} title="Query failed" />` : null}
+    ${result && result.error ? html`<${SqlError} error=${result.error} />` : null}
     ${result && result.result ? html`<div data-testid="sql-result">
       <p class="muted">${result.result.rows.length} rows${result.result.truncated ? ' (truncated)' : ''}</p>
       <${Table} testid="sql-table" columns=${result.result.columns.map((c, i) => `${c} (${result.result.types[i]})`)} rows=${result.result.rows} />
@@ -232,4 +245,3 @@ export function SourcePicker({ onPick, initial }) {
   </div>`;
 }
 
-export { JsonBlock };

@@ -1,7 +1,7 @@
 // Review: one task read as a reviewer sees it, the review form (sound/complete per node, the chain, the
 // rewrite, a verdict), the rule's state, earlier reviews and the audit log.
 import { useState, useEffect } from 'preact/hooks';
-import { html, Loading, ErrorBox, Badge, StatusBadge, text } from './ui.js';
+import { html, Loading, ErrorBox, Badge, StatusBadge, text, NotFoundOr } from './ui.js';
 import { get, post, who, ApiError } from './api.js';
 import { DagView } from './compose.js';
 
@@ -23,7 +23,7 @@ function PastReview({ r }) {
   const kind = { accept: 'ok', revise: 'warn', reject: 'bad' }[r.verdict];
   const yn = (b) => (b === true ? 'yes' : b === false ? 'no' : '—');
   return html`<li class="past-review"><${Badge} kind=${kind}>${r.verdict}<//> by <strong>${r.reviewer}</strong>${r.adjudicator ? html` <${Badge} kind="info">adjudicator<//>` : null}
-    <span class="muted small"> on version ${r.task_version}, ${r.created_at}</span>
+    <span class="muted small"> of version ${r.task_version}, ${r.created_at}</span>${r.by_author ? html` <${Badge} kind="warn">by an author: not counted<//>` : null}
     <ul class="small">${r.nodes.map((n) => html`<li>node ${n.node}: sound ${yn(n.sound)}, complete ${yn(n.complete)}${n.comment ? ' — ' + n.comment : ''}</li>`)}
       <li>chain valid ${yn(r.chain_valid)}${r.chain_comment ? ' — ' + r.chain_comment : ''}</li>
       <li>natural ${yn(r.natural)}, no leakage ${yn(r.no_leakage)}${r.rewrite_comment ? ' — ' + r.rewrite_comment : ''}</li></ul>
@@ -37,8 +37,8 @@ export function ReviewPage({ id }) {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(null);
   const adopt = (v) => { setView(v); setForm(emptyForm(v.task)); };
-  useEffect(() => { get('/api/tasks/' + id).then(adopt, setError); }, [id]);
-  if (error && !view) return html`<${ErrorBox} error=${error} />`;
+  useEffect(() => { get('/api/tasks/' + encodeURIComponent(id)).then(adopt, setError); }, [id]);
+  if (error && !view) return html`<${NotFoundOr} error=${error} what=${'task ' + id} />`;
   if (!view) return html`<${Loading} what="the task" />`;
   const t = view.task;
   const setNode = (k, f, v) => setForm({ ...form, nodes: { ...form.nodes, [k]: { ...form.nodes[k], [f]: v } } });
@@ -48,12 +48,12 @@ export function ReviewPage({ id }) {
     setError(null);
     try {
       const body = {
-        task_version: t.version,
+        task_version: t.content_version,
         nodes: t.nodes.map((n) => ({ node: n.key, ...form.nodes[n.key] })),
         chain_valid: form.chain_valid, chain_comment: form.chain_comment, natural: form.natural,
         no_leakage: form.no_leakage, rewrite_comment: form.rewrite_comment, verdict: form.verdict, comment: form.comment,
       };
-      const v = await post(`/api/tasks/${id}/reviews`, body);
+      const v = await post(`/api/tasks/${encodeURIComponent(id)}/reviews`, body);
       setDone(v.review);
       adopt(v);
     } catch (err) {
@@ -64,10 +64,14 @@ export function ReviewPage({ id }) {
     }
   };
   const state = view.review_state;
+  const authors = state.authors || [];
+  const me = who();
+  const iAmAuthor = me && authors.includes(me);
   return html`<section class="page review" data-testid="review-page">
-    <div class="toolbar"><h2>Review ${t.question_id}</h2> <${StatusBadge} status=${t.status} /> <span class="muted">version ${t.version}</span>
-      <span class="spacer"></span><a class="button secondary" href=${'#/task/' + id}>Open in the composer</a></div>
+    <div class="toolbar"><h2>Review ${t.question_id}</h2> <${StatusBadge} status=${t.status} /> <span class="muted" data-testid="task-version">version ${t.content_version}</span>
+      <span class="spacer"></span><a class="button secondary" href=${'#/task/' + encodeURIComponent(id)}>Open in the composer</a></div>
     <p class=${state.met ? 'ok' : 'muted'} data-testid="review-state">${state.message}</p>
+    <p class="muted small" data-testid="author-rule">Reviews by an author of the task (${authors.length ? authors.join(', ') : 'nobody yet'}: whoever created it or saved a change to it) are recorded but do not count toward the quorum.</p>
     <div class="question-box"><p class="q" data-testid="review-question">${t.question || html`<span class="muted">(no question)</span>`}</p>
       <p>Answer: <strong>${text(t.answer)}</strong></p></div>
     ${view.leakage.length ? html`<ul class="leakage">${view.leakage.map((l) => html`<li><${Badge} kind="warn">${l.kind}<//> “${l.text}” — ${l.message}</li>`)}</ul>` : html`<p class="ok small">The leakage check finds nothing.</p>`}
@@ -93,7 +97,8 @@ export function ReviewPage({ id }) {
         <input placeholder="comment on the rewrite" value=${form.rewrite_comment} onInput=${(e) => setForm({ ...form, rewrite_comment: e.target.value })} />
       </article>
       <article class="node-card">
-        <h3>Verdict <span class="muted small">as ${who() || '(set your name at the top)'}</span></h3>
+        <h3>Verdict <span class="muted small">as ${me || '(set your name at the top)'}</span></h3>
+        ${iAmAuthor ? html`<p class="warn" data-testid="author-note">You are an author of this task: your review is recorded but does not count toward the quorum of ${state.min_reviews}.</p>` : null}
         <p class="verdicts">${['accept', 'revise', 'reject'].map((v) => html`<label><input type="radio" name="verdict" checked=${form.verdict === v} onChange=${() => setForm({ ...form, verdict: v })} data-testid=${'verdict-' + v} /> ${v}</label>`)}</p>
         <textarea placeholder="what to change (required to revise or reject)" value=${form.comment} onInput=${(e) => setForm({ ...form, comment: e.target.value })}></textarea>
         <p><button data-testid="submit-review" disabled=${busy || t.status !== 'in_review'}>${busy ? 'Recording…' : 'Record review'}</button>

@@ -38,6 +38,16 @@ export function ErrorBox({ error, title }) {
   </div>`;
 }
 
+// A page whose id names nothing (an unknown run or task, or an id that is not one): "not found", with the
+// server's reason, while the rest of the app goes on working. Other errors are shown as errors.
+export function NotFoundOr({ error, what }) {
+  if (error && (error.status === 404 || error.status === 400 || error.code === 'not_found')) {
+    return html`<section class="page not-found" data-testid="not-found"><h2>Not found: ${what}</h2>
+      <p class="muted">${error.message}</p><p><a href="#/explore">Explore</a> · <a href="#/tasks">Tasks</a> · <a href="#/runs">Runs</a></p></section>`;
+  }
+  return html`<${ErrorBox} error=${error} />`;
+}
+
 export function Badge({ kind, children }) {
   return html`<span class=${'badge ' + (kind || '')}>${children}</span>`;
 }
