@@ -64,7 +64,7 @@ Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options, ToolEnv
                            "): point --lake at that lake, rebuild the index, or pass --force to use it anyway");
   }
   if (info != nullptr) {
-    info->lake = {{"uri", check.lake}, {"forced", check.differs}};
+    info->lake = {{"uri", check.lake}, {"forced", check.differs}, {"moved", check.moved}};
     Json manifest;
     if (auto text = ReadFile(options.index_dir + "/manifest.json", 16 << 20); text.ok())
       manifest = Json::parse(*text, nullptr, false);

@@ -314,6 +314,10 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
   BuildReport report;
   // Before anything is written: a lake that cannot be opened, or an index of another lake.
   LAKEQA_ASSIGN_OR_RETURN(LakeCheck lake_check, CheckLake(store, index_dir, /*require_objects=*/false));
+  if (lake_check.moved) {
+    report.warnings.push_back("the index was built from " + lake_check.index_lake + "; " + lake_check.lake +
+                              " holds the same files (a copy or a move): the index now names it");
+  }
   if (lake_check.differs) {
     if (!o.force_other_lake) {
       return Status(ErrorCode::kAlreadyExists,
@@ -509,10 +513,12 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
   {
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
     EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
+    ContentFingerprint content;
     Stmt all(db, "SELECT key, size, etag FROM files ORDER BY key");
     while (all.Step()) {
       std::string line = all.Text(0) + "\t" + std::to_string(all.Int(1)) + "\t" + all.Text(2) + "\n";
       EVP_DigestUpdate(ctx.get(), line.data(), line.size());
+      content.Add(all.Text(0), static_cast<uint64_t>(all.Int(1)));
     }
     LAKEQA_RETURN_IF_ERROR(all.status());
     unsigned char h[EVP_MAX_MD_SIZE];
@@ -526,6 +532,7 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
                      {"lakeqa_version", "0.1.0"},
                      {"lake", store.Uri()},
                      {"lake_snapshot_sha256", hex},
+                     {"lake_content_sha256", content.Finish()},
                      {"catalog", {{"file", "catalog.sqlite"}, {"schema_version", kSchemaVersion},
                                   {"datasets", stats.datasets}, {"files", stats.files}, {"bytes", stats.bytes}}},
                      {"build", {{"profile", mode}, {"head_bytes", o.head_bytes}}}};

@@ -1,11 +1,15 @@
 // Opening a lake at start-up and matching it with the index's manifest.
 #include "lakeqa/catalog/lake_check.h"
 
+#include <openssl/evp.h>
+
 #include <filesystem>
 
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
+#include "catalog/sqlite_util.h"
+#include "lakeqa/catalog/catalog.h"
 
 namespace lakeqa::catalog {
 namespace {
@@ -19,7 +23,60 @@ std::string Canonical(std::string uri) {
   return ec ? uri : "file://" + p.string();
 }
 
+// The fingerprint of the files the catalog lists: the lake as it was when the index was built.
+Result<std::string> CatalogFingerprint(const std::string& index_dir, const Json& manifest) {
+  if (manifest.contains("lake_content_sha256") && manifest["lake_content_sha256"].is_string())
+    return manifest["lake_content_sha256"].get<std::string>();
+  std::string path = index_dir + "/catalog.sqlite";
+  if (!PathExists(path)) return std::string();
+  LAKEQA_ASSIGN_OR_RETURN(auto cat, Catalog::Open(path, /*read_only=*/true));
+  ContentFingerprint fp;
+  Stmt all(cat->db(), "SELECT key, size FROM files ORDER BY key");
+  while (all.Step())
+    fp.Add(all.Text(0), static_cast<uint64_t>(all.Int(1)));
+  LAKEQA_RETURN_IF_ERROR(all.status());
+  return fp.Finish();
+}
+
 }  // namespace
+
+struct ContentFingerprint::Ctx {
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> md{EVP_MD_CTX_new(), EVP_MD_CTX_free};
+  uint64_t count = 0;
+};
+
+ContentFingerprint::ContentFingerprint() : ctx_(std::make_unique<Ctx>()) {
+  EVP_DigestInit_ex(ctx_->md.get(), EVP_sha256(), nullptr);
+}
+ContentFingerprint::~ContentFingerprint() = default;
+
+void ContentFingerprint::Add(const std::string& key, uint64_t size) {
+  std::string line = key + "\t" + std::to_string(size) + "\n";
+  EVP_DigestUpdate(ctx_->md.get(), line.data(), line.size());
+  ++ctx_->count;
+}
+
+std::string ContentFingerprint::Finish() {
+  unsigned char h[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_DigestFinal_ex(ctx_->md.get(), h, &n);
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < n; ++i) {
+    out += kHex[h[i] >> 4];
+    out += kHex[h[i] & 15];
+  }
+  return out;
+}
+
+Result<std::string> LakeContentFingerprint(lake::Store& store) {
+  ContentFingerprint fp;
+  LAKEQA_RETURN_IF_ERROR(store.ListAll("", [&](const lake::ObjectInfo& o) {
+    fp.Add(o.key, o.size);
+    return Status::Ok();
+  }));
+  return fp.Finish();
+}
 
 std::string LakeCheck::Warning() const {
   return "the index was built from " + index_lake + ", not from the lake in use (" + lake +
@@ -43,6 +100,17 @@ Result<LakeCheck> CheckLake(lake::Store& store, const std::string& index_dir, bo
   LAKEQA_ASSIGN_OR_RETURN(Json m, ParseJson(text, manifest));
   if (m.is_object() && m.contains("lake") && m["lake"].is_string()) out.index_lake = m["lake"].get<std::string>();
   out.differs = !out.index_lake.empty() && Canonical(out.index_lake) != Canonical(out.lake);
+  if (!out.differs) return out;
+  // Another location: the same lake if it holds what the catalog lists (a copy, a moved folder, the
+  // same files behind S3).
+  LAKEQA_ASSIGN_OR_RETURN(std::string indexed, CatalogFingerprint(index_dir, m));
+  if (indexed.empty()) return out;
+  auto here = LakeContentFingerprint(store);
+  if (!here.ok()) return here.status().WithContext("listing the lake " + out.lake + " to compare it with the index");
+  if (*here == indexed) {
+    out.differs = false;
+    out.moved = true;
+  }
   return out;
 }
 

@@ -134,6 +134,32 @@ int Run(const Opts& o) {
       agent::PromptHash(loop.system_prompt.empty() ? agent::DefaultSystemPrompt() : loop.system_prompt,
                         agent::PaperToolSchemas());
 
+  if (o.agent != "llm" && o.agent != "oracle" && o.agent != "baseline" && o.agent != "replay")
+    return Fail(InvalidArgument("--agent " + o.agent + ": expected llm, oracle, baseline or replay"), out);
+  std::optional<llm::ModelSpec> spec;
+  if (o.agent == "llm") {
+    if (o.model.empty())
+      return Fail(InvalidArgument("--agent llm needs --model provider:model (e.g. openai:gpt-5.2)"), out);
+    auto parsed = llm::ParseModelSpec(o.model);
+    if (!parsed.ok()) return Fail(parsed.status(), out);
+    spec = std::move(*parsed);
+  }
+  // The lake and the index before anything is written to --out: a refused run leaves no cassette behind.
+  agent::ToolEnvOptions eo;
+  eo.index_dir = o.index;
+  eo.lake = o.lake;
+  eo.work_dir = o.out + "/work";
+  eo.store_options = StoreFlagsJson(o.store);
+  eo.force_lake = o.force;
+  agent::ToolEnvInfo info;
+  auto envs = agent::MakeToolEnvFactory(eo, &info);
+  if (!envs.ok()) return Fail(envs.status(), out);
+  for (const std::string& w : info.warnings)
+    fmt::print(stderr, "lakeqa run: warning: {}\n", w);
+  ro.lake = info.lake;
+  ro.index = info.index;
+  ro.warnings = info.warnings;
+
   // One cassette per epoch (the same request gets each epoch's own answer on resume and replay).
   std::vector<std::unique_ptr<llm::ChatClient>> clients;
   std::optional<llm::PricingTable> pricing;
@@ -147,10 +173,6 @@ int Run(const Opts& o) {
     return fmt::format("{}.epoch-{}.jsonl", stem, epoch);
   };
   if (o.agent == "llm") {
-    if (o.model.empty())
-      return Fail(InvalidArgument("--agent llm needs --model provider:model (e.g. openai:gpt-5.2)"), out);
-    auto spec = llm::ParseModelSpec(o.model);
-    if (!spec.ok()) return Fail(spec.status(), out);
     auto table = o.pricing.empty() ? llm::PricingTable::LoadDefault() : llm::PricingTable::Load(o.pricing);
     if (!table.ok()) return Fail(table.status().WithContext("--pricing"), out);
     pricing = std::move(*table);
@@ -229,21 +251,6 @@ int Run(const Opts& o) {
                {"ablate", o.ablate},
                {"provide_provenance", o.provide_provenance},
                {"provenance", provenance}};
-
-  agent::ToolEnvOptions eo;
-  eo.index_dir = o.index;
-  eo.lake = o.lake;
-  eo.work_dir = o.out + "/work";
-  eo.store_options = StoreFlagsJson(o.store);
-  eo.force_lake = o.force;
-  agent::ToolEnvInfo info;
-  auto envs = agent::MakeToolEnvFactory(eo, &info);
-  if (!envs.ok()) return Fail(envs.status(), out);
-  for (const std::string& w : info.warnings)
-    fmt::print(stderr, "lakeqa run: warning: {}\n", w);
-  ro.lake = info.lake;
-  ro.index = info.index;
-  ro.warnings = info.warnings;
 
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);

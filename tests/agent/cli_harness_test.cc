@@ -165,6 +165,40 @@ TEST_F(CliHarness, ADifferentLakeIsRefusedUnlessForced) {
   EXPECT_TRUE(listed);
 }
 
+// Issue 30, item 10: a lake is identified by its content, not its path. A copy of the indexed lake at
+// another path is the same lake (run.json says it moved; no --force, no warning), also for an index whose
+// manifest predates the fingerprint (it is computed from the catalog). A lake that really differs is
+// refused before anything is written: no empty cassette.jsonl.
+TEST_F(CliHarness, ACopyOfTheLakeIsTheSameLakeAndARefusedRunLeavesNoCassette) {
+  std::filesystem::copy(dir_ + "/lake", dir_ + "/copy", std::filesystem::copy_options::recursive);
+  auto args = Baseline("copy", dir_ + "/tasks");
+  args[6] = dir_ + "/copy";
+  ASSERT_EQ(RunCli(args, dir_ + "/copy.log"), 0) << Log(dir_ + "/copy.log");
+  Json meta = ReadJson(dir_ + "/copy/run.json");
+  EXPECT_EQ(meta["lake"]["moved"], true) << meta.dump(2);
+  EXPECT_EQ(meta["lake"]["forced"], false) << meta.dump(2);
+  EXPECT_TRUE(meta["warnings"].empty()) << meta.dump(2);
+  EXPECT_EQ(Lines(dir_ + "/copy/predictions.jsonl").size(), 4u);
+
+  // An index written before manifest.json recorded the fingerprint: the catalog's files give it.
+  Json manifest = ReadJson(dir_ + "/idx/manifest.json");
+  ASSERT_TRUE(manifest.contains("lake_content_sha256")) << manifest.dump(2);
+  manifest.erase("lake_content_sha256");
+  WriteText(dir_ + "/idx/manifest.json", manifest.dump(2));
+  args[8] = dir_ + "/copy-old";
+  ASSERT_EQ(RunCli(args, dir_ + "/old.log"), 0) << Log(dir_ + "/old.log");
+  EXPECT_EQ(ReadJson(dir_ + "/copy-old/run.json")["lake"]["moved"], true);
+
+  // One byte more in one file: not the lake the index was built from.
+  WriteText(dir_ + "/copy/wikipedia/Springfield/content.txt", "Springfield was founded in 1821!!");
+  auto llm = Llm("refused", "http://127.0.0.1:1", "openai:gpt-5.2");
+  llm[6] = dir_ + "/copy";
+  EXPECT_EQ(RunCli(llm, dir_ + "/refused.log"), 2) << Log(dir_ + "/refused.log");
+  EXPECT_NE(Log(dir_ + "/refused.log").find("--force"), std::string::npos) << Log(dir_ + "/refused.log");
+  EXPECT_FALSE(PathExists(dir_ + "/refused/cassette.jsonl"));
+  EXPECT_FALSE(PathExists(dir_ + "/refused")) << "a refused run writes nothing";
+}
+
 // Issue 14, defect 5: a dead endpoint stops the run at its preflight, before any task, with the network
 // error's exit code; a refused key likewise (one request in all); --max-retries bounds the retries.
 TEST_F(CliHarness, ADeadOrRefusingEndpointStopsTheRunAtThePreflight) {

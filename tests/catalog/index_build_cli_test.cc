@@ -66,6 +66,22 @@ TEST_F(IndexBuildCli, AnotherLakesIndexIsReplacedOnlyWithForce) {
       << Log("again.log");
 }
 
+// Issue 30, item 10: a copy of the lake at another path is the lake the index was built from (the
+// catalog's content fingerprint agrees); the build goes on without --force and the manifest names the copy.
+TEST_F(IndexBuildCli, ACopyOfTheLakeNeedsNoForce) {
+  ASSERT_EQ(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/idx", "a.log"), 0) << Log("a.log");
+  EXPECT_FALSE(Manifest()["lake_content_sha256"].get<std::string>().empty());
+  fs::copy(dir_ + "/a", dir_ + "/a-copy", fs::copy_options::recursive);
+  ASSERT_EQ(Lakeqa("index build -q --lake " + dir_ + "/a-copy --index " + dir_ + "/idx", "copy.log"), 0)
+      << Log("copy.log");
+  EXPECT_NE(Manifest()["lake"].get<std::string>().find(dir_ + "/a-copy"), std::string::npos);
+  // A copy with one file changed is another lake.
+  fs::copy(dir_ + "/a", dir_ + "/a-changed", fs::copy_options::recursive);
+  Put("a-changed/datagov/parks/files/rows.csv", "name,acres\nA,10\nB,32\nC,5\n");
+  EXPECT_EQ(Lakeqa("index build -q --lake " + dir_ + "/a-changed --index " + dir_ + "/idx", "changed.log"), 4)
+      << Log("changed.log");
+}
+
 TEST_F(IndexBuildCli, AFailedFirstBuildLeavesNoIndex) {
   // A lake that does not exist: refused before anything is created.
   EXPECT_EQ(Lakeqa("index build -q --lake " + dir_ + "/no-such-lake --index " + dir_ + "/idx", "missing.log"), 3)
