@@ -187,6 +187,9 @@ int Run(const Opts& o) {
       for (const auto& p : graph_report->schema.problems)
         fmt::print(stderr, "lakeqa: graph: {}:{}: {}\n", p.source, p.line, p.message);
     }
+    if (!graph_report->errors.empty())
+      fmt::print("graph: {} files not read\n", graph_report->errors.size());
+    for (const auto& e : graph_report->errors) fmt::print(stderr, "lakeqa: graph: {}: {}\n", e.file, e.message);
     if (paragraphs && paragraphs->written) {
       fmt::print("paragraph index: {} paragraphs of {} pages ({} cut at {} per page, {} cut at {} bytes); "
                  "{} pages not read{}\n",

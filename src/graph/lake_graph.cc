@@ -10,9 +10,11 @@ namespace lakeqa::graph {
 Json LakeGraphReport::ToJson() const {
   Json p = Json::array();
   for (const auto& x : schema.problems) p.push_back(x.ToJson());
+  Json e = Json::array();
+  for (const auto& x : errors) e.push_back({{"file", x.file}, {"code", x.code}, {"error", x.message}});
   return {{"node_files", node_files}, {"relation_files", relation_files}, {"nodes", nodes},      {"edges", edges},
           {"labels", schema.nodes.size()}, {"relation_types", schema.relations.size()},
-          {"problems_total", schema.problems_total}, {"problems", p}};
+          {"problems_total", schema.problems_total}, {"problems", p}, {"errors", e}};
 }
 
 Result<LakeGraphReport> BuildLakeGraph(catalog::Catalog& catalog, lake::Store& store, const std::string& graph_dir,
@@ -23,6 +25,10 @@ Result<LakeGraphReport> BuildLakeGraph(catalog::Catalog& catalog, lake::Store& s
     uint64_t size;
   };
   std::vector<Found> found;
+  LakeGraphReport report;
+  auto left_out = [&](const std::string& key, const Status& st) {
+    report.errors.push_back({key, std::string(CodeName(st.code())), st.message()});
+  };
   Status s = catalog.ForEachDataset([&](const catalog::DatasetRecord&, const std::vector<catalog::FileRecord>& files) {
     for (const auto& f : files) {
       if (f.is_metadata || !EndsWith(ToLowerAscii(f.path), ".csv")) continue;
@@ -31,7 +37,10 @@ Result<LakeGraphReport> BuildLakeGraph(catalog::Catalog& catalog, lake::Store& s
         for (const auto& c : (*f.profile)["columns"]) header.push_back(c.value("name", ""));
       } else {
         auto head = store.ReadRange(f.key, 0, 64 << 10);
-        if (!head.ok()) return head.status().WithContext("reading the header of " + f.key);
+        if (!head.ok()) {
+          left_out(f.key, head.status().WithContext("reading the header of " + f.key));
+          continue;
+        }
         header = CsvHeaderOf(*head);
       }
       FileKind k = ClassifyHeader(header);
@@ -42,7 +51,6 @@ Result<LakeGraphReport> BuildLakeGraph(catalog::Catalog& catalog, lake::Store& s
     return Status::Ok();
   });
   LAKEQA_RETURN_IF_ERROR(s);
-  LakeGraphReport report;
   if (found.empty()) {
     if (PathExists(graph_dir)) LAKEQA_RETURN_IF_ERROR(RemoveAll(graph_dir));
     return report;
@@ -53,12 +61,26 @@ Result<LakeGraphReport> BuildLakeGraph(catalog::Catalog& catalog, lake::Store& s
   });
   GraphBuilder builder;
   for (const auto& f : found) {
-    if (f.size > options.max_file_bytes)
-      return ResourceExhausted(f.key + ": graph file of " + std::to_string(f.size) + " bytes is over the " +
-                               std::to_string(options.max_file_bytes) + "-byte limit");
-    LAKEQA_ASSIGN_OR_RETURN(std::string data, store.ReadRange(f.key, 0, 0));
-    LAKEQA_RETURN_IF_ERROR(builder.AddFile(f.key, f.stem, data));
+    if (f.size > options.max_file_bytes) {
+      left_out(f.key, ResourceExhausted(f.key + ": graph file of " + std::to_string(f.size) + " bytes is over the " +
+                                        std::to_string(options.max_file_bytes) + "-byte limit"));
+      continue;
+    }
+    auto data = store.ReadRange(f.key, 0, 0);
+    if (!data.ok()) {
+      left_out(f.key, data.status().WithContext("reading " + f.key));
+      continue;
+    }
+    if (Status added = builder.AddFile(f.key, f.stem, *data); !added.ok()) {
+      left_out(f.key, added);
+      continue;
+    }
     (f.kind == FileKind::kNodes ? report.node_files : report.relation_files)++;
+  }
+  if (report.node_files + report.relation_files == 0) {
+    // Every graph file was left out: no graph, rather than an empty one (the errors say why).
+    if (PathExists(graph_dir)) LAKEQA_RETURN_IF_ERROR(RemoveAll(graph_dir));
+    return report;
   }
   LAKEQA_RETURN_IF_ERROR(MakeDirs(graph_dir));
   LAKEQA_RETURN_IF_ERROR(builder.Write(graph_dir));

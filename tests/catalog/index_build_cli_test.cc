@@ -82,6 +82,40 @@ TEST_F(IndexBuildCli, ACopyOfTheLakeNeedsNoForce) {
       << Log("changed.log");
 }
 
+// Issue 30, item 11: one bad file never fails the build. A symbolic link in the lake that leads outside it
+// is a per-file error in the catalog and in the graph stage (and the paragraph stage) and the build goes
+// on: the graph holds the readable files, exit 0.
+TEST_F(IndexBuildCli, ASymlinkLeadingOutsideTheLakeIsAPerFileErrorInEveryStage) {
+  Put("outside/secret.csv", "wikidata_id:ID(Player),name\nX1,Leaked\n");
+  Put("g/nba/players/Player.csv", "wikidata_id:ID(Player),name\nP1,Dennis Rodman\n");
+  Put("g/nba/players/metadata.json", R"({"title": "Players"})");
+  Put("g/nba/teams/Team.csv", "wikidata_id:ID(Team),name\nT1,Detroit Pistons\n");
+  Put("g/nba/teams/relation_playsFor.csv", ":START_ID(Player),:END_ID(Team)\nP1,T1\n");
+  fs::create_symlink(dir_ + "/outside/secret.csv", dir_ + "/g/nba/players/leak.csv");
+  Put("g/wikipedia/Detroit/content.txt", "Detroit is a city in Michigan.\n\nIt has a basketball team.");
+  Put("outside/page.txt", "A page from outside the lake.");
+  fs::create_directories(dir_ + "/g/wikipedia/Leak");
+  fs::create_symlink(dir_ + "/outside/page.txt", dir_ + "/g/wikipedia/Leak/content.txt");
+  ASSERT_EQ(Lakeqa("index build --json --lake " + dir_ + "/g --index " + dir_ + "/idx", "g.json"), 0) << Log("g.json");
+  std::string out = Log("g.json");
+  Json j = Json::parse(out.substr(out.find('{')), nullptr, false);
+  ASSERT_TRUE(j.is_object()) << out;
+  EXPECT_EQ(j["graph"]["nodes"], 2) << j["graph"].dump(2);
+  EXPECT_EQ(j["graph"]["edges"], 1) << j["graph"].dump(2);
+  ASSERT_EQ(j["graph"]["errors"].size(), 1u) << j["graph"].dump(2);
+  EXPECT_EQ(j["graph"]["errors"][0]["file"], "nba/players/leak.csv");
+  EXPECT_EQ(j["graph"]["errors"][0]["code"], "permission_denied");
+  EXPECT_EQ(out.find("Leaked"), std::string::npos) << out;
+  // The catalog lists both links with their error; the page stage leaves the outside page out.
+  EXPECT_GE(j["errors"].get<int>(), 2) << out;
+  if (j.contains("paragraphs")) {
+    EXPECT_EQ(j["paragraphs"].dump().find("outside the lake") != std::string::npos ||
+                  j["paragraphs"]["errors"].get<int>() == 0,
+              true)
+        << j["paragraphs"].dump(2);
+  }
+}
+
 TEST_F(IndexBuildCli, AFailedFirstBuildLeavesNoIndex) {
   // A lake that does not exist: refused before anything is created.
   EXPECT_EQ(Lakeqa("index build -q --lake " + dir_ + "/no-such-lake --index " + dir_ + "/idx", "missing.log"), 3)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "lakeqa/catalog/catalog.h"
 #include "lakeqa/common/json.h"
@@ -14,11 +15,20 @@
 
 namespace lakeqa::graph {
 
+// A graph file that could not be read or taken (unreadable, a symbolic link leading outside the lake, over
+// the size limit, a malformed header): the build goes on without it.
+struct GraphFileError {
+  std::string file;
+  std::string code;  // CodeName() of the error
+  std::string message;
+};
+
 struct LakeGraphReport {
   uint64_t node_files = 0, relation_files = 0;
   uint64_t nodes = 0, edges = 0;
   Schema schema;
-  Json ToJson() const;  // counts and the problems (each with file and line)
+  std::vector<GraphFileError> errors;  // one per file left out
+  Json ToJson() const;  // counts, the problems (each with file and line) and the files left out
 };
 
 struct LakeGraphOptions {
@@ -26,7 +36,8 @@ struct LakeGraphOptions {
 };
 
 // Writes <graph_dir> when the lake has graph files; removes a stale <graph_dir> when it has none (and
-// then returns a report with zero files).
+// then returns a report with zero files). One bad file never fails the build: it goes to `errors`.
+// Errors of the catalog, the index folder or the write are returned.
 Result<LakeGraphReport> BuildLakeGraph(catalog::Catalog& catalog, lake::Store& store, const std::string& graph_dir,
                                        const LakeGraphOptions& options = {});
 
