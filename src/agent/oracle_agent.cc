@@ -131,16 +131,23 @@ class OracleAgent : public Agent {
       Json r = internal::Submit(args, out);
       out.trace.push_back(internal::ToolEvent(++turn, "submit_answer", args, r, 0));
       out.turns = turn;
-    } else {
+    } else if (n > 0) {
       // No answer: an ungrounded task scores zero, which is the signal.
       out.outcome = Outcome::kAnswered;
       std::string all;
       for (const auto& f : failures)
         all += (all.empty() ? "" : "; ") + f;
-      out.error = n > 0 ? all
-                  : task.cmdbench && task.cmdbench->kind == eval::CmdbenchKind::kSource
+      out.error = all;
+    } else {
+      // Nothing to follow: the oracle did not attempt the task, which is not an answer (an empty answer
+      // counted as "answered" made 104 KramaBench tasks look answered).
+      out.outcome = Outcome::kNotApplicable;
+      out.error = task.cmdbench && task.cmdbench->kind == eval::CmdbenchKind::kSource
                       ? "a CMDBench source question names a modality, not a lake file: the oracle has nothing to ground"
-                      : "the task has no nodes";
+                      : task.kramabench
+                          ? "a KramaBench task has no gold trail (nodes) to follow; its reference solution runs "
+                            "with `lakeqa kramabench solutions` (docs/kramabench.md)"
+                          : "the task has no gold nodes to follow";
     }
     out.elapsed_s = internal::MsSince(start) / 1000;
     return out;

@@ -16,6 +16,8 @@ std::string_view OutcomeName(Outcome o) {
       return "token_limit";
     case Outcome::kCostLimit:
       return "cost_limit";
+    case Outcome::kNotApplicable:
+      return "not_applicable";
     case Outcome::kError:
       return "error";
     case Outcome::kCrashed:
@@ -28,7 +30,7 @@ std::string_view OutcomeName(Outcome o) {
 
 std::optional<Outcome> OutcomeFromName(std::string_view name) {
   for (Outcome o : {Outcome::kAnswered, Outcome::kMaxTurns, Outcome::kTimeout, Outcome::kTokenLimit,
-                    Outcome::kCostLimit, Outcome::kError, Outcome::kCrashed, Outcome::kCancelled}) {
+                    Outcome::kCostLimit, Outcome::kNotApplicable, Outcome::kError, Outcome::kCrashed, Outcome::kCancelled}) {
     if (OutcomeName(o) == name) return o;
   }
   return std::nullopt;

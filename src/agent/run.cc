@@ -84,6 +84,7 @@ Json RunSummary::ToJson() const {
           {"answered", answered},
           {"failed", failed},
           {"unfinished", unfinished},
+          {"not_applicable", not_applicable},
           {"cancelled", cancelled},
           {"not_started", not_started},
           {"interrupted", interrupted},
@@ -252,6 +253,8 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
     }
     if (r.outcome == Outcome::kAnswered) {
       ++sum.answered;
+    } else if (r.outcome == Outcome::kNotApplicable) {
+      if (sum.not_applicable++ == 0) sum.first_not_applicable = task.id + ": " + r.error;
     } else if (r.outcome == Outcome::kError || r.outcome == Outcome::kCrashed) {
       if (sum.failed++ == 0)
         sum.first_failure =

@@ -269,6 +269,11 @@ int Run(const Opts& o) {
                              : "",
                          sum->first_failure);
   }
+  // An oracle that could attempt none of the tasks did not do what was asked either.
+  if (sum->ran > 0 && sum->not_applicable == sum->ran) {
+    failed += fmt::format("{}every task that ran ({}) was not applicable to --agent {} (first: {})",
+                          failed.empty() ? "" : "; ", sum->ran, o.agent, sum->first_not_applicable);
+  }
   if (!not_run.empty()) {
     failed += fmt::format("{}{} tasks were not run: they lack the gold data --ablate {} needs (first: {})",
                           failed.empty() ? "" : "; ", not_run.size(), ablation->Label(),
@@ -284,9 +289,10 @@ int Run(const Opts& o) {
     PrintJson(j);
   } else {
     if (!ablation->IsStandard()) fmt::print("ablation: {}\n", ablation->Label());
-    fmt::print("{} tasks{}: {} skipped (done earlier), {} ran: {} answered, {} unfinished, {} failed{}\n",
+    fmt::print("{} tasks{}: {} skipped (done earlier), {} ran: {} answered, {} unfinished, {} failed{}{}\n",
                sum->tasks, o.epochs > 1 ? fmt::format(" × {} epochs", o.epochs) : "", sum->skipped, sum->ran,
                sum->answered, sum->unfinished, sum->failed,
+               sum->not_applicable ? fmt::format(", {} not applicable", sum->not_applicable) : "",
                sum->interrupted ? fmt::format(", interrupted ({} left for the next run)",
                                               sum->cancelled + sum->not_started)
                                 : "");

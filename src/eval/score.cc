@@ -162,11 +162,12 @@ Result<Prediction> PredictionFromJson(const Json& j, std::string_view where) {
   // lakeqa run's outcome names map onto the scorer's: answered is ok, max_turns is turn_limit.
   if (p.status == "answered") p.status = "ok";
   if (p.status == "max_turns") p.status = "turn_limit";
-  static const std::set<std::string> kStatuses = {"ok",         "timeout",    "crashed", "turn_limit",
-                                                  "token_limit", "cost_limit", "error"};
+  static const std::set<std::string> kStatuses = {"ok",          "timeout",    "crashed", "turn_limit",
+                                                  "token_limit", "cost_limit", "error",   "not_applicable"};
   if (!kStatuses.count(p.status))
     return FieldError(where, "status",
-                      "one of ok (answered), timeout, crashed, turn_limit (max_turns), token_limit, cost_limit, error");
+                      "one of ok (answered), timeout, crashed, turn_limit (max_turns), token_limit, cost_limit, "
+                      "not_applicable, error");
   LAKEQA_RETURN_IF_ERROR(GetNumber(j, "runtime_s", where, p.runtime_s));
   if (!j.contains("runtime_s")) LAKEQA_RETURN_IF_ERROR(GetNumber(j, "elapsed_s", where, p.runtime_s));
   if (auto c = j.find("cost_usd"); c != j.end() && !c->is_null()) {
@@ -219,8 +220,9 @@ Result<TraceEvent> TraceEventFromJson(const Json& j, std::string_view where) {
 }
 
 bool IsFinalStatus(std::string_view s) {
-  static const std::set<std::string, std::less<>> kFinal = {"ok",         "answered",    "timeout",   "turn_limit",
-                                                            "max_turns", "token_limit", "cost_limit"};
+  static const std::set<std::string, std::less<>> kFinal = {"ok",          "answered",   "timeout",
+                                                            "turn_limit",  "max_turns",  "token_limit",
+                                                            "cost_limit",  "not_applicable"};
   return kFinal.count(s) > 0;
 }
 

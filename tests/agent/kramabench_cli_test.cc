@@ -142,5 +142,38 @@ TEST_F(KramaBenchCliTest, BuildValidateStatsOracleAndEval) {
   EXPECT_NE(text.out.find("KramaBench metrics (subtasks):"), std::string::npos) << text.out;
 }
 
+// Issue 30, item 6: the oracle follows gold trails; a KramaBench task has none. Each task is recorded as
+// not_applicable (with the reason, which names the solutions oracle), counted in the run's summary and in
+// eval's status counts, and the run exits non-zero because no task could be attempted.
+TEST_F(KramaBenchCliTest, TheOracleOnTasksWithoutAGoldTrailIsNotApplicable) {
+  LakeqaJson("lake build -q --json --source kramabench:" + Sh(ck_) + " --out " + Sh(dir_ + "/lake"));
+  LakeqaJson("index build -q --json --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index"));
+  CmdResult r = Cli("run --json --agent oracle --tasks " + Workload() + " --lake " + Sh(dir_ + "/lake") +
+                    " --index " + Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run") + " 2>/dev/null");
+  EXPECT_EQ(r.exit_code, 12) << r.out;
+  Json sum = Json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(sum.is_object()) << r.out;
+  EXPECT_EQ(sum["ran"], 8) << r.out;
+  EXPECT_EQ(sum["answered"], 0) << r.out;
+  EXPECT_EQ(sum["not_applicable"], 8) << r.out;
+  EXPECT_NE(sum["error"]["message"].get<std::string>().find("not applicable"), std::string::npos) << r.out;
+  auto preds = ReadFile(dir_ + "/run/predictions.jsonl");
+  ASSERT_TRUE(preds.ok());
+  Json first = Json::parse(preds->substr(0, preds->find('\n')));
+  EXPECT_EQ(first["status"], "not_applicable") << first;
+  EXPECT_NE(first["error"].get<std::string>().find("kramabench solutions"), std::string::npos) << first;
+  // Final: a resumed run does not retry them.
+  CmdResult again = Cli("run --json --agent oracle --tasks " + Workload() + " --lake " + Sh(dir_ + "/lake") +
+                        " --index " + Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run") + " 2>/dev/null");
+  EXPECT_EQ(Json::parse(again.out, nullptr, false)["skipped"], 8) << again.out;
+  // The text summary names them.
+  CmdResult text = Cli("run --agent oracle --tasks " + Workload() + " --lake " + Sh(dir_ + "/lake") + " --index " +
+                       Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run2") + " 2>&1");
+  EXPECT_NE(text.out.find("8 not applicable"), std::string::npos) << text.out;
+
+  Json e = LakeqaJson("eval --json --run " + Sh(dir_ + "/run") + " --tasks " + Workload());
+  EXPECT_EQ(e["status"]["not_applicable"], 8) << e["status"];
+}
+
 }  // namespace
 }  // namespace lakeqa::agent

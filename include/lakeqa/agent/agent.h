@@ -19,10 +19,21 @@
 
 namespace lakeqa::agent {
 
-// How an episode ended. kAnswered/kMaxTurns/kTimeout/k*Limit are final: a resumed run skips them.
-// kError (the provider failed for good, the tool env could not open) and kCrashed are retried by a
-// resumed run; kCancelled (SIGINT) is never written to predictions.
-enum class Outcome { kAnswered, kMaxTurns, kTimeout, kTokenLimit, kCostLimit, kError, kCrashed, kCancelled };
+// How an episode ended. kAnswered/kMaxTurns/kTimeout/k*Limit/kNotApplicable are final: a resumed run
+// skips them. kNotApplicable: the agent cannot attempt the task at all (the oracle on a task without a gold
+// trail); it is not an answer. kError (the provider failed for good, the tool env could not open) and
+// kCrashed are retried by a resumed run; kCancelled (SIGINT) is never written to predictions.
+enum class Outcome {
+  kAnswered,
+  kMaxTurns,
+  kTimeout,
+  kTokenLimit,
+  kCostLimit,
+  kNotApplicable,
+  kError,
+  kCrashed,
+  kCancelled
+};
 std::string_view OutcomeName(Outcome o);
 std::optional<Outcome> OutcomeFromName(std::string_view name);
 bool IsFinal(Outcome o);

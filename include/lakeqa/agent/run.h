@@ -64,6 +64,8 @@ struct RunSummary {
   size_t answered = 0;
   size_t failed = 0;      // error or crashed
   size_t unfinished = 0;  // max_turns, timeout, token/cost limit
+  size_t not_applicable = 0;  // the agent could not attempt the task (the oracle: no gold trail)
+  std::string first_not_applicable;  // "<task id>: <reason>" of the first
   size_t cancelled = 0;   // stopped mid-task by SIGINT/SIGTERM (not recorded; they run again on resume)
   size_t not_started = 0; // left for the next invocation: interrupted, or stopped by max_failures
   bool interrupted = false;
