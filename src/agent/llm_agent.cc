@@ -159,6 +159,8 @@ class LlmAgent : public Agent {
         Json result;
         auto t1 = Clock::now();
         bool called = false;
+        // One count everywhere (eval's TraceSets): every call but submit_answer, refused ones included.
+        if (call.name != "submit_answer") ++out.tool_calls;
         if (offered.count(call.name) == 0) {
           result = ErrorJson(NotFound("unknown tool \"" + call.name + "\"; available tools: " + tool_names));
         } else if (!call.ArgumentsValid()) {
@@ -168,7 +170,6 @@ class LlmAgent : public Agent {
           result = internal::Submit(call.arguments, out);
         } else {
           result = internal::SafeCall(env, call.name, call.arguments);
-          ++out.tool_calls;
           called = true;
         }
         Json ids = internal::TrackDatasets(env, called, call.name, call.arguments, result, out);

@@ -103,8 +103,12 @@ int Run(const Opts& o) {
   fmt::print("D_acc P/R/F1 {:.2f}/{:.2f}/{:.2f}%  D_ret P/R/F1 {:.2f}/{:.2f}/{:.2f}%\n",
              score.dacc.precision * 100, score.dacc.recall * 100, score.dacc.f1 * 100,
              score.dret.precision * 100, score.dret.recall * 100, score.dret.f1 * 100);
-  fmt::print("runtime mean/median/p90 {:.1f}/{:.1f}/{:.1f}s  cost {}\n", score.runtime.mean, score.runtime.median,
-             score.runtime.p90,
+  fmt::print("runtime {}  cost {}\n",
+             score.runtime.n == 0
+                 ? std::string("unknown")
+                 : fmt::format("mean/median/p90 {:.1f}/{:.1f}/{:.1f}s{}", score.runtime.mean, score.runtime.median,
+                               score.runtime.p90,
+                               score.runtime_unknown ? fmt::format(" ({} tasks unknown)", score.runtime_unknown) : ""),
              score.cost.n == 0 ? "unknown"
                                : fmt::format("mean ${:.4f} total {}", score.cost.mean,
                                              llm::FormatCost(score.cost.sum, score.cost.n, score.cost_unknown)));

@@ -31,6 +31,8 @@ std::string_view FunnelStageName(FunnelStage s) {
   switch (s) {
     case FunnelStage::kCorrect:
       return "correct";
+    case FunnelStage::kLenientCorrect:
+      return "correct_lenient";
     case FunnelStage::kSearchMissing:
       return "search_dataset_missing";
     case FunnelStage::kRetrievedNotSelected:
@@ -45,7 +47,7 @@ std::string_view FunnelStageName(FunnelStage s) {
 
 const std::vector<FunnelStage>& AllFunnelStages() {
   static const std::vector<FunnelStage> kAll = {
-      FunnelStage::kCorrect, FunnelStage::kSearchMissing, FunnelStage::kRetrievedNotSelected,
+      FunnelStage::kCorrect, FunnelStage::kLenientCorrect, FunnelStage::kSearchMissing, FunnelStage::kRetrievedNotSelected,
       FunnelStage::kRetrievedNotAnalyzed, FunnelStage::kWrongAfterAnalysis};
   return kAll;
 }
@@ -53,9 +55,11 @@ const std::vector<FunnelStage>& AllFunnelStages() {
 TraceSets CollectTraceSets(const std::vector<TraceEvent>& events) {
   TraceSets s;
   for (const TraceEvent& e : events) {
-    ++s.calls;
-    ++s.tool_calls[e.tool];
-    if (e.status != "ok") ++s.failed_calls;
+    if (!e.tool.empty() && e.tool != "submit_answer") {
+      ++s.calls;
+      ++s.tool_calls[e.tool];
+      if (e.status != "ok") ++s.failed_calls;
+    }
     s.retrieved.insert(e.returned.begin(), e.returned.end());
     s.accessed.insert(e.accessed.begin(), e.accessed.end());
     if (IsSelectTool(e.tool)) s.selected.insert(e.accessed.begin(), e.accessed.end());
@@ -64,8 +68,9 @@ TraceSets CollectTraceSets(const std::vector<TraceEvent>& events) {
   return s;
 }
 
-FunnelStage Classify(bool correct, const std::set<std::string>& gold, const TraceSets& sets) {
+FunnelStage Classify(bool correct, const std::set<std::string>& gold, const TraceSets& sets, bool lenient_correct) {
   if (correct) return FunnelStage::kCorrect;
+  if (lenient_correct) return FunnelStage::kLenientCorrect;
   // The furthest stage reached wins, so a gold dataset analyzed without ever being retrieved (an id
   // guessed or remembered) still counts as "wrong after analysis".
   if (Intersects(gold, sets.analyzed)) return FunnelStage::kWrongAfterAnalysis;

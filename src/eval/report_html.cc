@@ -5,6 +5,7 @@
 // long ones are cut so a runaway trace cannot make the page unusable.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <set>
 
 #include <fmt/format.h>
@@ -131,7 +132,9 @@ std::string FunnelChart(const RunScore& score) {
       "<figure><figcaption>Failure funnel (furthest stage reached)</figcaption><svg data-chart=\"funnel\" "
       "data-points=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">",
       AllFunnelStages().size(), w, h, w, h);
-  const char* colors[] = {"#59a14f", "#e15759", "#f28e2b", "#edc948", "#b07aa1"};
+  // One per stage, in AllFunnelStages() order.
+  const char* colors[] = {"#59a14f", "#8cd17d", "#e15759", "#f28e2b", "#edc948", "#b07aa1"};
+  static_assert(std::size(colors) == 6);
   int i = 0;
   for (FunnelStage st : AllFunnelStages()) {
     size_t c = score.funnel.count(st) ? score.funnel.at(st) : 0;
@@ -484,7 +487,11 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
                                    : "LLM judge",
                 score.judge_verdicts ? Pct(score.judge_accuracy) : "none");
   }
-  h += Metric("runtime mean / p90", fmt::format("{:.1f}s / {:.1f}s", score.runtime.mean, score.runtime.p90));
+  h += Metric("runtime mean / p90",
+              score.runtime.n == 0
+                  ? std::string("unknown")
+                  : fmt::format("{:.1f}s / {:.1f}s{}", score.runtime.mean, score.runtime.p90,
+                                score.runtime_unknown ? fmt::format(" ({} unknown)", score.runtime_unknown) : ""));
   if (score.cost.n == 0) {
     h += Metric("cost (an unpriced model)", "unknown");
   } else {
@@ -593,7 +600,8 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
   h += "<span id=\"shown\"></span></div>";
   h += "<table id=\"tasks\"><thead><tr><th>task</th><th>EM</th><th>lenient</th><th>F1</th>";
   if (score.judged) h += "<th>judge</th>";
-  h += "<th>answer</th><th>gold</th><th>status</th><th>funnel</th><th>k</th><th>docs</th><th>D_ret R</th>"
+  h += "<th>answer</th><th title=\"the answer as EM compared it: CleanAnswer of the raw answer\">scored as</th>"
+       "<th>gold</th><th>status</th><th>funnel</th><th>k</th><th>docs</th><th>D_ret R</th>"
        "<th>D_acc R</th><th>calls</th><th>tokens in</th><th>tokens out</th><th>runtime s</th><th>cost $</th>"
        "<th>trace</th></tr></thead><tbody>";
   for (size_t i = 0; i < score.tasks.size(); ++i) {
@@ -607,12 +615,15 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
         t.answer.em ? "✔" : "✘", t.answer.lenient() ? "✔" : "", t.answer.f1);
     if (score.judged) h += fmt::format("<td>{}</td>", !t.judge ? "no verdict" : t.judge->correct ? "✔" : "✘");
     h += fmt::format(
-        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2f}</td><td>{:.2f}</td>"
-        "<td>{}</td><td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td><td>{:.1f}</td><td>{}</td>"
+        "<td>{}</td><td class=\"scored\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2f}</td>"
+        "<td>{:.2f}</td><td>{}</td><td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td><td>{}</td><td>{}</td>"
         "<td><a class=\"tr\" href=\"#trace-{}\">view</a></td></tr>",
-        HtmlEscape(Cut(AnswerText(t.raw_answer), 200)), HtmlEscape(Cut(AnswerText(t.gold), 200)),
+        HtmlEscape(Cut(AnswerText(t.raw_answer), 200)),
+        t.status == "ok" ? HtmlEscape(Cut(t.answer.cleaned, 200)) : std::string("<i>not scored</i>"),
+        HtmlEscape(Cut(AnswerText(t.gold), 200)),
         HtmlEscape(t.status), FunnelStageName(t.stage), t.hops, t.documents, t.dret.recall, t.dacc.recall,
-        t.sets.calls, t.input_tokens, Count(t.input_tokens), t.output_tokens, Count(t.output_tokens), t.runtime_s,
+        t.sets.calls, t.input_tokens, Count(t.input_tokens), t.output_tokens, Count(t.output_tokens),
+        t.runtime_s ? fmt::format("{:.1f}", *t.runtime_s) : "unknown",
         t.cost_usd ? fmt::format("{:.4f}", *t.cost_usd) : "unknown", i);
   }
   h += "</tbody></table>";

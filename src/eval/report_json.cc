@@ -28,7 +28,7 @@ Json RunScore::ToJson() const {
   j["run_dir"] = run_dir;
   j["tasks"] = tasks.size();
   j["em"] = em;
-  j["runtime_s"] = runtime_s;
+  j["runtime_s"] = runtime_s ? Json(*runtime_s) : Json();
   j["cost_usd"] = cost_usd ? Json(*cost_usd) : Json();
   if (!kramabench.is_null()) j["kramabench"] = kramabench;
   j["dacc_p"] = dacc.precision;
@@ -57,6 +57,7 @@ Json RunScore::ToJson() const {
     for (const auto& [kind, k] : by_cmdbench_kind) j["by_cmdbench_kind"][kind] = k.ToJson();
   }
   j["runtime"] = runtime.ToJson();
+  j["runtime"]["unknown"] = runtime_unknown;  // tasks without a runtime, left out of every runtime statistic
   j["cost"] = cost.ToJson();
   j["cost"]["unknown"] = cost_unknown;  // tasks of unknown cost, left out of every cost statistic
   j["turns"] = turns.ToJson();

@@ -168,8 +168,15 @@ Result<Prediction> PredictionFromJson(const Json& j, std::string_view where) {
     return FieldError(where, "status",
                       "one of ok (answered), timeout, crashed, turn_limit (max_turns), token_limit, cost_limit, "
                       "not_applicable, error");
-  LAKEQA_RETURN_IF_ERROR(GetNumber(j, "runtime_s", where, p.runtime_s));
-  if (!j.contains("runtime_s")) LAKEQA_RETURN_IF_ERROR(GetNumber(j, "elapsed_s", where, p.runtime_s));
+  // A line without a runtime has an unknown one, never 0 s.
+  for (const char* key : {"runtime_s", "elapsed_s"}) {
+    if (auto r = j.find(key); r != j.end() && !r->is_null()) {
+      double v = 0;
+      LAKEQA_RETURN_IF_ERROR(GetNumber(j, key, where, v));
+      p.runtime_s = v;
+      break;
+    }
+  }
   if (auto c = j.find("cost_usd"); c != j.end() && !c->is_null()) {
     if (!c->is_number()) return FieldError(where, "cost_usd", "a number or null (unknown)");
     p.cost_usd = c->get<double>();
@@ -200,7 +207,8 @@ Result<TraceEvent> TraceEventFromJson(const Json& j, std::string_view where) {
   LAKEQA_RETURN_IF_ERROR(GetInt(j, "turn", where, turn));
   e.turn = static_cast<int>(turn);
   LAKEQA_RETURN_IF_ERROR(GetString(j, "tool", where, e.tool));
-  if (e.tool.empty()) return FieldError(where, "tool", "a tool name");
+  // "tool": null is a turn on which the model called no tool (the llm agent nudges it); absent is an error.
+  if (e.tool.empty() && !(j.contains("tool") && j["tool"].is_null())) return FieldError(where, "tool", "a tool name");
   if (auto a = j.find("arguments"); a != j.end()) e.arguments = *a;
   e.status = "ok";
   LAKEQA_RETURN_IF_ERROR(GetString(j, "status", where, e.status));
@@ -436,7 +444,7 @@ Json TaskScore::ToJson() const {
       {"tool_calls", sets.calls},
       {"failed_tool_calls", sets.failed_calls},
       {"tool_call_counts", sets.tool_calls},
-      {"runtime_s", runtime_s},
+      {"runtime_s", runtime_s ? Json(*runtime_s) : Json()},
       {"cost_usd", cost_usd ? Json(*cost_usd) : Json()},
       {"tokens", {{"input", input_tokens}, {"output", output_tokens}, {"cache_read", cache_read_tokens}}},
       {"turns", turns}};
@@ -499,7 +507,7 @@ RunScore ScoreRun(const RunData& run, const std::vector<Task>& tasks) {
     }
     ts.dret = SetPrf(scored_sets.retrieved, gold);
     ts.dacc = SetPrf(scored_sets.accessed, gold);
-    ts.stage = Classify(ts.answer.em, gold, scored_sets);
+    ts.stage = Classify(ts.answer.em, gold, scored_sets, ts.answer.lenient());
     ts.runtime_s = p.runtime_s;
     ts.cost_usd = p.cost_usd;
     ts.input_tokens = p.input_tokens;
@@ -536,6 +544,7 @@ void Aggregate(RunScore& s) {
   size_t judged = 0, judge_correct = 0, agree = 0;
   double judge_cost = 0;
   s.cost_unknown = 0;
+  s.runtime_unknown = 0;
   s.judge_failed = 0;
   s.judge_failed_tasks.clear();
   s.judge_cost_unknown = 0;
@@ -568,7 +577,10 @@ void Aggregate(RunScore& s) {
       AddPrf(dret, t.dret);
       AddPrf(dacc, t.dacc);
     }
-    runtime.push_back(t.runtime_s);
+    if (t.runtime_s)
+      runtime.push_back(*t.runtime_s);
+    else
+      ++s.runtime_unknown;
     if (t.cost_usd)
       cost.push_back(*t.cost_usd);
     else
@@ -609,7 +621,7 @@ void Aggregate(RunScore& s) {
   s.cost = Summarize(cost);
   s.turns = Summarize(turns);
   s.tool_calls = Summarize(calls);
-  s.runtime_s = s.runtime.mean;
+  s.runtime_s = s.runtime.n > 0 ? std::optional<double>(s.runtime.mean) : std::nullopt;
   s.cost_usd = s.cost.n > 0 ? std::optional<double>(s.cost.mean) : std::nullopt;
   // Judged once every task has a verdict or a counted failure; rates are over the verdicts.
   s.judged = judged + s.judge_failed > 0 && judged + s.judge_failed == s.tasks.size();

@@ -234,7 +234,7 @@ Result<std::shared_ptr<RunLibrary::Loaded>> RunLibrary::Load(const std::string& 
                   {"funnel", nullptr},
                   {"hops", nullptr},
                   {"category", Json::array()},
-                  {"runtime_s", p->runtime_s},
+                  {"runtime_s", p->runtime_s ? Json(*p->runtime_s) : Json(nullptr)},
                   {"cost_usd", p->cost_usd ? Json(*p->cost_usd) : Json(nullptr)},
                   {"tokens", {{"input", p->input_tokens}, {"output", p->output_tokens}}},
                   {"turns", p->turns},

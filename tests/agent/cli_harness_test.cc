@@ -165,6 +165,35 @@ TEST_F(CliHarness, ADifferentLakeIsRefusedUnlessForced) {
   EXPECT_TRUE(listed);
 }
 
+// Issue 30, item 8: one count of tool calls. The model searches, calls a tool it was not given, then
+// answers: predictions.jsonl, report.json and report.html all say 2 (submit_answer is not a tool call).
+TEST_F(CliHarness, PredictionsAndReportsCountToolCallsAlike) {
+  ModelServer srv([](const std::string&, const Json& body) {
+    if (!body.contains("tools")) return OpenAiTextStream("OK");
+    int turn = 0;
+    for (const Json& m : body["messages"])
+      turn += m["role"] == "assistant";
+    if (turn == 0) return OpenAiToolCallStream("search_keyword", {{"keywords", {"parks"}}}, "c0");
+    if (turn == 1) return OpenAiToolCallStream("no_such_tool", Json::object(), "c1");
+    return OpenAiToolCallStream("submit_answer", {{"answer", "The answer is [1,853]"}}, "c2");
+  });
+  auto args = Llm("calls", srv.Url(), "openai:gpt-5.2");
+  args[2] = dir_ + "/tasks/k-1-d-2/task_1.json";
+  ASSERT_EQ(RunCli(args, dir_ + "/calls.log"), 0) << Log(dir_ + "/calls.log");
+  auto preds = Lines(dir_ + "/calls/predictions.jsonl");
+  ASSERT_EQ(preds.size(), 1u);
+  EXPECT_EQ(preds[0]["tool_calls"], 2) << preds[0].dump();
+  ASSERT_EQ(RunCli({"eval", "--run", dir_ + "/calls"}, dir_ + "/eval.log"), 0) << Log(dir_ + "/eval.log");
+  Json report = ReadJson(dir_ + "/calls/report.json");
+  EXPECT_EQ(report["per_task"][0]["tool_calls"], 2) << report["per_task"][0].dump();
+  EXPECT_EQ(report["per_task"][0]["failed_tool_calls"], 1);
+  EXPECT_EQ(report["per_task"][0]["cleaned_answer"], "1853");
+  EXPECT_DOUBLE_EQ(report["tool_calls"]["mean"].get<double>(), 2.0);
+  std::string html = Log(dir_ + "/calls/report.html");
+  EXPECT_NE(html.find("— 2 tool calls —"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"scored\">1853</td>"), std::string::npos);
+}
+
 // Issue 30, item 10: a lake is identified by its content, not its path. A copy of the indexed lake at
 // another path is the same lake (run.json says it moved; no --force, no warning), also for an index whose
 // manifest predates the fingerprint (it is computed from the catalog). A lake that really differs is

@@ -55,7 +55,7 @@ TEST_F(Report, HtmlHasChartsTilesFiltersAndTraceLinks) {
   std::string html = RenderHtml(score_, run_);
   EXPECT_EQ(Points(html, "em-by-hops"), 3);  // k = 1, 2, 3
   EXPECT_EQ(Points(html, "em-by-documents"), 3);
-  EXPECT_EQ(Points(html, "funnel"), 5);
+  EXPECT_EQ(Points(html, "funnel"), 6);
   EXPECT_EQ(Points(html, "discovery"), 6);
   EXPECT_EQ(Points(html, "cost-accuracy"), 6);
   // No external resource of any kind.
@@ -83,6 +83,10 @@ TEST_F(Report, HtmlHasChartsTilesFiltersAndTraceLinks) {
   EXPECT_EQ(html.find("<script>alert(1)"), std::string::npos);
   EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(html.find("weak &lt;b&gt;"), std::string::npos);
+  // Issue 30, item 8: the answer EM scored (cleaned) beside the raw one; a task that was not answered is
+  // not scored (t6 timed out).
+  EXPECT_NE(html.find("<td>Final answer: [Pittsburgh]</td><td class=\"scored\">Pittsburgh</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"scored\"><i>not scored</i></td>"), std::string::npos);
 }
 
 // report-traces/<n>.js: "lakeqaTrace(n, {...});" with the trace's data, capped.

@@ -275,6 +275,56 @@ TEST(Funnel, MatchesStageRankBruteForce) {
   }
 }
 
+// Issue 30, item 8: one count of tool calls (submit_answer and turns without a tool call are not calls, as
+// in predictions.jsonl); a lenient-correct answer is its own funnel stage, not wrong_after_analysis; a line
+// without a runtime has an unknown runtime, not 0 s.
+TEST_F(RunDir, ToolCallsLenientStageAndUnknownRuntime) {
+  std::vector<Task> tasks = {MakeTask("n1", "3.50", {"datagov/a"}), MakeTask("n2", "Boston", {"datagov/b"})};
+  ASSERT_TRUE(MakeDirs(dir_ + "/traces").ok());
+  ASSERT_TRUE(WriteFileAtomic(dir_ + "/predictions.jsonl",
+                              "{\"task_id\": \"n1\", \"status\": \"answered\", \"raw_answer\": \"[3.5]\", "
+                              "\"tool_calls\": 2}\n"
+                              "{\"task_id\": \"n2\", \"status\": \"answered\", \"answer\": \"Boston\", "
+                              "\"elapsed_s\": 4}\n")
+                  .ok());
+  Json nudged = {{"turn", 2}, {"tool", nullptr}, {"status", "no_tool_call"}};
+  std::string trace = Event(1, "search_keyword", {"datagov/a"}, {}).dump() + "\n" + nudged.dump() + "\n" +
+                      Event(3, "query", {}, {"datagov/a"}).dump() + "\n" +
+                      Event(4, "submit_answer", {}, {}).dump() + "\n";
+  ASSERT_TRUE(WriteFileAtomic(dir_ + "/traces/n1.jsonl", trace).ok());
+  auto run = LoadRun(dir_);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_TRUE(run->warnings.empty()) << run->warnings[0];
+  RunScore s = ScoreRun(*run, tasks);
+  ASSERT_EQ(s.tasks.size(), 2u);
+  const TaskScore& n1 = s.tasks[0];
+  EXPECT_FALSE(n1.answer.em);
+  EXPECT_TRUE(n1.answer.lenient());
+  EXPECT_EQ(n1.stage, FunnelStage::kLenientCorrect);
+  EXPECT_EQ(s.funnel[FunnelStage::kLenientCorrect], 1u);
+  EXPECT_EQ(s.funnel[FunnelStage::kWrongAfterAnalysis], 0u);
+  EXPECT_EQ(n1.sets.calls, 2u);  // search_keyword and query, as the prediction's tool_calls
+  EXPECT_EQ(n1.sets.tool_calls.count("submit_answer"), 0u);
+  EXPECT_FALSE(n1.runtime_s.has_value());
+  EXPECT_TRUE(n1.ToJson()["runtime_s"].is_null());
+  EXPECT_EQ(s.tasks[1].runtime_s, 4.0);
+  EXPECT_EQ(s.runtime.n, 1u);
+  EXPECT_EQ(s.runtime_unknown, 1u);
+  EXPECT_EQ(s.runtime_s, 4.0);
+  Json j = s.ToJson();
+  EXPECT_EQ(j["funnel"]["correct_lenient"], 1);
+  EXPECT_EQ(j["runtime"]["unknown"], 1);
+  // Nothing known: unknown, never 0.
+  ASSERT_TRUE(WriteFileAtomic(dir_ + "/predictions.jsonl",
+                              "{\"task_id\": \"n2\", \"status\": \"answered\", \"answer\": \"Boston\"}\n")
+                  .ok());
+  auto none = LoadRun(dir_);
+  ASSERT_TRUE(none.ok());
+  RunScore u = ScoreRun(*none, tasks);
+  EXPECT_FALSE(u.runtime_s.has_value());
+  EXPECT_TRUE(u.ToJson()["runtime_s"].is_null());
+}
+
 TEST(Summarize, MatchesOrderStatistics) {
   std::mt19937 rng(3);
   for (size_t n : {1u, 2u, 5u, 11u, 21u, 101u}) {

@@ -42,8 +42,8 @@ struct TraceEvent {
 struct Prediction {
   std::string task_id;
   Json answer;         // raw model text as submitted (null when nothing was submitted)
-  std::string status;  // ok | timeout | crashed | turn_limit | token_limit | cost_limit | error
-  double runtime_s = 0;
+  std::string status;  // ok | timeout | crashed | turn_limit | token_limit | cost_limit | not_applicable | error
+  std::optional<double> runtime_s;  // unknown (absent: no runtime_s nor elapsed_s) is not 0 s
   std::optional<double> cost_usd;  // unknown (null or absent: an unpriced model) is not 0
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
@@ -129,6 +129,7 @@ Prf SetPrf(const std::set<std::string>& found, const std::set<std::string>& gold
 // The furthest stage a trajectory reached (mutually exclusive, the paper's Table 6).
 enum class FunnelStage {
   kCorrect,
+  kLenientCorrect,  // EM 0 but the lenient match holds (a number at the gold's precision, a date)
   kSearchMissing,
   kRetrievedNotSelected,
   kRetrievedNotAnalyzed,
@@ -144,13 +145,19 @@ struct TraceSets {
   std::set<std::string> selected;   // ids accessed at file level: download, inspect_file, query, execute_code
   std::set<std::string>
       analyzed;  // ids inspected, queried or read in code: inspect_file, query, execute_code
+  // Tool calls are the calls an agent made to the tools of its environment, refused ones (an unknown
+  // tool, arguments that are not an object) included; submit_answer ends the episode and is not one, and
+  // a turn without a tool call is not one. predictions.jsonl's tool_calls counts the same.
   std::map<std::string, size_t> tool_calls;  // tool name → calls
   size_t calls = 0;
   size_t failed_calls = 0;  // status other than "ok"
 };
 TraceSets CollectTraceSets(const std::vector<TraceEvent>& events);
 
-FunnelStage Classify(bool correct, const std::set<std::string>& gold, const TraceSets& sets);
+// `lenient_correct`: the answer is not an exact match but the lenient one holds; such an answer is not a
+// failure of analysis, so it has its own stage.
+FunnelStage Classify(bool correct, const std::set<std::string>& gold, const TraceSets& sets,
+                     bool lenient_correct = false);
 
 // An LLM judge's verdict on one answer (judge.h produces them).
 struct JudgeVerdict {
@@ -179,7 +186,7 @@ struct TaskScore {
   Prf dret;
   Prf dacc;
   FunnelStage stage = FunnelStage::kSearchMissing;
-  double runtime_s = 0;
+  std::optional<double> runtime_s;  // unknown when the prediction line has none
   std::optional<double> cost_usd;  // unknown stays unknown: null in JSON, left out of sums
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
@@ -237,7 +244,8 @@ struct RunScore {
   // Leaderboard fields (fractions in [0, 1]; runtime and cost are per-task means). cost_usd is the mean
   // over the tasks whose cost is known, unknown when none is.
   double em = 0;
-  double runtime_s = 0;
+  std::optional<double> runtime_s;  // mean over the tasks whose runtime is known; unknown when none is
+  size_t runtime_unknown = 0;       // tasks without a runtime, left out of `runtime`
   std::optional<double> cost_usd;
   size_t cost_unknown = 0;  // tasks of unknown cost, left out of `cost`
   Prf dacc;  // macro average over tasks with a non-empty D*
