@@ -13,6 +13,7 @@
 #include "eval/report_util.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
+#include "lakeqa/eval/kramabench.h"
 #include "lakeqa/eval/report.h"
 
 namespace lakeqa::eval {
@@ -561,6 +562,7 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
   h += st + "</tbody></table></div>";
 
   if (!score.by_cmdbench_kind.empty()) h += CmdbenchSection(score, run);
+  h += KramaBenchHtmlSection(score.kramabench);
 
   if (!score.warnings.empty() || !score.not_run.empty() || !score.unknown_predictions.empty()) {
     h += "<h2>Warnings</h2><ul class=\"warn\">";

@@ -4,7 +4,10 @@
 // missing file, an exception, no solution, an unknown answer type), and `eval` with KramaBench's metrics.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+
+#include <fmt/format.h>
 
 #include "exec/sandbox_available.h"
 #include "lakeqa/common/fs.h"
@@ -140,6 +143,41 @@ TEST_F(KramaBenchCliTest, BuildValidateStatsOracleAndEval) {
   CmdResult text = Cli("eval --run " + Sh(dir_ + "/run") + " --tasks " + Workload());
   EXPECT_NE(text.out.find("KramaBench metrics (tasks):"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("KramaBench metrics (subtasks):"), std::string::npos) << text.out;
+}
+
+// Issue 30, item 7: report.html has a KramaBench section (the leaderboard per domain as evaluate.py
+// aggregates it, the main metric per task); a metric of one value has std 0 as in evaluate.py
+// (`std() if len > 1 else 0`), and the page says it is one value; the report speaks one answer-type
+// vocabulary (KramaBench's, for KramaBench tasks).
+TEST_F(KramaBenchCliTest, ReportHtmlHasTheKramaBenchLeaderboardAndOneAnswerTypeVocabulary) {
+  Put("run/predictions.jsonl",
+      "{\"task_id\": \"fire-easy-1\", \"status\": \"answered\", \"answer\": \"30\", \"elapsed_s\": 1}\n"
+      "{\"task_id\": \"fire-hard-2\", \"status\": \"answered\", \"answer\": \"Oregon\", \"elapsed_s\": 1}\n"
+      "{\"task_id\": \"fire-easy-3\", \"status\": \"answered\", \"answer\": \"50\", \"elapsed_s\": 1}\n");
+  Json e = LakeqaJson("eval --json --run " + Sh(dir_ + "/run") + " --tasks " + Workload());
+  const Json& lb = e["kramabench"]["leaderboard"]["fire"];
+  EXPECT_EQ(lb["metrics"]["rae_score"]["support"], 1) << lb;
+  EXPECT_EQ(lb["metrics"]["rae_score"]["std"], 0.0) << lb;  // evaluate.py: std of one value is 0
+  EXPECT_NEAR(lb["metrics"]["success"]["std"].get<double>(), std::sqrt(0.5), 1e-12) << lb;  // [1, 0], ddof 1
+  for (const auto& [type, bucket] : e["by_answer_type"].items())
+    EXPECT_TRUE(type == "numeric_exact" || type == "string_exact" || type == "numeric_approximate") << type;
+  Json report = Json::parse(*ReadFile(dir_ + "/run/report.json"));
+  EXPECT_EQ(report["per_task"][0]["answer_type"], "numeric_exact");
+
+  std::string html = *ReadFile(dir_ + "/run/report.html");
+  size_t at = html.find("<h2 id=\"kramabench\">KramaBench</h2>");
+  ASSERT_NE(at, std::string::npos);
+  std::string section = html.substr(at, html.find("<h2", at + 10) - at);
+  // The domain's score: (1 + 0 + 1/(1+1/6)) / 3 over success and rae_score.
+  EXPECT_NE(section.find(fmt::format("<td>fire</td><td>3</td><td>{:.2f}%</td>", 100 * (1 + 0 + 1 / (1 + 1.0 / 6)) / 3)),
+            std::string::npos)
+      << section;
+  EXPECT_NE(section.find("0.500 ± 0.707 (2 of 2)"), std::string::npos) << section;
+  EXPECT_NE(section.find("(std: one value)"), std::string::npos) << section;
+  EXPECT_NE(section.find("<td>fire-easy-3</td><td>fire</td><td>numeric_approximate</td><td>rae_score</td><td>0.857</td>"),
+            std::string::npos)
+      << section;
+  EXPECT_EQ(html.find(">numeric<"), std::string::npos);  // lakeqa's own class does not appear beside KramaBench's
 }
 
 // Issue 30, item 6: the oracle follows gold trails; a KramaBench task has none. Each task is recorded as

@@ -133,6 +133,9 @@ Json KramaBenchRunReport(const RunScore& score, const RunData& run, const std::v
 std::string FormatKramaBenchLeaderboard(const Json& leaderboard, std::string_view title);
 // The leaderboard tables of a report (main tasks, then subtasks when any) and the unscored tasks, as text.
 std::string FormatKramaBenchRunReport(const Json& report);
+// report.html's KramaBench section (leaderboards, per-task main metric and score, unscored tasks) from the
+// same object; "" when `report` is null.
+std::string KramaBenchHtmlSection(const Json& report);
 
 // Per-task statistics for `tasks stats`: counts per domain, answer type, difficulty; subtasks.
 Json KramaBenchStats(const std::vector<Task>& tasks);
