@@ -1,6 +1,11 @@
 // The graph tools: graph_find_nodes, graph_neighbors, graph_query over <index>/graph (graph/graph.h). Every
-// result names the node and edge identities it used; the trace's `accessed` lists the lake datasets those
-// labels and relationship types were read from (D_acc).
+// result names the node and edge identities it used. The trace records, as lake datasets (the files those
+// labels and relationship types were read from), what each tool returned (D_ret: the candidates it showed)
+// and what it read (D_acc):
+//   graph_find_nodes  returned: the labels of the nodes found;      read: nothing (a search)
+//   graph_neighbors   returned: the edges' types and the labels at their other ends;
+//                     read: the relationship types of the edges returned (their rows and properties)
+//   graph_query       returned and read: the labels and types of every node and edge the match used
 #include <algorithm>
 #include <set>
 
@@ -135,7 +140,10 @@ Result<ToolOutput> ToolSet::Impl::GraphNeighbors(ToolSet& t, Session& s, const J
   }
   out.result = {{"edges", a}, {"count", edges.size()}, {"total", total}};
   if (total > edges.size()) out.result["note"] = "more edges than the limit: raise limit or filter by type/direction";
-  out.accessed = Accessed(g->schema(), nodes, ekeys);
+  // The nodes at the other ends are shown by id and name only, as a search shows hits: returned, not read.
+  // Only the edges returned were read; the relationship types the limit left out were not.
+  out.returned = Accessed(g->schema(), nodes, ekeys);
+  out.accessed = Accessed(g->schema(), {}, ekeys);
   out.summary = std::to_string(edges.size()) + " of " + std::to_string(total) + " edges";
   return out;
 }
@@ -146,7 +154,10 @@ Result<ToolOutput> ToolSet::Impl::GraphQuery(ToolSet& t, Session&, const Json& a
   LAKEQA_ASSIGN_OR_RETURN(graph::QueryOutput r, g->Query(cypher));
   ToolOutput out;
   out.result = r.ToJson(200);
-  out.accessed = Accessed(g->schema(), r.nodes, r.edges);
+  // The rows and identities it returned are what the match read: both D_ret and D_acc, so a task solved
+  // with graph_query alone has its gold datasets retrieved, as one solved by search and download has.
+  out.returned = Accessed(g->schema(), r.nodes, r.edges);
+  out.accessed = out.returned;
   out.summary = std::to_string(r.result.rows.size()) + " rows; " + std::to_string(r.nodes.size()) + " nodes, " +
                 std::to_string(r.edges.size()) + " edges matched";
   return out;

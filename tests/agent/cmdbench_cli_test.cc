@@ -123,6 +123,8 @@ TEST_F(CmdbenchCliTest, GraphAndDocumentQuestionsRunAndScoreAgainstTheirProvenan
                                       "cmdbench/graph_relation_playsFor"}));
   EXPECT_DOUBLE_EQ(g["dacc"]["recall"].get<double>(), 1.0) << g;
   EXPECT_DOUBLE_EQ(g["dacc"]["precision"].get<double>(), 1.0) << g;
+  // Issue 30, item 9: what graph_query returned is retrieved (D_ret), not only read.
+  EXPECT_DOUBLE_EQ(g["dret"]["recall"].get<double>(), 1.0) << g;
   const Json& d = by_id["d1"];
   EXPECT_EQ(d["cmdbench_kind"], "doc");
   EXPECT_TRUE(d["em"].get<bool>()) << d;

@@ -56,7 +56,6 @@ TEST_F(GraphToolsTest, FindNeighborsAndQueryNameTheNodesAndEdgesTheyUsed) {
   ASSERT_TRUE(trace.ok());
   for (const auto& a : trace->back()["accessed"]) accessed.insert(a.get<std::string>());
   EXPECT_TRUE(accessed.count("cmdbench/graph_relation_playsFor")) << n.dump();
-  EXPECT_TRUE(accessed.count("cmdbench/graph_nodes_Player")) << n.dump();
 
   Json q = Call("graph_query", {{"cypher", "MATCH (p:Player)-[r:playsFor]->(t:Team {name: 'Detroit Pistons'}) "
                                            "WHERE toFloat(p.height) > 210 RETURN p.name AS name"}});
@@ -65,6 +64,39 @@ TEST_F(GraphToolsTest, FindNeighborsAndQueryNameTheNodesAndEdgesTheyUsed) {
   EXPECT_EQ(q["rows"][0][0], "Tall Guy");
   EXPECT_EQ(q["nodes"], Json::array({"Player:P2", "Team:T1"}));
   EXPECT_EQ(q["edges"].size(), 1u);
+}
+
+// Issue 30, item 9: the graph tools record what they returned (D_ret) and what they read (D_acc).
+// graph_query returns what its match used: retrieved and read. graph_neighbors without a type filter
+// returns its edges and the nodes at their ends (retrieved) and reads only the edges it returned.
+TEST_F(GraphToolsTest, GraphToolsRecordWhatTheyReturnedAndRead) {
+  auto last = [&](const char* key) {
+    std::set<std::string> out;
+    auto trace = session_->ReadTrace();
+    EXPECT_TRUE(trace.ok());
+    if (trace.ok())
+      for (const auto& a : trace->back()[key]) out.insert(a.get<std::string>());
+    return out;
+  };
+  Json q = Call("graph_query", {{"cypher", "MATCH (p:Player)-[r:playsFor]->(t:Team) WHERE p.name = 'Tall Guy' "
+                                           "RETURN t.name"}});
+  ASSERT_FALSE(q.contains("error")) << q.dump();
+  std::set<std::string> used = {"cmdbench/graph_nodes_Player", "cmdbench/graph_nodes_Team",
+                                "cmdbench/graph_relation_playsFor"};
+  EXPECT_EQ(last("returned"), used) << q.dump();
+  EXPECT_EQ(last("accessed"), used) << q.dump();
+
+  Json n = Call("graph_neighbors", {{"node", "Player:P1"}});
+  ASSERT_FALSE(n.contains("error")) << n.dump();
+  ASSERT_EQ(n["count"], 1) << n.dump();
+  EXPECT_EQ(last("returned"), (std::set<std::string>{"cmdbench/graph_nodes_Team", "cmdbench/graph_relation_playsFor"}));
+  EXPECT_EQ(last("accessed"), (std::set<std::string>{"cmdbench/graph_relation_playsFor"}));
+
+  // A node of another label and no edge: nothing returned, nothing read.
+  Json none = Call("graph_neighbors", {{"node", "Team:T1"}, {"direction", "out"}});
+  ASSERT_FALSE(none.contains("error")) << none.dump();
+  EXPECT_TRUE(last("returned").empty());
+  EXPECT_TRUE(last("accessed").empty());
 }
 
 TEST_F(GraphToolsTest, MalformedCypherIsAToolErrorNamingThePosition) {
