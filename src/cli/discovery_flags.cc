@@ -3,9 +3,12 @@
 namespace lakeqa::cli {
 
 void AddCollectionFlags(CLI::App* cmd, CollectionFlags& f) {
-  cmd->add_option("--questions", f.questions, "CMDBench table-discovery questions (JSON array)");
+  cmd->add_option("--questions", f.questions,
+                  "CMDBench table-discovery questions: a JSON array file, or a folder of such files (*.json)");
   cmd->add_option("--namespace", f.ns, "With --questions: namespace of the cmdbench lake")->capture_default_str();
-  cmd->add_option("--tasks", f.tasks, "LakeQA task files or folders, or KramaBench workloads (gold: the datasets of datasets_used)");
+  cmd->add_option("--tasks", f.tasks,
+                  "LakeQA task files or folders, or KramaBench workload files or its workload/ folder (gold: the "
+                  "datasets of datasets_used)");
   cmd->add_flag("--skip-bad-tasks", f.skip_bad, "With --tasks: leave out (and list) tasks that do not load");
   cmd->add_option("--topics", f.topics, "TREC topics (<qid><TAB><text> lines, or <top> blocks); needs --qrels");
   cmd->add_option("--qrels", f.qrels, "TREC qrels (<qid> 0 <docid> <relevance>)");

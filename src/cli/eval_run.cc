@@ -42,6 +42,8 @@ int Run(const Opts& o) {
                 o.out);
   }
   eval::LoadResult loaded = eval::LoadTasks(paths);
+  for (const auto& n : loaded.notes)
+    fmt::print(stderr, "note: {}\n", n);
   if (loaded.tasks.empty()) {
     std::string why = loaded.errors.empty() ? "no task files found" : loaded.errors[0].status.message();
     return Fail(NotFound("no task could be loaded from the given paths: " + why), o.out);

@@ -72,6 +72,8 @@ int Run(const Opts& o) {
   eval::LoadResult loaded = eval::LoadTasks(o.tasks);
   for (const auto& e : loaded.errors)
     fmt::print(stderr, "skipped: {}\n", e.status.message());
+  for (const auto& n : loaded.notes)
+    fmt::print(stderr, "note: {}\n", n);
   if (loaded.tasks.empty()) return Fail(NotFound("no task could be loaded from --tasks"), out);
   // The gold contents are read once, before any task runs, from the lake and the index the tools will use.
   Json provenance;

@@ -28,6 +28,8 @@ int Run(const Opts& o) {
   std::vector<eval::Task> kramabench;  // KramaBench tasks get their own table (domains, answer types, difficulty)
   for (const std::string& path : o.paths) {
     eval::LoadResult loaded = eval::LoadTasks({path});
+    for (const auto& n : loaded.notes)
+      fmt::print(stderr, "note: {}\n", n);
     for (const auto& e : loaded.errors) {
       if (o.out.json) {
         load_errors.push_back({{"path", path}, {"message", e.status.message()}});

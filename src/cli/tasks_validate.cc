@@ -19,6 +19,8 @@ struct Opts {
 
 int Run(const Opts& o) {
   eval::LoadResult loaded = eval::LoadTasks(o.paths);
+  for (const auto& n : loaded.notes)
+    fmt::print(stderr, "note: {}\n", n);
   eval::ValidationReport report = eval::Validate(loaded);
   if (o.out.json) {
     Json j = report.ToJson();

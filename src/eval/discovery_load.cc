@@ -1,5 +1,7 @@
 // Relevance-collection loaders (discovery.h): CMDBench questions, LakeQA tasks, TREC topics + qrels.
 #include <algorithm>
+#include <filesystem>
+#include <map>
 #include <set>
 
 #include "lakeqa/common/fs.h"
@@ -53,7 +55,42 @@ std::string CmdbenchTableDatasetId(std::string_view table, std::string_view ns) 
   return std::string(ns) + "/" + ingest::NameToFolder(table);
 }
 
+namespace {
+Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestionFile(const std::string& path, std::string_view ns);
+}  // namespace
+
 Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestions(const std::string& path, std::string_view ns) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return LoadCmdbenchQuestionFile(path, ns);
+  // A folder: every *.json in it, in name order, as one collection (qids unique across the files).
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(path, ec)) {
+    if (e.is_regular_file(ec) && e.path().extension() == ".json") files.push_back(e.path().string());
+  }
+  if (ec) return ErrnoStatus(ec.value(), "listing " + path);
+  if (files.empty()) {
+    return NotFound(path +
+                    " is a folder without *.json files: --questions takes a CMDBench table-discovery question file "
+                    "(a JSON array of {\"qid\", \"question\", \"provenance_table\": {\"table\": ...}}) or a "
+                    "folder of such files");
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<DiscoveryQuestion> out;
+  std::map<std::string, std::string> where_of;
+  for (const auto& f : files) {
+    LAKEQA_ASSIGN_OR_RETURN(auto part, LoadCmdbenchQuestionFile(f, ns));
+    for (auto& q : part) {
+      auto [it, added] = where_of.emplace(q.qid, q.where);
+      if (!added) return ParseError(q.where + ": qid '" + q.qid + "' appears twice (first at " + it->second + ")");
+      out.push_back(std::move(q));
+    }
+  }
+  return out;
+}
+
+namespace {
+Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestionFile(const std::string& path, std::string_view ns) {
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));
   if (!j.is_array()) return ParseError(path + ":1: expected a JSON array of CMDBench questions");
@@ -97,11 +134,13 @@ Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestions(const std::string& 
   }
   return out;
 }
+}  // namespace
 
 Result<std::vector<DiscoveryQuestion>> LoadLakeQaQuestions(const std::vector<std::string>& paths, bool skip_bad,
                                                            std::vector<std::string>* skipped) {
   LoadResult loaded = LoadTasks(paths);
   std::vector<std::string> problems;
+  std::vector<std::string> notes = loaded.notes;  // files left out on purpose: listed, never a failure
   for (const LoadError& e : loaded.errors) problems.push_back(e.status.message());
   std::vector<DiscoveryQuestion> out;
   std::set<std::string> qids;
@@ -130,7 +169,10 @@ Result<std::vector<DiscoveryQuestion>> LoadLakeQaQuestions(const std::vector<std
     if (problems.size() > 1) msg += " (and " + std::to_string(problems.size() - 1) + " more problems)";
     return ParseError(msg);
   }
-  if (skipped != nullptr) *skipped = std::move(problems);
+  if (skipped != nullptr) {
+    *skipped = std::move(notes);
+    skipped->insert(skipped->end(), problems.begin(), problems.end());
+  }
   if (out.empty()) {
     std::string names;
     for (const auto& p : paths) names += (names.empty() ? "" : ", ") + p;

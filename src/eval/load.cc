@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <unordered_set>
 
 #include "lakeqa/common/fs.h"
@@ -259,6 +260,56 @@ LoadResult ParseTaskLines(std::string_view text, const std::string& file) {
   return out;
 }
 
+namespace {
+
+// In a folder: the KramaBench workload files that are not a domain's own file but reuse its task ids
+// (KramaBench's workload/ holds legal-tiny.json beside legal.json and quick-start-questions.json beside
+// environment.json, each with a task whose id the domain file also uses, for another version of it).
+// Returns, per file to skip, the note that says why.
+std::map<std::string, std::string> KramaBenchExtras(const std::vector<std::pair<std::string, LoadResult>>& parts) {
+  std::map<std::string, std::string> domain_file;  // domain → its own workload file in this folder
+  std::map<std::string, std::string> id_file;      // task id → the domain file holding it
+  auto all_kb = [](const LoadResult& r) {
+    if (r.tasks.empty()) return false;
+    for (const Task& t : r.tasks)
+      if (!t.kramabench) return false;
+    return true;
+  };
+  for (const auto& [file, r] : parts) {
+    if (!all_kb(r)) continue;
+    std::string stem = fs::path(file).stem().string();
+    bool own = true;
+    for (const Task& t : r.tasks) own = own && t.kramabench->domain == stem;
+    if (!own) continue;
+    domain_file[stem] = file;
+    for (const Task& t : r.tasks) id_file.emplace(t.id, file);
+  }
+  std::map<std::string, std::string> skip;
+  for (const auto& [file, r] : parts) {
+    if (!all_kb(r) || std::count_if(domain_file.begin(), domain_file.end(),
+                                    [&](const auto& d) { return d.second == file; }) > 0)
+      continue;
+    std::vector<std::string> reused;
+    std::string other;
+    for (const Task& t : r.tasks) {
+      if (auto it = id_file.find(t.id); it != id_file.end()) {
+        reused.push_back(t.id);
+        other = it->second;
+      }
+    }
+    if (reused.empty()) continue;
+    std::string ids;
+    for (const auto& id : reused) ids += (ids.empty() ? "" : ", ") + id;
+    skip[file] = fmt::format(
+        "{}: skipped: not a KramaBench domain's own workload, and its tasks {} reuse ids of {} (another version "
+        "of each task there); give the file alone to use its {} tasks",
+        file, ids, other, r.tasks.size());
+  }
+  return skip;
+}
+
+}  // namespace
+
 LoadResult LoadTasks(const std::vector<std::string>& paths) {
   LoadResult out;
   for (const std::string& path : paths) {
@@ -283,13 +334,26 @@ LoadResult LoadTasks(const std::vector<std::string>& paths) {
     } else {
       files.push_back(path);
     }
+    std::vector<std::pair<std::string, LoadResult>> parts;
     for (const std::string& f : files) {
-      ++out.files;
+      LoadResult part;
       if (IsJsonl(f)) {
-        LoadJsonlFile(f, out);
+        LoadJsonlFile(f, part);
       } else {
-        LoadJsonFile(f, out);
+        LoadJsonFile(f, part);
       }
+      parts.emplace_back(f, std::move(part));
+    }
+    std::map<std::string, std::string> skip;
+    if (fs::is_directory(st)) skip = KramaBenchExtras(parts);
+    for (auto& [f, part] : parts) {
+      ++out.files;
+      if (auto it = skip.find(f); it != skip.end()) {
+        out.notes.push_back(it->second);
+        continue;
+      }
+      for (auto& t : part.tasks) out.tasks.push_back(std::move(t));
+      for (auto& e : part.errors) out.errors.push_back(std::move(e));
     }
   }
   return out;

@@ -86,11 +86,17 @@ struct LoadResult {
   std::vector<Task> tasks;
   std::vector<LoadError> errors;
   size_t files = 0;  // input files read (directories expanded)
+  // Files left out on purpose, with why (not errors): a KramaBench workload/ folder's extra files.
+  std::vector<std::string> notes;
 };
 
 // Reads tasks from files and directories. A directory is searched recursively for *.json and *.jsonl,
 // in natural order (task_2 before task_10). A .json file holds one LakeQA task object or a CMDBench list;
 // a .jsonl file one task per line. Malformed input is reported in `errors` and skipped; the rest loads.
+// A KramaBench workload/ folder given whole is recognised: a workload file that is not a domain's own
+// (`legal-tiny.json`, `quick-start-questions.json`: its stem is not the domain of its tasks) and reuses task
+// ids of the domain's file in the same folder (`legal.json`) is skipped with a note, since the same id
+// names another version of the task there.
 LoadResult LoadTasks(const std::vector<std::string>& paths);
 
 // Parses one document (the text of a .json file) into tasks; `file` names it in errors.
