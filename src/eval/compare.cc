@@ -151,7 +151,7 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
     col.em = Num(j, "em");
     col.lenient = Num(j, "lenient");
     col.token_f1 = Num(j, "token_f1");
-    col.runtime_s = Num(j, "runtime_s");
+    if (j.contains("runtime_s") && j["runtime_s"].is_number()) col.runtime_s = j["runtime_s"].get<double>();
     if (j.contains("cost_usd") && j["cost_usd"].is_number()) col.cost_usd = j["cost_usd"].get<double>();
     col.dret_r = Num(j, "dret_r");
     col.dacc_r = Num(j, "dacc_r");
@@ -250,7 +250,7 @@ Json Comparison::ToJson() const {
                          {"em", Fraction(r.em)},
                          {"lenient", Fraction(r.lenient)},
                          {"token_f1", Fraction(r.token_f1)},
-                         {"runtime_s", Round(r.runtime_s, 3)},
+                         {"runtime_s", r.runtime_s ? Json(Round(*r.runtime_s, 3)) : Json()},
                          {"cost_usd", r.cost_usd ? Json(Round(*r.cost_usd, 6)) : Json()},
                          {"dret_r", Fraction(r.dret_r)},
                          {"dacc_r", Fraction(r.dacc_r)},
@@ -311,9 +311,10 @@ std::string Comparison::FormatTable() const {
                    "lenient%", "Dret R%", "Dacc R%", "runtime s", "cost $");
   for (size_t r = 0; r < runs.size(); ++r) {
     const RunColumn& c = runs[r];
-    s += fmt::format("{:<4} {:<40} {:>6} {:>7.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>10.1f} {:>9}\n", r,
+    s += fmt::format("{:<4} {:<40} {:>6} {:>7.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>10} {:>9}\n", r,
                      c.label.size() > 40 ? c.label.substr(0, 39) + "…" : c.label, c.tasks, c.em * 100,
-                     c.lenient * 100, c.dret_r * 100, c.dacc_r * 100, c.runtime_s,
+                     c.lenient * 100, c.dret_r * 100, c.dacc_r * 100,
+                     c.runtime_s ? fmt::format("{:.1f}", *c.runtime_s) : "unknown",
                      c.cost_usd ? fmt::format("{:.4f}", *c.cost_usd) : "unknown");
   }
   s += fmt::format(

@@ -25,7 +25,8 @@ struct RunColumn {
   // " (<folder>)" added when two runs would otherwise share a label.
   std::string label;
   size_t tasks = 0;
-  double em = 0, lenient = 0, token_f1 = 0, runtime_s = 0;
+  double em = 0, lenient = 0, token_f1 = 0;
+  std::optional<double> runtime_s;  // report.json's per-task mean; unknown when no task's runtime is known
   std::optional<double> cost_usd;  // report.json's per-task mean; unknown for an unpriced model
   double dret_r = 0, dacc_r = 0, dret_f1 = 0, dacc_f1 = 0;
   // run.json's stage ablation as "standard" or "search=ideal,decompose=ideal" (a run.json without one:
