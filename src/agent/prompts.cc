@@ -113,37 +113,22 @@ Result<std::string> ProfilePrompt(std::string_view profile, const PromptContext&
       "You are a data analysis agent answering a question over a data lake. Its datasets are folders grouped "
       "in namespaces: " +
       (ns.empty() ? std::string("(none found)") : ns) +
-      ". A dataset id is <namespace>/<dataset>; the dataset name alone works when only one namespace has it.
-
-"
-      "## HOW THIS WORKS
-"
+      ". A dataset id is <namespace>/<dataset>; the dataset name alone works when only one namespace has it.\n\n"
+      "## HOW THIS WORKS\n"
       "Output ONE tool call, then stop: the system runs it and shows you the real result. Never simulate results "
-      "or make up data.
-
-"
-      "## TOOLS
-";
+      "or make up data.\n\n"
+      "## TOOLS\n";
   for (const auto& t : c.tools)
-    p += "- " + ToolLine(t) + "
-";
-  p += "
-## TIPS
-"
-       "- Check that a dataset is the one the question means (title, columns, years, place) before computing.
-"
+    p += "- " + ToolLine(t) + "\n";
+  p += "\n## TIPS\n"
+       "- Check that a dataset is the one the question means (title, columns, years, place) before computing.\n"
        "- Look at the real column names and formats before you filter or aggregate; use the whole file for the "
-       "final number, not a sample.
-"
+       "final number, not a sample.\n"
        "- A tool result over 4,000 characters is cut to its first 2,500 and last 1,000: print only what you "
-       "need, and put the answer last.
-"
+       "need, and put the answer last.\n"
        "- Turns and time are limited; the remaining budget follows each result. When it runs low, submit your best "
-       "answer.
-
-"
-       "## ANSWER FORMAT
-" +
+       "answer.\n\n"
+       "## ANSWER FORMAT\n" +
        AnswerFormat(c.format);
   return p;
 }

@@ -91,11 +91,11 @@ Result<DatasetRef> ToolSet::Impl::ResolveDataset(ToolSet& t, const std::string& 
       return InvalidArgument("dataset_id '" + dataset_id +
                              "' has more than one '/': pass <id> or <namespace>/<id>");
     if (!DatasetExists(t, ns, id)) return NotFound("no dataset '" + dataset_id + "' in the lake");
-    return DatasetRef{ns, id};
+    return DatasetRef{ns, id, ""};
   }
   std::vector<DatasetRef> found;
   for (const auto& ns : t.namespaces_) {
-    if (DatasetExists(t, ns, dataset_id)) found.push_back({ns, dataset_id});
+    if (DatasetExists(t, ns, dataset_id)) found.push_back({ns, dataset_id, ""});
   }
   if (found.empty())
     return NotFound("no dataset '" + dataset_id + "' in namespaces " + Joined(t.namespaces_) +
