@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "lakeqa/agent/prompts.h"
+#include "lakeqa/tools/model_view.h"
 
 #include "agent/internal.h"
 
@@ -173,7 +174,11 @@ class LlmAgent : public Agent {
           called = true;
         }
         Json ids = internal::TrackDatasets(env, called, call.name, call.arguments, result, out);
-        std::string text = internal::Truncate(DumpJson(result), config_.result_chars);
+        // What the model is shown: the compact view, unless it asked for a view itself.
+        bool own_view = call.arguments.is_object() && call.arguments.contains("view");
+        std::string text = internal::Truncate(
+            DumpJson(called && config_.compact_results && !own_view ? tools::CompactView(call.name, result) : result),
+            config_.result_chars);
         int turns_left = config_.max_turns - turn - 1;
         int secs_left = std::max(0, static_cast<int>(config_.timeout_s - MsSince(start) / 1000));
         text += fmt::format("\n\n[STATUS: {} turns remaining, {}s time remaining]", turns_left, secs_left);

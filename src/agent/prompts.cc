@@ -56,6 +56,96 @@ ALWAYS check metadata before using a dataset:
   return kPrompt;
 }
 
+namespace {
+
+// One line per tool a model may be given, for the "lake" profile.
+std::string ToolLine(const std::string& name) {
+  static const std::vector<std::pair<std::string, std::string>> kLines = {
+      {"search", "search(prefixes) → datasets whose id starts with a prefix, each id once"},
+      {"search_keyword",
+       "search_keyword(keywords) → ranked datasets, one line each: id | title | rows | years | first columns | "
+       "score"},
+      {"list_files", "list_files(dataset_ids) → the files of datasets, with sizes"},
+      {"download", "download(files) → up to 5 files per call into the sandbox"},
+      {"inspect_file",
+       "inspect_file(dataset_id, file_path) → format, columns with types and samples, a text file's first KB, a "
+       "workbook's sheets and header rows, without downloading"},
+      {"query", "query(sql) → one read-only DuckDB statement over the downloaded files"},
+      {"execute_code",
+       "execute_code(code) → Python in the sandbox with pandas, numpy, openpyxl, bs4, scipy, matplotlib (Agg) "
+       "and geopandas; print() what you need"},
+      {"get_sandbox_info", "get_sandbox_info() → the files in the sandbox"},
+      {"graph_find_nodes", "graph_find_nodes(name, label) → knowledge-graph nodes by name, as \"Label:id\""},
+      {"graph_neighbors", "graph_neighbors(node, type, direction) → the edges at a node and the nodes they reach"},
+      {"graph_query", "graph_query(cypher) → a read-only Cypher query over the knowledge graph"},
+      {"submit_answer", "submit_answer(answer) → your final answer; this ends the episode"},
+  };
+  for (const auto& [n, line] : kLines)
+    if (n == name) return line;
+  return name + "(...)";
+}
+
+std::string AnswerFormat(eval::TaskFormat format) {
+  switch (format) {
+    case eval::TaskFormat::kCmdBench:
+      return "The answer as the data states it, with its unit or qualifier when it has one, in square brackets: "
+             "[183 pound], [Houston, Texas], [1949]. A yes/no question: [yes] or [no].";
+    case eval::TaskFormat::kKramaBench:
+      return "The value only, in square brackets: a number with the precision the question asks for ([0.42]), a "
+             "name or string exactly as in the data, a list as [a, b, c].";
+    case eval::TaskFormat::kLakeQa:
+      break;
+  }
+  return "[value] only, no labels or units.";
+}
+
+}  // namespace
+
+Result<std::string> ProfilePrompt(std::string_view profile, const PromptContext& c) {
+  if (profile == kPromptLakeQa) return DefaultSystemPrompt();
+  if (profile != kPromptLake)
+    return InvalidArgument("--prompt " + std::string(profile) + ": expected lakeqa (the paper's prompt) or lake "
+                           "(written for the lake: its namespaces, every tool given, the benchmark's answer format)");
+  std::string ns;
+  for (const auto& n : c.namespaces)
+    ns += (ns.empty() ? "" : ", ") + n;
+  std::string p =
+      "You are a data analysis agent answering a question over a data lake. Its datasets are folders grouped "
+      "in namespaces: " +
+      (ns.empty() ? std::string("(none found)") : ns) +
+      ". A dataset id is <namespace>/<dataset>; the dataset name alone works when only one namespace has it.\n\n"
+      "## HOW THIS WORKS\n"
+      "Output ONE tool call, then stop: the system runs it and shows you the real result. Never simulate results "
+      "or make up data.\n\n"
+      "## TOOLS\n";
+  for (const auto& t : c.tools)
+    p += "- " + ToolLine(t) + "\n";
+  p += "\n## TIPS\n"
+       "- Check that a dataset is the one the question means (title, columns, years, place) before computing.\n"
+       "- Look at the real column names and formats before you filter or aggregate; use the whole file for the "
+       "final number, not a sample.\n"
+       "- A tool result over 4,000 characters is cut to its first 2,500 and last 1,000: print only what you "
+       "need, and put the answer last.\n"
+       "- Turns and time are limited; the remaining budget follows each result. When it runs low, submit your best "
+       "answer.\n\n"
+       "## ANSWER FORMAT\n" +
+       AnswerFormat(c.format);
+  return p;
+}
+
+std::string DefaultProfile(const std::vector<eval::Task>& tasks) {
+  for (const auto& t : tasks)
+    if (t.format != eval::TaskFormat::kLakeQa) return kPromptLake;
+  return kPromptLakeQa;
+}
+
+eval::TaskFormat CommonFormat(const std::vector<eval::Task>& tasks) {
+  if (tasks.empty()) return eval::TaskFormat::kLakeQa;
+  for (const auto& t : tasks)
+    if (t.format != tasks[0].format) return eval::TaskFormat::kLakeQa;
+  return tasks[0].format;
+}
+
 std::string FirstUserMessage(const std::string& question) {
   return "QUESTION TO ANSWER:\n" + question +
          "\n\nPlease answer the question using the available tools. Start by searching for relevant "

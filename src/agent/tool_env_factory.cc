@@ -84,6 +84,7 @@ Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options, ToolEnv
   LAKEQA_RETURN_IF_ERROR(MakeDirs(work + "/sessions"));
   LAKEQA_ASSIGN_OR_RETURN(auto set, tools::ToolSet::Open(std::move(store), to));
   std::shared_ptr<tools::ToolSet> shared(std::move(set));
+  if (info != nullptr) info->namespaces = shared->namespaces();
   std::string root = work + "/sessions";
   auto counter = std::make_shared<std::atomic<uint64_t>>(0);
   return ToolEnvFactory([shared, root, counter](const eval::Task& task) -> Result<std::unique_ptr<ToolEnv>> {

@@ -6,6 +6,7 @@
 // running ones are left for the next invocation; a second signal kills at once.
 #include "lakeqa/agent/run.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 
@@ -40,7 +41,8 @@ extern "C" void OnSignal(int sig) {
 
 struct Opts {
   std::vector<std::string> tasks;
-  std::string index, lake, agent = "llm", model, out, base_url, pricing, cassette, traces, system_prompt_file;
+  std::string index, lake, agent = "llm", model, out, base_url, pricing, cassette, traces, system_prompt_file,
+      result_view = "compact", prompt;
   std::vector<std::string> tools, ablate;
   int epochs = 1;
   int parallel = 1, max_turns = 25, max_output_tokens = 8192, max_failures = 0, max_retries = 6;
@@ -114,10 +116,18 @@ int Run(const Opts& o) {
   loop.max_output_tokens = o.max_output_tokens;
   loop.extra_tools = o.tools;
   loop.ablation = *ablation;
+  if (o.result_view != "compact" && o.result_view != "full")
+    return Fail(InvalidArgument("--result-view must be compact or full, not \"" + o.result_view + "\""), out);
+  loop.compact_results = o.result_view == "compact";
+  if (!o.prompt.empty() && o.prompt != agent::kPromptLakeQa && o.prompt != agent::kPromptLake)
+    return Fail(agent::ProfilePrompt(o.prompt, {}).status(), out);
+  // --system-prompt wins over any profile; else the profile asked for, else the one the tasks' format calls for.
+  std::string prompt_profile = o.prompt.empty() ? agent::DefaultProfile(runnable) : o.prompt;
   if (!o.system_prompt_file.empty()) {
     auto text = ReadFile(o.system_prompt_file, 1 << 20);
     if (!text.ok()) return Fail(text.status().WithContext("--system-prompt"), out);
     loop.system_prompt = *text;
+    prompt_profile = "file";
   }
 
   agent::RunOptions ro;
@@ -132,9 +142,6 @@ int Run(const Opts& o) {
   ro.not_run = not_run;
   ro.progress = !out.quiet && !out.json;
   ro.agent = o.agent;
-  ro.prompt_hash =
-      agent::PromptHash(loop.system_prompt.empty() ? agent::DefaultSystemPrompt() : loop.system_prompt,
-                        agent::PaperToolSchemas());
 
   if (o.agent != "llm" && o.agent != "oracle" && o.agent != "baseline" && o.agent != "replay")
     return Fail(InvalidArgument("--agent " + o.agent + ": expected llm, oracle, baseline or replay"), out);
@@ -254,6 +261,29 @@ int Run(const Opts& o) {
                {"provide_provenance", o.provide_provenance},
                {"provenance", provenance}};
 
+  // The "lake" profile names the lake's namespaces and the tools given, known once the tools are open. The
+  // make_agent closures read `loop` when a task starts, after this.
+  if (prompt_profile == agent::kPromptLake) {
+    agent::PromptContext pc;
+    pc.namespaces = info.namespaces;
+    for (const auto& t : agent::PaperToolSchemas())
+      pc.tools.push_back(t.name);
+    for (const auto& t : o.tools)
+      if (std::find(pc.tools.begin(), pc.tools.end(), t) == pc.tools.end())
+        pc.tools.insert(pc.tools.end() - 1, t);  // before submit_answer
+    pc.format = agent::CommonFormat(runnable);
+    auto text = agent::ProfilePrompt(prompt_profile, pc);
+    if (!text.ok()) return Fail(text.status(), out);
+    loop.system_prompt = *text;
+  }
+  ro.prompt_hash =
+      agent::PromptHash(loop.system_prompt.empty() ? agent::DefaultSystemPrompt() : loop.system_prompt,
+                        agent::PaperToolSchemas());
+  ro.config["prompt"] = {{"profile", prompt_profile},
+                         {"system_prompt_file", o.system_prompt_file.empty() ? Json() : Json(o.system_prompt_file)},
+                         {"hash", ro.prompt_hash}};
+  ro.config["result_view"] = o.result_view;
+
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
   auto sum = agent::RunTasks(ro, runnable, make_agent, *envs, g_cancel);
@@ -347,7 +377,16 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--request-timeout", o->request_timeout, "Seconds per model request")
       ->capture_default_str();
   cmd->add_option("--traces", o->traces, "Recorded traces folder for --agent replay");
-  cmd->add_option("--system-prompt", o->system_prompt_file, "File replacing the paper's system prompt");
+  cmd->add_option("--system-prompt,--system-prompt-file", o->system_prompt_file,
+                  "File with the system prompt (wins over --prompt)");
+  cmd->add_option("--prompt", o->prompt,
+                  "System prompt profile: lakeqa (the paper's, verbatim; the default for LakeQA tasks) or lake (names "
+                  "the lake's namespaces and every tool given, states the benchmark's answer format; the default "
+                  "for CMDBench and KramaBench tasks)");
+  cmd->add_option("--result-view", o->result_view,
+                  "What the llm agent's model is shown of a tool result: compact (what matters inside the paper's "
+                  "2,500 + 1,000-character cut; docs/tools.md) or full (the whole JSON)")
+      ->capture_default_str();
   AddStoreFlags(cmd, o->store);
   AddOutputOptions(cmd, o->out_opts);
   commands.Bind(cmd, [o] { return Run(*o); });

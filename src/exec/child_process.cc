@@ -57,8 +57,8 @@ void WriteAll(int fd, const char* data, size_t n) {
 // Keeps the first keep bytes; once they overflow, writes the stream (from its start) to the save file.
 class Sink {
  public:
-  Sink(StreamCapture& cap, uint64_t keep, uint64_t save, int dir_fd, std::string name)
-      : cap_(cap), keep_(keep), save_(save), dir_fd_(dir_fd), name_(std::move(name)) {}
+  Sink(StreamCapture& cap, uint64_t keep, uint64_t tail, uint64_t save, int dir_fd, std::string name)
+      : cap_(cap), keep_(keep), tail_(tail), save_(save), dir_fd_(dir_fd), name_(std::move(name)) {}
   ~Sink() {
     if (file_ >= 0) ::close(file_);
   }
@@ -78,6 +78,10 @@ class Sink {
       }
     }
     cap_.kept.append(data, take);
+    if (take < n && tail_ > 0) {
+      cap_.tail.append(data + take, n - take);
+      if (cap_.tail.size() > tail_) cap_.tail.erase(0, cap_.tail.size() - tail_);
+    }
     if (file_ >= 0) {
       size_t more = saved_ < save_ ? std::min<uint64_t>(save_ - saved_, n) : 0;
       WriteAll(file_, data, more);
@@ -87,7 +91,7 @@ class Sink {
 
  private:
   StreamCapture& cap_;
-  uint64_t keep_, save_;
+  uint64_t keep_, tail_, save_;
   int dir_fd_;
   std::string name_;
   int file_ = -1;
@@ -210,8 +214,8 @@ Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& captu
   LiveChild live(pid);
   if (capture.on_start) capture.on_start(pid);
   ChildOutcome res;
-  Sink out(res.out, capture.keep_bytes, capture.save_bytes, capture.save_dir_fd, capture.save_stdout_name);
-  Sink err(res.err, capture.keep_bytes, capture.save_bytes, capture.save_dir_fd, capture.save_stderr_name);
+  Sink out(res.out, capture.keep_bytes, capture.tail_bytes, capture.save_bytes, capture.save_dir_fd, capture.save_stdout_name);
+  Sink err(res.err, capture.keep_bytes, capture.tail_bytes, capture.save_bytes, capture.save_dir_fd, capture.save_stderr_name);
   auto deadline = start + std::chrono::milliseconds(capture.wall_ms);
   auto next_check = start + std::chrono::milliseconds(capture.check_every_ms);
   bool killed = false;

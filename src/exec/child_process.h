@@ -29,6 +29,7 @@ struct ChildSpec {
 struct CaptureOptions {
   int wall_ms = 60000;
   uint64_t keep_bytes = 64 << 10;    // per stream, in memory
+  uint64_t tail_bytes = 8 << 10;     // per stream, in memory: the end of a stream longer than keep_bytes
   uint64_t save_bytes = 16 << 20;    // per stream, to a file once keep_bytes overflows
   // The files are created with openat(save_dir_fd, name, O_NOFOLLOW): the folder is one the child can
   // write to, and a path could be redirected through a symlink it plants while running.
@@ -45,6 +46,7 @@ struct CaptureOptions {
 
 struct StreamCapture {
   std::string kept;
+  std::string tail;       // once truncated: the stream's last tail_bytes (its last line is often the answer)
   uint64_t total = 0;     // bytes the child wrote
   bool truncated = false;
   bool saved = false;     // the save path holds the first save_bytes of the stream

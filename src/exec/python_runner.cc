@@ -270,7 +270,10 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   } close_internal{internal_fd};
   int run = 0;
   LAKEQA_ASSIGN_OR_RETURN(std::string script_name, WriteScript(internal_fd, code, &run));
-  std::string script = std::string(kSandboxAlias) + "/.lakeqa/" + script_name;
+  // lakeqa's own files (the script, saved outputs, the access log) are mounted at /lakeqa, and the sandbox's
+  // .lakeqa is an empty read-only folder inside: os.walk and rglob of the sandbox find only the agent's files.
+  const std::string runner_dir = "/lakeqa";
+  std::string script = runner_dir + "/" + script_name;
   uint64_t access_from = FileSizeAt(internal_fd, "accessed.jsonl");
 
   int uid = -1, gid = -1;
@@ -324,6 +327,9 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   add({"--size", std::to_string(lim.shm_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"});
   add({"--size", std::to_string(lim.tmp_bytes), "--tmpfs", "/tmp"});
   add({"--bind", dir, kSandboxAlias});
+  add({"--bind", internal, runner_dir});
+  std::string hidden = std::string(kSandboxAlias) + "/.lakeqa";
+  add({"--size", "4096", "--tmpfs", hidden, "--remount-ro", hidden});
   add({"--ro-bind", shim, kShimMount});
   if (!lake_root.empty()) add({"--ro-bind", lake_root, kLakeMount});
   // The root is bwrap's own tmpfs: read-only, or code could fill memory through it. /tmp has a size.
@@ -350,7 +356,7 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
     env["LAKEQA_CONTROL_FD"] = "3";
   } else {
     // Unobserved: the boto3 stand-in's own log is all there is (code in the sandbox can write it).
-    env["LAKEQA_ACCESS_LOG"] = std::string(kSandboxAlias) + "/.lakeqa/accessed.jsonl";
+    env["LAKEQA_ACCESS_LOG"] = runner_dir + "/accessed.jsonl";
   }
   if (!lake_root.empty()) {
     env["LAKEQA_LAKE_ROOT"] = kLakeMount;
@@ -384,7 +390,9 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   std::string out_rel = ".lakeqa/" + out_name, err_rel = ".lakeqa/" + err_name;
   CaptureOptions cap;
   cap.wall_ms = lim.wall_ms;
-  cap.keep_bytes = lim.max_output_bytes;
+  // The cap holds the head and the tail of a stream: an eighth of it (at most 8 KiB) for the tail.
+  cap.tail_bytes = std::min<uint64_t>(8 << 10, lim.max_output_bytes / 8);
+  cap.keep_bytes = lim.max_output_bytes - cap.tail_bytes;
   cap.save_bytes = lim.max_saved_output_bytes;
   cap.save_dir_fd = internal_fd;
   cap.save_stdout_name = out_name;
@@ -429,14 +437,16 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   r.elapsed_ms = oc.elapsed_ms;
   auto note = [&](const StreamCapture& s, const std::string& rel, std::string& text, std::string& file) {
     if (!s.truncated) return;
-    text += "\n[lakeqa] output truncated: kept " + std::to_string(lim.max_output_bytes) + " of " +
-            std::to_string(s.total) + " bytes";
+    text += "\n[lakeqa] output truncated: kept the first " + std::to_string(s.kept.size()) +
+            " and the last " + std::to_string(s.tail.size()) + " of " + std::to_string(s.total) + " bytes";
     if (s.saved) {
       file = rel;
       text += "; " + std::string(s.total > lim.max_saved_output_bytes ? "the first " + std::to_string(lim.max_saved_output_bytes) + " bytes" : "all of it") +
-              " saved to " + rel;
+              " saved to " + runner_dir + rel.substr(rel.find('/'));
     }
     text += "\n";
+    // The end of the stream last: a script prints its answer at the end, and a cut keeps a result's tail.
+    if (!s.tail.empty()) text += "[lakeqa] ...the last " + std::to_string(s.tail.size()) + " bytes:\n" + SanitizeUtf8(s.tail);
   };
   note(oc.out, out_rel, r.stdout_text, r.stdout_file);
   note(oc.err, err_rel, r.stderr_text, r.stderr_file);

@@ -20,7 +20,10 @@ struct ToolOutput {
 
 struct DatasetRef {
   std::string ns, id;
+  std::string sub;  // a folder inside the dataset ("" = the dataset itself), when an id named one
   std::string Full() const { return ns + "/" + id; }
+  // The lake prefix the id names: the dataset, or the folder inside it.
+  std::string Root() const { return sub.empty() ? Full() : Full() + "/" + sub; }
 };
 
 struct ToolSet::Impl {
@@ -41,6 +44,11 @@ struct ToolSet::Impl {
 
   // "<id>" (looked up in every namespace; ambiguous is an error) or "<namespace>/<id>".
   static Result<DatasetRef> ResolveDataset(ToolSet& t, const std::string& dataset_id);
+  // As ResolveDataset, and also "<id>/<folder>" or "<namespace>/<id>/<folder>": a folder inside a dataset
+  // (the reference harness resolves such ids through S3 prefixes, so code written for it passes them).
+  static Result<DatasetRef> ResolveDatasetOrFolder(ToolSet& t, const std::string& dataset_id);
+  // Whether the lake has any object under `prefix` (a key prefix ending in '/').
+  static bool HasObjectsUnder(ToolSet& t, const std::string& prefix);
   static bool DatasetExists(ToolSet& t, const std::string& ns, const std::string& id);
   static std::string TitleOf(ToolSet& t, const std::string& ns, const std::string& id);
 };
@@ -51,6 +59,8 @@ Result<std::string> ArgString(const Json& args, const char* name, bool required)
 Result<std::vector<std::string>> ArgStringList(const Json& args, const char* name, const char* alias,
                                                bool required);
 Result<int64_t> ArgInt(const Json& args, const char* name, int64_t fallback, int64_t min, int64_t max);
+// As ArgInt, but a value above `max` is taken as `max` (the reference harness accepts any limit).
+Result<int64_t> ArgIntAtMost(const Json& args, const char* name, int64_t fallback, int64_t min, int64_t max);
 
 // "<namespace>/<dataset>" of a sandbox-relative path, or "" when it is not inside a dataset folder.
 std::string DatasetOfSandboxPath(const std::string& rel, const std::vector<std::string>& namespaces);

@@ -88,7 +88,8 @@ void AddGraphSchemas(Json& tools) {
                        "collect; ORDER BY, SKIP, LIMIT). Property values are text. Returns rows plus the ids of every "
                        "node and edge the match used.",
                        {{"cypher", Prop("string", "One Cypher query, e.g. MATCH (t:Team {name: 'Detroit Pistons'}) "
-                                                   "RETURN t.inception")}},
+                                                   "RETURN t.inception")},
+                        {"show_sql", Prop("boolean", "Also return the SQL the query was translated to (default false)")}},
                        {"cypher"}));
 }
 
@@ -148,18 +149,37 @@ Result<ToolOutput> ToolSet::Impl::GraphNeighbors(ToolSet& t, Session& s, const J
   return out;
 }
 
+// The host path of the index never reaches a client: the graph folder is named "<index>/graph".
+static std::string HideGraphDir(std::string text, const std::string& dir) {
+  if (dir.empty()) return text;
+  for (size_t at = text.find(dir); at != std::string::npos; at = text.find(dir, at + 1))
+    text.replace(at, dir.size(), "<index>/graph");
+  return text;
+}
+
 Result<ToolOutput> ToolSet::Impl::GraphQuery(ToolSet& t, Session&, const Json& args) {
   LAKEQA_ASSIGN_OR_RETURN(graph::Graph * g, GraphOf(t, t.graph_));
   LAKEQA_ASSIGN_OR_RETURN(std::string cypher, ArgString(args, "cypher", true));
-  LAKEQA_ASSIGN_OR_RETURN(graph::QueryOutput r, g->Query(cypher));
+  bool show_sql = false;
+  if (auto it = args.find("show_sql"); it != args.end() && !it->is_null()) {
+    if (!it->is_boolean()) return InvalidArgument("argument 'show_sql' must be true or false");
+    show_sql = it->get<bool>();
+  }
+  auto r = g->Query(cypher);
+  if (!r.ok()) return Status(r.status().code(), HideGraphDir(r.status().message(), g->dir()));
   ToolOutput out;
-  out.result = r.ToJson(200);
+  out.result = r->ToJson(200);
+  // The generated SQL (about 1.5 KB of read_csv calls) helps a person debugging a translation, not a model.
+  if (show_sql)
+    out.result["sql"] = HideGraphDir(r->sql, g->dir());
+  else
+    out.result.erase("sql");
   // The rows and identities it returned are what the match read: both D_ret and D_acc, so a task solved
   // with graph_query alone has its gold datasets retrieved, as one solved by search and download has.
-  out.returned = Accessed(g->schema(), r.nodes, r.edges);
+  out.returned = Accessed(g->schema(), r->nodes, r->edges);
   out.accessed = out.returned;
-  out.summary = std::to_string(r.result.rows.size()) + " rows; " + std::to_string(r.nodes.size()) + " nodes, " +
-                std::to_string(r.edges.size()) + " edges matched";
+  out.summary = std::to_string(r->result.rows.size()) + " rows; " + std::to_string(r->nodes.size()) + " nodes, " +
+                std::to_string(r->edges.size()) + " edges matched";
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "lakeqa/catalog/catalog.h"
 #include "lakeqa/index/hit_view.h"
 #include "lakeqa/index/searcher.h"
+#include "lakeqa/ingest/convert.h"
 #include "lakeqa/ingest/profile.h"
 
 #include "tools/internal.h"
@@ -19,6 +20,41 @@ std::string Joined(const std::vector<std::string>& v) {
   for (const auto& x : v)
     s += (s.empty() ? "" : ", ") + x;
   return s;
+}
+
+// Bytes of a text file inspect_file shows: with the profile's fields it stays under the paper's 4,000-character
+// cut.
+constexpr size_t kTextPreviewBytes = 3000;
+
+std::string GuessDelimiter(const std::string& line) {
+  char best = 0;
+  size_t best_count = 0;
+  for (char c : {',', '\t', '|', ';'}) {
+    size_t n = static_cast<size_t>(std::count(line.begin(), line.end(), c));
+    if (n > best_count) best_count = n, best = c;
+  }
+  return best_count > 0 ? std::string(1, best) : "";
+}
+
+// Per sheet of a workbook: its name, its row count and its first rows (the header and two more), as CSV.
+Json SheetSummaries(const std::string& zip) {
+  auto converted = ingest::XlsxToCsv(zip, 256ull << 20);
+  if (!converted.ok()) return Json{{"error", ErrorJson(converted.status())["error"]}};
+  Json out = Json::array();
+  for (const auto& sheet : *converted) {
+    if (out.size() == 20) break;
+    Json rows = Json::array();
+    size_t lines = 0, start = 0;
+    while (start < sheet.csv.size()) {
+      size_t end = sheet.csv.find('\n', start);
+      if (end == std::string::npos) end = sheet.csv.size();
+      if (lines < 3) rows.push_back(sheet.csv.substr(start, std::min<size_t>(end - start, 300)));
+      ++lines;
+      start = end + 1;
+    }
+    out.push_back({{"name", sheet.name}, {"rows", lines}, {"first_rows", rows}});
+  }
+  return out;
 }
 
 }  // namespace
@@ -55,11 +91,11 @@ Result<DatasetRef> ToolSet::Impl::ResolveDataset(ToolSet& t, const std::string& 
       return InvalidArgument("dataset_id '" + dataset_id +
                              "' has more than one '/': pass <id> or <namespace>/<id>");
     if (!DatasetExists(t, ns, id)) return NotFound("no dataset '" + dataset_id + "' in the lake");
-    return DatasetRef{ns, id};
+    return DatasetRef{ns, id, ""};
   }
   std::vector<DatasetRef> found;
   for (const auto& ns : t.namespaces_) {
-    if (DatasetExists(t, ns, dataset_id)) found.push_back({ns, dataset_id});
+    if (DatasetExists(t, ns, dataset_id)) found.push_back({ns, dataset_id, ""});
   }
   if (found.empty())
     return NotFound("no dataset '" + dataset_id + "' in namespaces " + Joined(t.namespaces_) +
@@ -73,10 +109,50 @@ Result<DatasetRef> ToolSet::Impl::ResolveDataset(ToolSet& t, const std::string& 
   return found[0];
 }
 
+bool ToolSet::Impl::HasObjectsUnder(ToolSet& t, const std::string& prefix) {
+  lake::ListOptions lo;
+  lo.prefix = prefix;
+  lo.max_keys = 1;
+  auto page = t.store_->List(lo);
+  return page.ok() && (!page->objects.empty() || !page->common_prefixes.empty());
+}
+
+Result<DatasetRef> ToolSet::Impl::ResolveDatasetOrFolder(ToolSet& t, const std::string& dataset_id) {
+  auto whole = ResolveDataset(t, dataset_id);
+  if (whole.ok() || dataset_id.find('/') == std::string::npos) return whole;
+  LAKEQA_RETURN_IF_ERROR(ValidateRelativePath(dataset_id, "dataset_id"));
+  std::vector<DatasetRef> found;
+  auto consider = [&](const std::string& ns, const std::string& rest) {
+    size_t slash = rest.find('/');
+    if (slash == std::string::npos || slash + 1 >= rest.size()) return;
+    DatasetRef ref{ns, rest.substr(0, slash), rest.substr(slash + 1)};
+    if (DatasetExists(t, ns, ref.id) && HasObjectsUnder(t, ref.Root() + "/")) found.push_back(ref);
+  };
+  size_t slash = dataset_id.find('/');
+  std::string first = dataset_id.substr(0, slash);
+  if (std::find(t.namespaces_.begin(), t.namespaces_.end(), first) != t.namespaces_.end()) {
+    consider(first, dataset_id.substr(slash + 1));
+  } else {
+    for (const auto& ns : t.namespaces_)
+      consider(ns, dataset_id);
+  }
+  if (found.size() == 1) return found[0];
+  if (found.size() > 1) {
+    std::vector<std::string> ids;
+    for (const auto& f : found)
+      ids.push_back(f.ns + "/" + dataset_id);
+    return InvalidArgument("dataset_id '" + dataset_id + "' is ambiguous: pass one of " + Joined(ids));
+  }
+  return whole.status();
+}
+
 Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& args) {
-  LAKEQA_ASSIGN_OR_RETURN(auto prefixes, ArgStringList(args, "prefixes", "prefix", true));
-  LAKEQA_ASSIGN_OR_RETURN(int64_t limit,
-                          ArgInt(args, "limit", 50, 1, static_cast<int64_t>(s.limits().max_search_results)));
+  // An empty list finds nothing (as the reference answers); a missing one is still an error.
+  if (!args.contains("prefixes") && !args.contains("prefix"))
+    return InvalidArgument("missing required argument 'prefixes' (a list of strings)");
+  LAKEQA_ASSIGN_OR_RETURN(auto prefixes, ArgStringList(args, "prefixes", "prefix", false));
+  LAKEQA_ASSIGN_OR_RETURN(int64_t limit, ArgIntAtMost(args, "limit", 50, 1,
+                                                      static_cast<int64_t>(s.limits().max_search_results)));
   for (const auto& p : prefixes) {
     if (p.size() < 2) return InvalidArgument("prefix '" + p + "' must be at least 2 characters");
     if (p.find('\0') != std::string::npos) return InvalidArgument("prefix contains a NUL byte");
@@ -100,6 +176,22 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
     }
     for (const auto& [ns, rest] : scopes) {
       std::vector<catalog::DatasetRecord> found;
+      // "<id>/" or "<id>/<folder prefix>": the dataset when it holds keys under that prefix (the reference's
+      // S3 listing matches through a dataset's subfolders).
+      if (size_t inner = rest.find('/'); inner != std::string::npos) {
+        std::string id = rest.substr(0, inner);
+        if (!id.empty() && ValidateRelativePath(id, "prefix").ok() && DatasetExists(t, ns, id) &&
+            HasObjectsUnder(t, ns + "/" + rest)) {
+          Json e = {{"dataset_id", id}, {"namespace", ns}, {"id", ns + "/" + id},
+                    {"title", TitleOf(t, ns, id)}, {"type", "dataset"}};
+          mine.push_back(e);
+          if (seen.insert(ns + "/" + id).second) {
+            results.push_back(e);
+            out.returned.push_back(ns + "/" + id);
+          }
+        }
+        continue;
+      }
       {
         std::lock_guard<std::mutex> lock(t.catalog_mu_);
         // One more than the limit: exactly `limit` matches is a complete answer, not a truncated one.
@@ -140,8 +232,8 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
 
 Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Json& args) {
   LAKEQA_ASSIGN_OR_RETURN(auto keywords, ArgStringList(args, "keywords", "keyword", true));
-  LAKEQA_ASSIGN_OR_RETURN(int64_t limit,
-                          ArgInt(args, "limit", 20, 1, static_cast<int64_t>(s.limits().max_search_results)));
+  LAKEQA_ASSIGN_OR_RETURN(int64_t limit, ArgIntAtMost(args, "limit", 20, 1,
+                                                      static_cast<int64_t>(s.limits().max_search_results)));
   LAKEQA_ASSIGN_OR_RETURN(int64_t facet_limit, ArgInt(args, "facet_limit", 10, 1, 100));
   bool collapse = false;
   if (auto c = args.find("collapse"); c != args.end()) {
@@ -231,7 +323,7 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
 Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& args) {
   LAKEQA_ASSIGN_OR_RETURN(auto ids, ArgStringList(args, "dataset_ids", "dataset_id", true));
   LAKEQA_ASSIGN_OR_RETURN(int64_t limit,
-                          ArgInt(args, "limit", 100, 1, static_cast<int64_t>(s.limits().max_list_files)));
+                          ArgIntAtMost(args, "limit", 100, 1, static_cast<int64_t>(s.limits().max_list_files)));
   if (ids.size() > 50)
     return InvalidArgument("list_files takes at most 50 dataset_ids, got " + std::to_string(ids.size()));
   ToolOutput out;
@@ -240,14 +332,15 @@ Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& 
   size_t failed = 0;
   for (const auto& id : ids) {
     // Per dataset, as the harness answers: an unknown id is an entry of by_dataset, never the whole call.
-    auto ref = ResolveDataset(t, id);
+    auto ref = ResolveDatasetOrFolder(t, id);
     if (!ref.ok()) {
       ++failed;
       by_dataset[id] = ErrorJson(ref.status());
       continue;
     }
+    // A folder id lists the folder, paths relative to it (as the reference does).
     lake::ListOptions lo;
-    lo.prefix = ref->Full() + "/";
+    lo.prefix = ref->Root() + "/";
     lo.max_keys = static_cast<uint32_t>(limit);
     auto page = t.store_->List(lo);
     if (!page.ok()) return page.status().WithContext("list_files " + id);
@@ -265,7 +358,7 @@ Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& 
       if (o.key.empty() || o.key.back() == '/') continue;
       Json e = {{"path", o.key.substr(lo.prefix.size())},
                 {"size", o.size},
-                {"dataset_id", ref->id},
+                {"dataset_id", ref->sub.empty() ? ref->id : ref->id + "/" + ref->sub},
                 {"namespace", ref->ns}};
       mine.push_back(e);
       files.push_back(e);
@@ -366,11 +459,14 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
       continue;
     }
     sp.file_path = *path;
-    auto ref = ResolveDataset(t, sp.dataset_id);
+    auto ref = ResolveDatasetOrFolder(t, sp.dataset_id);
     if (!ref.ok()) {
       fail(sp.index, sp.dataset_id, sp.file_path, ref.status());
       continue;
     }
+    // A file of a folder id is the dataset's file <folder>/<file_path> from here on.
+    if (!ref->sub.empty()) sp.file_path = ref->sub + "/" + sp.file_path;
+    ref->sub.clear();
     sp.ref = *ref;
     std::string key = ref->Full() + "/" + sp.file_path;
     auto info = t.store_->Stat(key);
@@ -453,9 +549,13 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
 Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json& args) {
   LAKEQA_ASSIGN_OR_RETURN(std::string dataset_id, ArgString(args, "dataset_id", true));
   LAKEQA_ASSIGN_OR_RETURN(std::string file_path, ArgString(args, "file_path", true));
-  LAKEQA_ASSIGN_OR_RETURN(int64_t max_lines, ArgInt(args, "max_lines", 5, 1, 50));
+  // 0 falls back to 5 and a large value is taken as 50, as the reference's `max_lines or 5` accepts both.
+  LAKEQA_ASSIGN_OR_RETURN(int64_t max_lines, ArgIntAtMost(args, "max_lines", 5, 0, 50));
+  if (max_lines == 0) max_lines = 5;
   LAKEQA_ASSIGN_OR_RETURN(file_path, DatasetFilePath(file_path));
-  LAKEQA_ASSIGN_OR_RETURN(DatasetRef ref, ResolveDataset(t, dataset_id));
+  LAKEQA_ASSIGN_OR_RETURN(DatasetRef ref, ResolveDatasetOrFolder(t, dataset_id));
+  if (!ref.sub.empty()) file_path = ref.sub + "/" + file_path;
+  ref.sub.clear();
   std::string key = ref.Full() + "/" + file_path;
   auto info = t.store_->Stat(key);
   if (!info.ok()) {
@@ -473,6 +573,13 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
   ingest::Profiler prof(file_path, po);
   prof.Feed(head);
   auto p = prof.Finish(info->size > head.size());
+  // A workbook's sheets live at the end of its zip: read whole (up to a bound) to name them.
+  Json sheets;
+  constexpr uint64_t kMaxWorkbookBytes = 32ull << 20;
+  if (head.rfind("PK\x03\x04", 0) == 0 && info->size <= kMaxWorkbookBytes) {
+    auto whole = info->size > head.size() ? t.store_->ReadRange(key, 0, info->size) : Result<std::string>(head);
+    if (whole.ok() && ingest::OoxmlKind(*whole) == "xlsx") sheets = SheetSummaries(*whole);
+  }
   ToolOutput out;
   out.accessed.push_back(ref.Full());
   // Fields in the order an agent needs them: what the file is and its column names first, the detail
@@ -494,13 +601,20 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
   }
   if (p.ok()) {
     const auto& f = *p;
-    r["format"] = std::string(ingest::FormatName(f.format));
+    r["format"] = sheets.is_null() ? std::string(ingest::FormatName(f.format)) : std::string("xlsx");
+    if (!sheets.is_null()) r["sheets"] = sheets;
     r["encoding"] = f.encoding;
     r["looks_like_json"] = f.format == ingest::Format::kJson || f.format == ingest::Format::kJsonLines ||
                            f.format == ingest::Format::kGeoJson;
+    bool textual = f.format != ingest::Format::kPdf && f.format != ingest::Format::kXlsx &&
+                   f.format != ingest::Format::kDocx && f.format != ingest::Format::kZip &&
+                   f.format != ingest::Format::kBinary && sheets.is_null();
     if (f.format == ingest::Format::kCsv) {
       r["delimiter_guess"] = std::string(1, f.delimiter);
       r["has_header"] = f.has_header;
+    } else if (textual && !preview.empty()) {
+      // The reference's key on every text file: the most frequent of , tab | ; in the first line ("" none).
+      r["delimiter_guess"] = GuessDelimiter(preview[0].get<std::string>());
     }
     std::set<std::string> names;
     if (!f.columns.empty()) {
@@ -535,10 +649,15 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
         columns.push_back({{"name", c.name}, {"type", c.type}, {"samples", c.samples}});
       r["columns"] = columns;
     }
-    bool textual = f.format != ingest::Format::kPdf && f.format != ingest::Format::kXlsx &&
-                   f.format != ingest::Format::kDocx && f.format != ingest::Format::kZip &&
-                   f.format != ingest::Format::kBinary;
-    if (textual) {
+    if (textual && f.format == ingest::Format::kText) {
+      // Prose: its first few KB, so a page reads without a download (lines of 300 bytes showed ~300 chars).
+      r["line_count_sampled"] = preview.size();
+      size_t n = std::min(head.size(), kTextPreviewBytes);
+      while (n > 0 && n < head.size() && (static_cast<unsigned char>(head[n]) & 0xC0) == 0x80)
+        --n;
+      r["text_preview"] = head.substr(0, n);
+      r["text_preview_complete"] = n == info->size;
+    } else if (textual) {
       r["line_count_sampled"] = preview.size();
       r["line_preview"] = preview;
     } else if (!f.text_sample.empty()) {

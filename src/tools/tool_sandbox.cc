@@ -143,12 +143,17 @@ Result<ToolOutput> ToolSet::Impl::ExecuteCode(ToolSet& t, Session& s, const Json
       if (err.empty()) err = "the code exited with status " + std::to_string(r.exit_code);
     }
     j["error"] = err;
+    // The reference's key: the Python traceback (the last one stderr holds; "" when the run failed otherwise).
+    size_t tb = r.stderr_text.rfind("Traceback (most recent call last):");
+    j["traceback"] = tb == std::string::npos ? std::string() : r.stderr_text.substr(tb);
     j["exit_code"] = r.exit_code;
   }
   if (r.truncated) {
     j["output_truncated"] = true;
-    if (!r.stdout_file.empty()) j["stdout_file"] = r.stdout_file;
-    if (!r.stderr_file.empty()) j["stderr_file"] = r.stderr_file;
+    // Where the code sees the saved streams: lakeqa's files are mounted at /lakeqa, not under the sandbox.
+    auto visible = [](const std::string& rel) { return "/lakeqa" + rel.substr(rel.find('/')); };
+    if (!r.stdout_file.empty()) j["stdout_file"] = visible(r.stdout_file);
+    if (!r.stderr_file.empty()) j["stderr_file"] = visible(r.stderr_file);
   }
   std::vector<std::string> files;
   std::set<std::string> datasets;

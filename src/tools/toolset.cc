@@ -5,6 +5,7 @@
 #include <exception>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -18,6 +19,7 @@
 #include "lakeqa/graph/graph.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/lake/local_store.h"
+#include "lakeqa/tools/model_view.h"
 
 #include "tools/internal.h"
 
@@ -108,11 +110,15 @@ Json BuildSchemas() {
       "inspect_file",
       "Profile the first 64 KB of a lake file without downloading it: size, detected format, delimiter, "
       "header columns, geometry types, row count, column types with samples, JSON keys, and a short line "
-      "preview (in that order).",
+      "preview (in that order); a plain-text file's first 3,000 bytes (text_preview); a workbook's sheets "
+      "with their row counts and first rows.",
       {{"dataset_id", Prop("string", "Dataset id")},
        {"file_path", Prop("string", "Path relative to the dataset; a leading '/' is ignored")},
        {"max_lines",
-        {{"type", "integer"}, {"description", "Preview lines (default 5)"}, {"default", 5}, {"minimum", 1}}}},
+        {{"type", "integer"},
+         {"description", "Preview lines (default 5; 0 means 5, more than 50 means 50)"},
+         {"default", 5},
+         {"minimum", 0}}}},
       {"dataset_id", "file_path"}));
   tools.push_back(Tool(
       "query",
@@ -123,7 +129,9 @@ Json BuildSchemas() {
   tools.push_back(Tool(
       "execute_code",
       "Execute Python code in the sandbox to analyse or preview downloaded files. Working directory: the "
-      "sandbox. Pre-imported: pandas as pd, json, csv, os, glob, re, Path. SANDBOX_DIR is the sandbox path "
+      "sandbox. Pre-imported: pandas as pd, json, csv, os, glob, re, Path. Also installed: numpy, openpyxl "
+      "(pd.read_excel), bs4, scipy, matplotlib (Agg backend: save figures to files) and geopandas with shapely. "
+      "SANDBOX_DIR is the sandbox path "
       "and FILES the list of downloaded files (absolute paths, sorted; hidden files such as .outputs/ are "
       "not in it). Downloads are at <namespace>/<dataset_id>/<file_path> and, for an id in one namespace, "
       "also at <dataset_id>/<file_path>. print() what you need; no network; time and memory limits.",
@@ -140,6 +148,17 @@ Json BuildSchemas() {
        {"sources", StringArray("Dataset ids or file paths used")}},
       {"answer"}));
   AddGraphSchemas(tools);
+  // Every tool but submit_answer can answer in the compact view (tools/model_view.h).
+  for (Json& t : tools) {
+    if (t["name"] == "submit_answer") continue;
+    t["inputSchema"]["properties"]["view"] = {
+        {"type", "string"},
+        {"enum", {"full", "compact"}},
+        {"default", "full"},
+        {"description",
+         "full (default): every field. compact: what a model needs inside a 2,500-character window (one "
+         "line per search hit, each id once; no lists that bury the end of an output)"}};
+  }
   return tools;
 }
 
@@ -157,7 +176,7 @@ const std::map<std::string, std::set<std::string>, std::less<>>& AllowedArgs() {
       {"submit_answer", {"answer", "reasoning", "sources"}},
       {"graph_find_nodes", {"name", "label", "property", "limit"}},
       {"graph_neighbors", {"node", "type", "direction", "limit"}},
-      {"graph_query", {"cypher"}},
+      {"graph_query", {"cypher", "show_sql"}},
   };
   return m;
 }
@@ -207,8 +226,13 @@ bool ShrinkJson(Json& j, size_t max_chars) {
     if (str != nullptr && str_len > 64 && str_len * 2 >= arr_size) {
       std::string s = str->get<std::string>();
       size_t keep = str_len > excess + 64 ? str_len - excess - 64 : std::min<size_t>(str_len / 2, 32);
-      keep = Utf8Cut(s, keep);
-      *str = s.substr(0, keep) + " ...[truncated " + std::to_string(s.size() - keep) + " chars]";
+      // The head and the tail: a printed answer is usually at the end of an output.
+      size_t head = Utf8Cut(s, keep - keep / 4);
+      size_t tail_at = s.size() - keep / 4;
+      while (tail_at < s.size() && (static_cast<unsigned char>(s[tail_at]) & 0xC0) == 0x80)
+        ++tail_at;
+      *str = s.substr(0, head) + " ...[truncated " + std::to_string(tail_at - head) + " chars]... " +
+             s.substr(tail_at);
       cut = true;
     } else if (arr != nullptr) {
       size_t drop = std::max<size_t>(1, arr->size() / 2);
@@ -295,6 +319,11 @@ Result<int64_t> ArgInt(const Json& args, const char* name, int64_t fallback, int
     return InvalidArgument(std::string("argument '") + name + "' must be between " + std::to_string(min) +
                            " and " + std::to_string(max) + ", got " + std::to_string(v));
   return v;
+}
+
+Result<int64_t> ArgIntAtMost(const Json& args, const char* name, int64_t fallback, int64_t min, int64_t max) {
+  LAKEQA_ASSIGN_OR_RETURN(int64_t v, ArgInt(args, name, fallback, min, std::numeric_limits<int64_t>::max()));
+  return std::min(v, max);
 }
 
 std::string DatasetOfSandboxPath(const std::string& rel, const std::vector<std::string>& namespaces) {
@@ -418,6 +447,17 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
   ev.tool = std::string(tool);
   ev.arguments = args_in;
   Json args = args_in.is_null() ? Json::object() : args_in;
+  // `view` is the caller's, not the tool's: taken out before the tool sees its arguments.
+  ResultView view = ResultView::kFull;
+  Status view_error;
+  if (args.is_object() && args.contains("view") && tool != "submit_answer") {
+    auto v = ParseResultView(args["view"]);
+    if (v.ok())
+      view = *v;
+    else
+      view_error = v.status();
+    args.erase("view");
+  }
 
   using Fn = Result<ToolOutput> (*)(ToolSet&, Session&, const Json&);
   static const std::map<std::string, Fn, std::less<>> kTools = {
@@ -443,6 +483,8 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
     out = NotFound("unknown tool '" + std::string(tool) + "'; the tools are " + names);
   } else if (!args.is_object()) {
     out = InvalidArgument("tool arguments must be a JSON object, got " + std::string(args.type_name()));
+  } else if (!view_error.ok()) {
+    out = view_error;
   } else {
     const auto& allowed = AllowedArgs().at(fn->first);
     std::string unknown;
@@ -467,6 +509,7 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
   Json result;
   if (out.ok()) {
     result = std::move(out->result);
+    if (view == ResultView::kCompact) result = CompactView(tool, result);
     ev.status = "ok";
     ev.summary = out->summary;
     ev.returned = out->returned;

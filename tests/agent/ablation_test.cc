@@ -86,6 +86,8 @@ class Scripted {
     EXPECT_TRUE(ab.ok()) << ab.status().ToString();
     LoopConfig cfg;
     cfg.ablation = *ab;
+    cfg.compact_results = false;  // ResultIds reads the full hits
+
     size_t before = srv_.Bodies().size();
     Episode ep;
     // The same sandbox path for every run, so tool results that name it compare equal.

@@ -122,7 +122,10 @@ TEST_F(HarnessProtocol, ReferenceSchemasArgumentsAndCodeWorkUnchanged) {
   auto env = (*factory)(task);
   ASSERT_TRUE(env.ok()) << env.status().ToString();
   std::atomic<bool> cancel{false};
-  AgentResult r = MakeLlmAgent(*client, "openai", "gpt-test", nullptr, {})->Run(task, **env, cancel);
+  // The full JSON, in the reference's result shapes (the compact view is tests/agent/model_view_test.cc).
+  LoopConfig cfg;
+  cfg.compact_results = false;
+  AgentResult r = MakeLlmAgent(*client, "openai", "gpt-test", nullptr, cfg)->Run(task, **env, cancel);
   ASSERT_EQ(r.outcome, Outcome::kAnswered) << r.error;
   auto bodies = srv.Bodies();
   ASSERT_EQ(bodies.size(), calls.size());

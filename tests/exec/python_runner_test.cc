@@ -197,11 +197,31 @@ TEST_F(PythonRunnerTest, OutputIsCappedAndSaved) {
   EXPECT_TRUE(r.truncated);
   EXPECT_LT(r.stdout_text.size(), 1300u);
   EXPECT_NE(r.stdout_text.find("output truncated"), std::string::npos);
+  // The head and the tail are kept: the last printed line (where an answer usually is) survives the cap.
+  EXPECT_EQ(r.stdout_text.substr(0, 7), "line 0\n");
+  EXPECT_EQ(r.stdout_text.substr(r.stdout_text.size() - 10), "line 9999\n") << r.stdout_text;
   ASSERT_FALSE(r.stdout_file.empty());
   auto full = ReadFile(dir_ + "/" + r.stdout_file);
   ASSERT_TRUE(full.ok());
   EXPECT_NE(full->find("line 9999\n"), std::string::npos);
   EXPECT_EQ(full->substr(0, 7), "line 0\n");
+}
+
+// The data-work packages scripts/setup installs (the execute_code description lists them) import inside
+// bubblewrap, and each does a little real work there.
+TEST_F(PythonRunnerTest, DataPackagesImportInTheSandbox) {
+  auto r = Run(
+      "import io, numpy, scipy.stats, openpyxl, bs4, geopandas, shapely.geometry\n"
+      "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+      "wb = openpyxl.Workbook(); wb.active.append(['a', 'b']); wb.active.append([1, 2]); wb.save('t.xlsx')\n"
+      "print(pd.read_excel('t.xlsx')['b'].sum())\n"
+      "print(bs4.BeautifulSoup('<p>hi</p>', 'html.parser').p.text)\n"
+      "print(round(scipy.stats.pearsonr([1, 2, 3], [2, 4, 7])[0], 3))\n"
+      "plt.plot([1, 2]); buf = io.BytesIO(); plt.savefig(buf, format='png'); print(buf.getvalue()[:4] == b'\\x89PNG')\n"
+      "g = geopandas.GeoDataFrame(geometry=[shapely.geometry.Point(0, 0).buffer(1)]); print(round(g.area[0], 1))\n",
+      Limits(60000));
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text, "2\nhi\n0.993\nTrue\n3.1\n") << r.stderr_text;
 }
 
 TEST_F(PythonRunnerTest, MemoryLimitGivesMemoryError) {
@@ -291,10 +311,10 @@ TEST_F(PythonRunnerTest, SymlinksStayHarmlessInsideTheJail) {
 TEST_F(PythonRunnerTest, PlantedInternalSymlinkDoesNotRedirectHostWrites) {
   PythonOptions o;
   o.limits.max_output_bytes = 100;
-  // Replace .lakeqa by a link to the sandbox's parent (invisible inside, real on the host), then
-  // overflow the output so the host saves it.
-  auto r = Run("import os, shutil\nshutil.rmtree('.lakeqa')\nos.symlink('" + root_ +
-                   "', '.lakeqa')\nprint('x' * 1000)\n",
+  // Try to replace .lakeqa by a link to the sandbox's parent (invisible inside, real on the host), then
+  // overflow the output so the host saves it. Inside, .lakeqa is a read-only mount: the attempt fails.
+  auto r = Run("import os, shutil\ntry:\n    shutil.rmtree('.lakeqa')\n    os.symlink('" + root_ +
+                   "', '.lakeqa')\nexcept OSError as e:\n    print(type(e).__name__)\nprint('x' * 1000)\n",
                o);
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_TRUE(r.truncated);
@@ -305,6 +325,20 @@ TEST_F(PythonRunnerTest, PlantedInternalSymlinkDoesNotRedirectHostWrites) {
   struct stat st{};
   ASSERT_EQ(::lstat((dir_ + "/.lakeqa").c_str(), &st), 0);
   EXPECT_TRUE(S_ISDIR(st.st_mode));
+}
+
+// lakeqa's own files (run_<n>.py, saved outputs) are not in a walk of the sandbox: they are at /lakeqa.
+TEST_F(PythonRunnerTest, AWalkOfTheSandboxFindsOnlyTheAgentsFiles) {
+  PythonOptions o;
+  o.limits.max_output_bytes = 100;
+  Run("open('mine.txt', 'w').write('x')\nprint('y' * 1000)\n", o);
+  ASSERT_TRUE(PathExists(dir_ + "/.lakeqa/run_1.py"));
+  auto r = Run("from pathlib import Path\n"
+               "print(sorted(os.path.relpath(os.path.join(d, f)) for d, _, fs in os.walk('.') for f in fs))\n"
+               "print(sorted(str(p) for p in Path('.').rglob('*') if p.is_file()))\n"
+               "print(len(open('/lakeqa/run_1.stdout').read()))\n");
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text, "['mine.txt']\n['mine.txt']\n1001\n");
 }
 
 TEST_F(PythonRunnerTest, BadSetupIsAClearError) {

@@ -77,6 +77,9 @@ struct LoopConfig {
   int max_output_tokens = 8192;  // per model call
   double temperature = 0;
   size_t result_chars = 4000;            // tool results longer than this are cut (head 2500 + tail 1000)
+  // Tool results shown in the compact view (tools/model_view.h) unless the model passes "view" itself;
+  // false: the full JSON, as HTTP and MCP clients get it by default.
+  bool compact_results = true;
   std::string system_prompt;             // empty: the paper's Appendix G prompt
   std::vector<std::string> extra_tools;  // tools beyond the paper's set, taken from the ToolEnv's schemas
   Ablation ablation;                     // stage oracles (ablation.h); standard by default

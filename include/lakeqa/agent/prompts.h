@@ -7,11 +7,30 @@
 #include <vector>
 
 #include "lakeqa/common/json.h"
+#include "lakeqa/common/status.h"
+#include "lakeqa/eval/task.h"
 #include "lakeqa/llm/chat.h"
 
 namespace lakeqa::agent {
 
 const std::string& DefaultSystemPrompt();
+
+// System prompt profiles (docs/harness.md, "Prompt profiles"). "lakeqa": the paper's prompt, verbatim (the
+// default for LakeQA tasks). "lake": one written for the lake at hand, the default for every other task
+// format: it names the lake's namespaces and every tool offered, and states the benchmark's answer format.
+inline constexpr const char* kPromptLakeQa = "lakeqa";
+inline constexpr const char* kPromptLake = "lake";
+struct PromptContext {
+  std::vector<std::string> namespaces;  // the lake's, as the tools see them
+  std::vector<std::string> tools;       // the tool names offered, in order
+  eval::TaskFormat format = eval::TaskFormat::kLakeQa;
+};
+// The profile's text; invalid_argument naming the profiles for an unknown name.
+Result<std::string> ProfilePrompt(std::string_view profile, const PromptContext& context);
+// "lakeqa" when every task is a LakeQA task, else "lake".
+std::string DefaultProfile(const std::vector<eval::Task>& tasks);
+// The format the "lake" profile states the answer format of: the tasks' own when they share one, else LakeQA's.
+eval::TaskFormat CommonFormat(const std::vector<eval::Task>& tasks);
 std::string FirstUserMessage(const std::string& question);
 // search, search_keyword, list_files, download, inspect_file, execute_code, submit_answer.
 const std::vector<llm::ToolSchema>& PaperToolSchemas();
