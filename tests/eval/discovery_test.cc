@@ -179,8 +179,11 @@ TEST(DiscoveryQuestionsTest, AKramaBenchWorkloadFolderIsRecognised) {
   EXPECT_NE(loaded.notes[0].find("legal-tiny.json: skipped"), std::string::npos) << loaded.notes[0];
   EXPECT_NE(loaded.notes[0].find("legal-hard-1"), std::string::npos) << loaded.notes[0];
   EXPECT_NE(loaded.notes[1].find("quick-start-questions.json: skipped"), std::string::npos) << loaded.notes[1];
-  for (const Task& t : loaded.tasks)
-    if (t.id == "legal-hard-1") EXPECT_EQ(t.question, "Fraud in 2024?");
+  for (const Task& t : loaded.tasks) {
+    if (t.id == "legal-hard-1") {
+      EXPECT_EQ(t.question, "Fraud in 2024?");
+    }
+  }
   std::vector<std::string> skipped;
   auto qs = LoadLakeQaQuestions({*dir + "/workload"}, false, &skipped);
   ASSERT_TRUE(qs.ok()) << qs.status().ToString();
