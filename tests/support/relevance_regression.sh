@@ -89,6 +89,10 @@ if [ "$WHICH" = real ]; then
     echo "relevance: real: wrote $REL/real/expected.json"
     exit 0
   fi
+  if [ ! -f "$REL/real/expected.json" ]; then
+    echo "relevance: skipping the real collections: no pins in $REL/real/expected.json yet (LAKEQA_RELEVANCE_WRITE=0.02 writes them)"
+    exit 77
+  fi
   "$LAKEQA" "${suite[@]}" --expect "$REL/real/expected.json" | sed "s/^/relevance: real: /"
   exit "${PIPESTATUS[0]}"
 fi
