@@ -78,6 +78,10 @@ if [ "$WHICH" = real ]; then
     echo "relevance: skipping the real collections: need a KramaBench checkout at $KB and the CMDBench NBA lake at $NBA"
     exit 77
   fi
+  if [ ! -f "$REL/real/expected.json" ] && [ -z "${LAKEQA_RELEVANCE_WRITE:-}" ]; then
+    echo "relevance: skipping the real collections: no pins in $REL/real/expected.json yet (LAKEQA_RELEVANCE_WRITE=0.02 writes them)"
+    exit 77
+  fi
   "$LAKEQA" lake build -q --source "cmdbench:$NBA" --out "$WORK/nba-lake" >/dev/null || exit 1
   "$LAKEQA" index build -q --lake "$WORK/nba-lake" --index "$WORK/nba-idx" >/dev/null || exit 1
   "$LAKEQA" lake build -q --source "kramabench:$KB" --out "$WORK/kb-lake" >/dev/null || exit 1
@@ -88,10 +92,6 @@ if [ "$WHICH" = real ]; then
     "$LAKEQA" "${suite[@]}" --write-expected "$REL/real/expected.json" --tolerance "$LAKEQA_RELEVANCE_WRITE" || exit 1
     echo "relevance: real: wrote $REL/real/expected.json"
     exit 0
-  fi
-  if [ ! -f "$REL/real/expected.json" ]; then
-    echo "relevance: skipping the real collections: no pins in $REL/real/expected.json yet (LAKEQA_RELEVANCE_WRITE=0.02 writes them)"
-    exit 77
   fi
   "$LAKEQA" "${suite[@]}" --expect "$REL/real/expected.json" | sed "s/^/relevance: real: /"
   exit "${PIPESTATUS[0]}"
