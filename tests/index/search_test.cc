@@ -562,9 +562,15 @@ TEST_F(BehaviourTest, CorrectionsAddBesideTheWordAsWritten) {
   auto plain = s.Search("state", o);
   ASSERT_TRUE(plain.ok());
   ASSERT_FALSE(plain->hits.empty());
-  // The ranking's correction factor (0.5 by default) discounts the added word.
+  // The ranking's correction factor discounts the added word.
   RankingParams ranking = reader_->ranking();
   EXPECT_NEAR(r->hits[0].score, ranking.correction * plain->hits[0].score, 1e-9);
+  ranking.correction = 0.5;
+  o.ranking = &ranking;
+  r = s.Search("stage", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_NEAR(r->hits[0].score, 0.5 * plain->hits[0].score, 1e-9);
   ranking.correction = 0;
   o.ranking = &ranking;
   r = s.Search("stage", o);
@@ -576,12 +582,15 @@ TEST_F(BehaviourTest, FuzzyMatchesFindATypoInMetadata) {
   // The caption says "Feburary"; the query's "February" is a word the index holds (in cells), so it is
   // not corrected, but its one-edit variant in the title matches, discounted.
   Searcher s(reader_);
-  auto r = s.Search("Lakers February");
+  RankingParams fuzzy = reader_->ranking();
+  fuzzy.fuzzy = 0.3;
+  SearchOptions o;
+  o.ranking = &fuzzy;
+  auto r = s.Search("Lakers February", o);
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->corrections.empty());
   ASSERT_FALSE(r->hits.empty());
   EXPECT_EQ(r->hits[0].id, "t/lakers-feb");
-  SearchOptions o;
   o.k = 30;
   r = s.Search("February", o);
   ASSERT_TRUE(r.ok());

@@ -32,8 +32,10 @@ namespace lakeqa::index {
 inline constexpr double kDefaultK1 = 1.2;
 inline constexpr double kDefaultProximity = 0.0;
 inline constexpr double kDefaultDataK1 = 1.2;
-inline constexpr double kDefaultCorrection = 0.5;
-inline constexpr double kDefaultFuzzy = 0.3;
+// Until the real-collection grid (docs/search.md "Tuning discipline") sets them: a correction counts as the
+// word it corrects (as when it replaced it), and fuzzy matching is off, so today's rankings are unchanged.
+inline constexpr double kDefaultCorrection = 1.0;
+inline constexpr double kDefaultFuzzy = 0.0;
 // Two query words are "together" when their positions in one field differ by 1 or 2 (either order).
 inline constexpr uint32_t kProximityWindow = 2;
 
