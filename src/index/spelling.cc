@@ -143,7 +143,8 @@ std::vector<Correction> CorrectSpelling(const IndexReader& reader, Query& query,
     present.emplace(t.field, best_term);
     TermClause c = t;
     c.term = best_term;
-    c.inferred = true;
+    // Not inferred: it forms proximity pairs as the word it stands for would (the word itself matches
+    // nothing, so it adds no score).
     c.variant = TermClause::Variant::kCorrection;
     added.push_back(std::move(c));
   }
