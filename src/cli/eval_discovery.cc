@@ -90,6 +90,8 @@ int Run(const Opts& o) {
       if (o.explain && q.metrics.p_at_1 < 1 && !q.explanations.is_null()) PrintExplanations(q.explanations);
     }
     fmt::print("{}\n", Row(fmt::format("all ({})", r->questions.size()), r->overall));
+    // A near-duplicate of the gold (a copy of the same table) counted as a hit, once.
+    if (r->near_duplicate_groups > 0) fmt::print("{}\n", Row("twin-ok", r->overall_twin_ok));
     fmt::print("mode {}, k = {}; ties: equal scores are ordered by dataset id; \"R@1 rand\" is R@1 expected under "
                "random tie-breaking\n",
                r->mode, r->k);

@@ -154,7 +154,7 @@ int Run(const Opts& o) {
       facets[f] = a;
     }
     Json corr = Json::array();
-    for (const auto& c : res->corrections) corr.push_back({{"word", c.word}, {"term", c.term}});
+    for (const auto& c : res->corrections) corr.push_back({{"word", c.word}, {"term", c.term}, {"kept_word", true}});
     Json j = {{"query", o.query},
               {"mode", o.retrieval.mode},
               {"total", res->total < 0 ? Json() : Json(res->total)},
@@ -170,7 +170,8 @@ int Run(const Opts& o) {
   }
   if (res->total >= 0) fmt::print("{} matching datasets\n", res->total);
   if (!res->note.empty()) fmt::print("{}\n", res->note);
-  for (const auto& c : res->corrections) fmt::print("(searched for '{}' as '{}')\n", c.word, c.term);
+  for (const auto& c : res->corrections)
+    fmt::print("(no dataset holds '{}': also searched for '{}', counted at a discount)\n", c.word, c.term);
   for (size_t i = 0; i < res->hits.size(); ++i) PrintHit(o.offset + i + 1, res->hits[i], views[i]);
   for (const auto& [f, vals] : res->facets) {
     fmt::print("facet {}:", f);

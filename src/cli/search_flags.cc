@@ -46,6 +46,9 @@ void AddRankingFlags(CLI::App* cmd, RankingFlags& f) {
   cmd->add_option("--proximity", f.proximity, "Weight of the adjacent-words bonus (0: off)");
   cmd->add_option("--field-weight", f.weights, "field=weight, e.g. title=3 (repeatable)");
   cmd->add_option("--field-b", f.bs, "field=b, length normalisation in [0, 1] (repeatable)");
+  cmd->add_option("--param", f.params,
+                  "name=value for any ranking parameter: data_k1, correction, fuzzy, <field>.data (0/1), ... "
+                  "(repeatable)");
 }
 
 Result<std::optional<index::RankingParams>> ApplyRankingFlags(const RankingFlags& f, const index::Schema& schema,
@@ -64,7 +67,8 @@ Result<std::optional<index::RankingParams>> ApplyRankingFlags(const RankingFlags
   }
   if (f.k1) LAKEQA_RETURN_IF_ERROR(p.Set("k1", *f.k1));
   if (f.proximity) LAKEQA_RETURN_IF_ERROR(p.Set("proximity", *f.proximity));
-  for (const auto& [flag, list, what] : {std::tuple{"--field-weight", &f.weights, ".weight"}, std::tuple{"--field-b", &f.bs, ".b"}}) {
+  for (const auto& [flag, list, what] : {std::tuple{"--field-weight", &f.weights, ".weight"},
+                                         std::tuple{"--field-b", &f.bs, ".b"}, std::tuple{"--param", &f.params, ""}}) {
     for (const std::string& kv : *list) {
       size_t eq = kv.find('=');
       char* end = nullptr;

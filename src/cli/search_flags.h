@@ -23,12 +23,12 @@ void AddRetrievalFlags(CLI::App* cmd, RetrievalFlags& flags);
 Result<index::RetrieverOptions> ToRetrieverOptions(const RetrievalFlags& flags);
 
 // --ranking FILE (a RankingParams JSON, e.g. from `lakeqa eval tune --out`), then --k1, --proximity,
-// --field-weight f=w and --field-b f=b on top of it.
+// --field-weight f=w, --field-b f=b and --param name=value (any RankingParams name) on top of it.
 struct RankingFlags {
   std::string file;
   std::optional<double> k1, proximity;
-  std::vector<std::string> weights, bs;
-  bool any() const { return !file.empty() || k1 || proximity || !weights.empty() || !bs.empty(); }
+  std::vector<std::string> weights, bs, params;
+  bool any() const { return !file.empty() || k1 || proximity || !weights.empty() || !bs.empty() || !params.empty(); }
 };
 void AddRankingFlags(CLI::App* cmd, RankingFlags& flags);
 // The index's parameters with the flags applied, or nullopt when no flag is given.

@@ -2,6 +2,8 @@
 // parameters, scored on a development collection.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/discovery.h"
 
@@ -13,11 +15,15 @@ std::vector<std::pair<std::string, std::vector<double>>> DefaultTuneGrid(const i
   std::vector<std::pair<std::string, std::vector<double>>> grid = {
       {"k1", {0.3, 0.6, 0.9, 1.2, 1.5, 2.0, 3.0}},
       {"proximity", {0.0, 0.1, 0.2, 0.4, 0.8}},
+      {"data_k1", {0.3, 0.6, 1.2, 2.0}},
+      {"fuzzy", {0.0, 0.2, 0.4}},
+      {"correction", {0.25, 0.5, 1.0}},
   };
   for (const auto& f : schema.fields()) {
     if (!f.text) continue;
     grid.push_back({f.name + ".weight", {0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0}});
     grid.push_back({f.name + ".b", {0.0, 0.25, 0.5, 0.75, 1.0}});
+    grid.push_back({f.name + ".data", {0, 1}});
   }
   return grid;
 }
@@ -95,6 +101,104 @@ Result<TuneReport> TuneRanking(DiscoveryRunner& runner, const std::vector<Discov
           report.best_metrics = m;
           report.best_objective = obj;
           report.improvements.push_back({name, v, obj, m});
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
+  return report;
+}
+
+index::RankingParams PlainBm25Ranking(const index::Schema& schema) {
+  index::RankingParams p = index::RankingParams::FromSchema(schema);
+  p.k1 = 1.2;
+  p.proximity = 0;
+  p.fuzzy = 0;
+  p.correction = 0;
+  for (auto& [name, f] : p.fields) f = {1.0, 0.75, false};
+  return p;
+}
+
+double SuiteObjective(const std::vector<DiscoveryMetrics>& got, const std::vector<DiscoveryMetrics>& floor) {
+  if (got.empty()) return 0;
+  double mean = 0, shortfall = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    mean += got[i].mrr;
+    if (i < floor.size()) shortfall += std::max(0.0, floor[i].mrr - got[i].mrr);
+  }
+  return mean / static_cast<double>(got.size()) - 10 * shortfall;
+}
+
+Json SuiteTuneReport::ToJson() const {
+  Json j = tune.ToJson();
+  j["objective"] = "mean MRR over the collections - 10 * (sum of shortfalls below plain BM25's MRR)";
+  Json cs = Json::array();
+  for (size_t i = 0; i < names.size(); ++i)
+    cs.push_back({{"name", names[i]},
+                  {"plain_bm25", floor[i].ToJson()},
+                  {"start", start[i].ToJson()},
+                  {"best", best[i].ToJson()}});
+  j["collections"] = cs;
+  return j;
+}
+
+Result<SuiteTuneReport> TuneRankingAcross(const std::vector<TuneCollection>& collections,
+                                          const index::RankingParams& start, const TuneOptions& options) {
+  if (collections.empty()) return InvalidArgument("tune: no collections");
+  if (options.discovery.retriever.mode != index::RetrievalMode::kBm25)
+    return InvalidArgument("tune: ranking parameters are tuned in mode bm25");
+  for (const TuneCollection& c : collections) {
+    for (const auto& [name, values] : options.grid) {
+      index::RankingParams probe = start;
+      for (double v : values) LAKEQA_RETURN_IF_ERROR(probe.Set(name, v).WithContext("tune grid"));
+      LAKEQA_RETURN_IF_ERROR(probe.Validate(c.runner->schema()).WithContext("tune grid " + name + " on " + c.name));
+    }
+  }
+  SuiteTuneReport report;
+  TuneReport& t = report.tune;
+  auto evaluate = [&](const index::RankingParams& p) -> Result<std::vector<DiscoveryMetrics>> {
+    DiscoveryOptions d = options.discovery;
+    d.ranking = p;
+    d.explain = false;
+    ++t.evaluations;
+    std::vector<DiscoveryMetrics> out;
+    for (const TuneCollection& c : collections) {
+      auto r = c.runner->Run(c.questions, d);
+      if (!r.ok()) return r.status().WithContext(c.name);
+      out.push_back(r->overall);
+    }
+    return out;
+  };
+  auto mean = [](const std::vector<DiscoveryMetrics>& v) {
+    DiscoveryMetrics m;
+    for (const auto& x : v) m += x;
+    m /= static_cast<double>(v.size());
+    return m;
+  };
+  for (const TuneCollection& c : collections) report.names.push_back(c.name);
+  LAKEQA_ASSIGN_OR_RETURN(report.floor, evaluate(PlainBm25Ranking(collections[0].runner->schema())));
+  LAKEQA_ASSIGN_OR_RETURN(report.start, evaluate(start));
+  report.best = report.start;
+  t.start = t.best = start;
+  t.start_metrics = t.best_metrics = mean(report.start);
+  t.start_objective = t.best_objective = SuiteObjective(report.start, report.floor);
+  for (size_t round = 0; round < options.max_rounds; ++round) {
+    ++t.rounds;
+    bool changed = false;
+    for (const auto& [name, values] : options.grid) {
+      for (double v : values) {
+        index::RankingParams p = t.best;
+        LAKEQA_RETURN_IF_ERROR(p.Set(name, v));
+        if (p == t.best) continue;
+        LAKEQA_ASSIGN_OR_RETURN(std::vector<DiscoveryMetrics> m, evaluate(p));
+        double obj = SuiteObjective(m, report.floor);
+        if (obj > t.best_objective + 1e-9) {
+          t.best = p;
+          t.best_metrics = mean(m);
+          t.best_objective = obj;
+          report.best = m;
+          t.improvements.push_back({name, v, obj, t.best_metrics});
           changed = true;
         }
       }

@@ -7,7 +7,7 @@ namespace lakeqa::index {
 RankingParams RankingParams::FromSchema(const Schema& schema) {
   RankingParams p;
   for (const FieldSpec& f : schema.fields()) {
-    if (f.text) p.fields[f.name] = {f.weight, f.b};
+    if (f.text) p.fields[f.name] = {f.weight, f.b, false};
   }
   return p;
 }
@@ -24,6 +24,12 @@ Result<RankingParams> RankingParams::FromJson(const Json& j, const Schema& schem
       LAKEQA_ASSIGN_OR_RETURN(p.k1, number(value, "k1"));
     } else if (key == "proximity") {
       LAKEQA_ASSIGN_OR_RETURN(p.proximity, number(value, "proximity"));
+    } else if (key == "data_k1") {
+      LAKEQA_ASSIGN_OR_RETURN(p.data_k1, number(value, "data_k1"));
+    } else if (key == "correction") {
+      LAKEQA_ASSIGN_OR_RETURN(p.correction, number(value, "correction"));
+    } else if (key == "fuzzy") {
+      LAKEQA_ASSIGN_OR_RETURN(p.fuzzy, number(value, "fuzzy"));
     } else if (key == "fields") {
       if (!value.is_object()) return InvalidArgument("ranking: fields must be an object of {\"weight\", \"b\"}");
       for (const auto& [name, f] : value.items()) {
@@ -36,13 +42,16 @@ Result<RankingParams> RankingParams::FromJson(const Json& j, const Schema& schem
             LAKEQA_ASSIGN_OR_RETURN(p.fields[name].weight, number(v, "fields." + name + ".weight"));
           } else if (k == "b") {
             LAKEQA_ASSIGN_OR_RETURN(p.fields[name].b, number(v, "fields." + name + ".b"));
+          } else if (k == "data") {
+            if (!v.is_boolean()) return InvalidArgument("ranking: fields." + name + ".data must be true or false");
+            p.fields[name].data = v.get<bool>();
           } else {
-            return InvalidArgument("ranking: fields." + name + " has unknown key '" + k + "' (weight, b)");
+            return InvalidArgument("ranking: fields." + name + " has unknown key '" + k + "' (weight, b, data)");
           }
         }
       }
     } else {
-      return InvalidArgument("ranking: unknown key '" + key + "' (k1, proximity, fields)");
+      return InvalidArgument("ranking: unknown key '" + key + "' (k1, proximity, data_k1, correction, fuzzy, fields)");
     }
   }
   LAKEQA_RETURN_IF_ERROR(p.Validate(schema));
@@ -51,14 +60,20 @@ Result<RankingParams> RankingParams::FromJson(const Json& j, const Schema& schem
 
 Json RankingParams::ToJson() const {
   Json f = Json::object();
-  for (const auto& [name, r] : fields) f[name] = {{"weight", r.weight}, {"b", r.b}};
-  return {{"k1", k1}, {"proximity", proximity}, {"fields", f}};
+  for (const auto& [name, r] : fields) {
+    f[name] = {{"weight", r.weight}, {"b", r.b}};
+    if (r.data) f[name]["data"] = true;
+  }
+  return {{"k1", k1}, {"proximity", proximity}, {"data_k1", data_k1}, {"correction", correction}, {"fuzzy", fuzzy}, {"fields", f}};
 }
 
 Status RankingParams::Validate(const Schema& schema) const {
   if (!(k1 >= 0) || !std::isfinite(k1)) return InvalidArgument("ranking: k1 must be a finite number >= 0");
   if (!(proximity >= 0) || !std::isfinite(proximity))
     return InvalidArgument("ranking: proximity must be a finite number >= 0");
+  if (!(data_k1 > 0) || !std::isfinite(data_k1)) return InvalidArgument("ranking: data_k1 must be a finite number > 0");
+  if (!(correction >= 0 && correction <= 1)) return InvalidArgument("ranking: correction must be in [0, 1]");
+  if (!(fuzzy >= 0 && fuzzy <= 1)) return InvalidArgument("ranking: fuzzy must be in [0, 1]");
   size_t text = 0;
   for (const FieldSpec& f : schema.fields()) {
     if (!f.text) continue;
@@ -83,12 +98,29 @@ Status RankingParams::Set(std::string_view name, double value) {
     proximity = value;
     return Status::Ok();
   }
+  if (name == "data_k1") {
+    data_k1 = value;
+    return Status::Ok();
+  }
+  if (name == "correction") {
+    correction = value;
+    return Status::Ok();
+  }
+  if (name == "fuzzy") {
+    fuzzy = value;
+    return Status::Ok();
+  }
   size_t dot = name.rfind('.');
   if (dot != std::string_view::npos) {
     auto it = fields.find(std::string(name.substr(0, dot)));
     std::string_view what = name.substr(dot + 1);
     if (it != fields.end() && (what == "weight" || what == "b")) {
       (what == "weight" ? it->second.weight : it->second.b) = value;
+      return Status::Ok();
+    }
+    if (it != fields.end() && what == "data") {
+      if (value != 0 && value != 1) return InvalidArgument(std::string(name) + " must be 0 or 1");
+      it->second.data = value == 1;
       return Status::Ok();
     }
   }
@@ -100,29 +132,36 @@ Status RankingParams::Set(std::string_view name, double value) {
 Result<double> RankingParams::Get(std::string_view name) const {
   if (name == "k1") return k1;
   if (name == "proximity") return proximity;
+  if (name == "data_k1") return data_k1;
+  if (name == "correction") return correction;
+  if (name == "fuzzy") return fuzzy;
   size_t dot = name.rfind('.');
   if (dot != std::string_view::npos) {
     auto it = fields.find(std::string(name.substr(0, dot)));
     std::string_view what = name.substr(dot + 1);
     if (it != fields.end() && (what == "weight" || what == "b")) return what == "weight" ? it->second.weight : it->second.b;
+    if (it != fields.end() && what == "data") return it->second.data ? 1.0 : 0.0;
   }
   return InvalidArgument("unknown ranking parameter '" + std::string(name) + "'");
 }
 
 std::vector<std::string> RankingParams::Names() const {
-  std::vector<std::string> out = {"k1", "proximity"};
+  std::vector<std::string> out = {"k1", "proximity", "data_k1", "correction", "fuzzy"};
   for (const auto& [name, r] : fields) {
     out.push_back(name + ".weight");
     out.push_back(name + ".b");
+    out.push_back(name + ".data");
   }
   return out;
 }
 
 bool RankingParams::operator==(const RankingParams& o) const {
-  if (k1 != o.k1 || proximity != o.proximity || fields.size() != o.fields.size()) return false;
+  if (k1 != o.k1 || proximity != o.proximity || data_k1 != o.data_k1 || correction != o.correction ||
+      fuzzy != o.fuzzy || fields.size() != o.fields.size()) return false;
   for (const auto& [name, r] : fields) {
     auto it = o.fields.find(name);
-    if (it == o.fields.end() || it->second.weight != r.weight || it->second.b != r.b) return false;
+    if (it == o.fields.end() || it->second.weight != r.weight || it->second.b != r.b || it->second.data != r.data)
+      return false;
   }
   return true;
 }

@@ -92,8 +92,9 @@ struct Part {
   int field;
   std::string key;     // field byte + term
   double weight, b;
+  bool data = false;   // scored on its own (ranking.h): wn holds no weight then
   double avg_len;
-  double wn[256];      // weight / (1 - b + b * len / avg_len) per length byte
+  double wn[256];      // weight / (1 - b + b * len / avg_len) per length byte (1 / (...) for data)
 };
 
 // One scoring term: BM25F over its parts (ascending field).
@@ -103,8 +104,11 @@ struct Term {
   bool pairs = false;  // may form proximity pairs
   double idf = 0;
   std::vector<Part> parts;
-  double k1 = 0;
-  double Saturate(double x) const { return x > 0 ? idf * x * (k1 + 1.0) / (x + k1) : 0.0; }
+  double k1 = 0, data_k1 = 1;
+  double boost = 1;  // < 1 for a term the searcher added (a spelling correction, a fuzzy variant)
+  double Saturate(double x) const { return x > 0 ? boost * idf * x * (k1 + 1.0) / (x + k1) : 0.0; }
+  // A data field's share: weight * idf at most.
+  double SaturateData(double weight, double n) const { return n > 0 ? boost * idf * weight * n / (n + data_k1) : 0.0; }
 };
 
 // Two terms of adjacent query words: a bonus when they occur together in one field.
@@ -127,7 +131,11 @@ class TermCursor {
       pcs_.back().Init(seg, info);
       parts_.push_back(&p);
       norms_.push_back(seg.norms(static_cast<size_t>(p.field)));
-      ub_x_ += info.max_tf * p.wn[info.min_norm];
+      if (p.data) {
+        ub_data_ += t.SaturateData(p.weight, info.max_tf * p.wn[info.min_norm]);
+      } else {
+        ub_x_ += info.max_tf * p.wn[info.min_norm];
+      }
       postings_ += info.df;
     }
     Settle();
@@ -136,15 +144,24 @@ class TermCursor {
   uint32_t doc() const { return doc_; }
   size_t index() const { return index_; }
   const Term& term() const { return *term_; }
-  double ub() const { return term_->Saturate(ub_x_); }
+  double ub() const { return term_->Saturate(ub_x_) + ub_data_; }
   uint64_t postings() const { return postings_; }
-  // x of the current doc: the parts positioned on it, in field order.
+  // x of the current doc: the BM25F (non-data) parts positioned on it, in field order.
   double X() const {
     double x = 0;
     for (size_t i = 0; i < pcs_.size(); ++i) {
-      if (pcs_[i].doc() == doc_) x += pcs_[i].tf() * parts_[i]->wn[norms_[i][doc_]];
+      if (pcs_[i].doc() == doc_ && !parts_[i]->data) x += pcs_[i].tf() * parts_[i]->wn[norms_[i][doc_]];
     }
     return x;
+  }
+  // The term's score on the current doc: the saturated x plus each data field's own share.
+  double Score() const {
+    double sc = term_->Saturate(X());
+    for (size_t i = 0; i < pcs_.size(); ++i) {
+      if (pcs_[i].doc() == doc_ && parts_[i]->data)
+        sc += term_->SaturateData(parts_[i]->weight, pcs_[i].tf() * parts_[i]->wn[norms_[i][doc_]]);
+    }
+    return sc;
   }
   void Next() {
     for (PostingCursor& c : pcs_) {
@@ -160,13 +177,18 @@ class TermCursor {
   }
   // An upper bound of the term's score on `target` from the skip data of the blocks that may hold it.
   double BlockBound(uint32_t target) {
-    double x = 0;
+    double x = 0, data = 0;
     for (size_t i = 0; i < pcs_.size(); ++i) {
       PostingCursor& c = pcs_[i];
       if (c.doc() > target || !c.ShallowAdvance(target)) continue;
-      x += c.block_max_tf() * parts_[i]->wn[c.block_min_norm()];
+      double n = c.block_max_tf() * parts_[i]->wn[c.block_min_norm()];
+      if (parts_[i]->data) {
+        data += term_->SaturateData(parts_[i]->weight, n);
+      } else {
+        x += n;
+      }
     }
-    return term_->Saturate(x);
+    return term_->Saturate(x) + data;
   }
   // Positions of the current doc in `field`, or null when the term is not there.
   const std::vector<uint32_t>* Positions(int field) {
@@ -192,7 +214,7 @@ class TermCursor {
   std::vector<PostingCursor> pcs_;
   std::vector<const Part*> parts_;
   std::vector<const uint8_t*> norms_;
-  double ub_x_ = 0;
+  double ub_x_ = 0, ub_data_ = 0;
   uint64_t postings_ = 0;
   uint32_t doc_ = PostingCursor::kEnd;
 };
@@ -360,6 +382,11 @@ void Execution::ExpandTerms() {
     t.position = src.clause->position;
     t.pairs = src.pairs;
     t.k1 = ranking_.k1;
+    t.data_k1 = ranking_.data_k1;
+    t.boost = src.clause->boost;
+    if (src.clause->variant == TermClause::Variant::kCorrection) t.boost *= ranking_.correction;
+    if (src.clause->variant == TermClause::Variant::kFuzzy) t.boost *= ranking_.fuzzy;
+    if (t.boost <= 0) continue;
     uint64_t df = 0;
     for (size_t f = 0; f < fields.size(); ++f) {
       if (!fields[f].text || (restrict >= 0 && static_cast<size_t>(restrict) != f)) continue;
@@ -375,10 +402,11 @@ void Execution::ExpandTerms() {
       const FieldRanking& fr = ranking_.fields.at(fields[f].name);
       p.weight = fr.weight;
       p.b = fr.b;
+      p.data = fr.data;
       p.avg_len = static_cast<double>(stats_[f].sum_len) / static_cast<double>(stats_[f].docs);
       for (int nb = 0; nb < 256; ++nb) {
         double len = DecodeLength(static_cast<uint8_t>(nb));
-        p.wn[nb] = fr.weight / (1.0 - fr.b + fr.b * len / p.avg_len);
+        p.wn[nb] = (p.data ? 1.0 : fr.weight) / (1.0 - fr.b + fr.b * len / p.avg_len);
       }
       t.parts.push_back(std::move(p));
     }
@@ -564,7 +592,7 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
     bool pruned = !ok;
     if (ok) {
       for (TermCursor* c : at) {
-        double sc = c->term().Saturate(c->X());
+        double sc = c->Score();
         partial += sc;
         contrib[c->index()] = sc;
         touched.push_back(c->index());
@@ -585,7 +613,7 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
         }
         c.Advance(d);
         if (c.doc() == d) {
-          double sc = c.term().Saturate(c.X());
+          double sc = c.Score();
           partial += sc;
           contrib[c.index()] = sc;
           touched.push_back(c.index());
@@ -728,7 +756,8 @@ Explanation Execution::Explain(const Segment& seg, uint32_t doc) {
     te.term = t.term;
     te.idf = t.idf;
     te.x = at[i].X();
-    te.score = t.Saturate(te.x);
+    te.score = at[i].Score();
+    const double x_score = t.Saturate(te.x);
     for (const Part& p : t.parts) {
       int64_t k = seg.Find(p.key);
       if (k < 0) continue;
@@ -745,7 +774,13 @@ Explanation Execution::Explain(const Segment& seg, uint32_t doc) {
       fe.weight = p.weight;
       fe.b = p.b;
       fe.weighted_tf = c.tf() * p.wn[nb];
-      fe.contribution = te.x > 0 ? te.score * fe.weighted_tf / te.x : 0;
+      fe.data = p.data;
+      if (p.data) {
+        fe.contribution = t.SaturateData(p.weight, fe.weighted_tf);
+        fe.weighted_tf *= p.weight;
+      } else {
+        fe.contribution = te.x > 0 ? x_score * fe.weighted_tf / te.x : 0;
+      }
       te.fields.push_back(std::move(fe));
     }
     ex.terms.push_back(std::move(te));

@@ -311,7 +311,10 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
   if (!r->dropped.empty()) out.result["dropped_words"] = r->dropped;
   if (!r->corrections.empty()) {
     Json c = Json::array();
-    for (const auto& x : r->corrections) c.push_back({{"word", x.word}, {"searched_as", x.term}});
+    for (const auto& x : r->corrections) c.push_back({{"word", x.word},
+                   {"also_searched_for", x.term},
+                   {"note", "no dataset holds '" + x.word + "'; it was kept and '" + x.term +
+                                "' searched for beside it, at a discount"}});
     out.result["spelling"] = c;
   }
   if (keywords.size() > 1) out.result["results_by_keyword"] = by_keyword;

@@ -98,6 +98,38 @@ TEST(DiscoveryMetricsTest, MatchBruteForceOnHandCases) {
   EXPECT_DOUBLE_EQ(three.r_at_5, 2.0 / 3.0);
 }
 
+TEST(DiscoveryMetricsTest, TwinOkCountsACopyOfTheGoldOnce) {
+  // t_1_X and t_2_X are copies of one table; u_1 / u_2 another pair none of which is gold.
+  std::map<std::string, std::vector<std::string>> groups = {
+      {"t_1", {"t_1", "t_2"}}, {"t_2", {"t_1", "t_2"}}, {"u_1", {"u_1", "u_2"}}, {"u_2", {"u_1", "u_2"}}};
+  auto twins = [&](const std::string& id) {
+    auto it = groups.find(id);
+    return it == groups.end() ? std::vector<std::string>{} : it->second;
+  };
+  // The copy ranks first, the gold second: strict P@1 0, twin-ok P@1 1; the gold itself at rank 2 is then
+  // a second copy and no hit, so twin-ok R@3 stays 1 (not 2).
+  auto ranked = Ranked({{"t_1", 3}, {"t_2", 3}, {"u_1", 2}, {"x", 1}});
+  DiscoveryMetrics strict = ComputeDiscoveryMetrics(ranked, {"t_2"}, 10);
+  auto twin = TwinOkRanking(ranked, {"t_2"}, twins);
+  ASSERT_EQ(twin.size(), ranked.size());
+  EXPECT_EQ(twin[0].id, "t_2");
+  EXPECT_NE(twin[1].id, "t_2");
+  EXPECT_EQ(twin[2].id, "u_1");  // not a copy of a gold dataset: unchanged
+  DiscoveryMetrics ok = ComputeDiscoveryMetrics(twin, {"t_2"}, 10);
+  EXPECT_DOUBLE_EQ(strict.p_at_1, 0.0);
+  EXPECT_DOUBLE_EQ(strict.mrr, 0.5);
+  EXPECT_DOUBLE_EQ(ok.p_at_1, 1.0);
+  EXPECT_DOUBLE_EQ(ok.mrr, 1.0);
+  EXPECT_DOUBLE_EQ(ok.r_at_3, 1.0);
+  // Both copies gold: each counts as itself.
+  auto both = TwinOkRanking(ranked, {"t_1", "t_2"}, twins);
+  EXPECT_EQ(both[0].id, "t_1");
+  EXPECT_EQ(both[1].id, "t_2");
+  // No groups: the ranking is unchanged.
+  auto none = TwinOkRanking(ranked, {"t_2"}, [](const std::string&) { return std::vector<std::string>{}; });
+  for (size_t i = 0; i < ranked.size(); ++i) EXPECT_EQ(none[i].id, ranked[i].id);
+}
+
 TEST(DiscoveryQuestionsTest, MapsTablesToCmdbenchDatasetIds) {
   EXPECT_EQ(CmdbenchTableDatasetId("t_1_13619135_7"), "cmdbench/t_1_13619135_7");
   auto dir = MakeTempDir("lakeqa-discovery-");

@@ -40,6 +40,12 @@ TEST(RankingParamsTest, JsonRoundTripAndPartialOverride) {
   ASSERT_TRUE(p.Set("title.weight", 5).ok());
   ASSERT_TRUE(p.Set("values.b", 0.25).ok());
   ASSERT_TRUE(p.Set("proximity", 0.4).ok());
+  ASSERT_TRUE(p.Set("values.data", 1).ok());
+  ASSERT_TRUE(p.Set("data_k1", 0.6).ok());
+  ASSERT_TRUE(p.Set("fuzzy", 0.2).ok());
+  ASSERT_TRUE(p.Set("correction", 0.7).ok());
+  EXPECT_TRUE(p.fields.at("values").data);
+  EXPECT_FALSE(p.Set("values.data", 0.5).ok());  // a switch: 0 or 1
   auto back = RankingParams::FromJson(p.ToJson(), s, RankingParams::FromSchema(s));
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_TRUE(*back == p);
@@ -50,7 +56,11 @@ TEST(RankingParamsTest, JsonRoundTripAndPartialOverride) {
   EXPECT_EQ(partial->fields.at("title").weight, 5);
   EXPECT_EQ(partial->k1, 0.9);
   EXPECT_EQ(*p.Get("values.b"), 0.25);
-  EXPECT_EQ(p.Names().size(), 2 + 2 * p.fields.size());
+  EXPECT_EQ(p.Names().size(), 5 + 3 * p.fields.size());
+  EXPECT_EQ(*p.Get("values.data"), 1.0);
+  EXPECT_EQ(*p.Get("fuzzy"), 0.2);
+  EXPECT_TRUE(back->fields.at("values").data);
+  EXPECT_FALSE(back->fields.at("title").data);
 }
 
 TEST(RankingParamsTest, BadInputIsNamed) {
@@ -71,6 +81,10 @@ TEST(RankingParamsTest, BadInputIsNamed) {
       {Json{{"fields", {{"title", {{"b", 1.5}}}}}}, "title.b"},
       {Json{{"fields", {{"title", {{"boost", 2}}}}}}, "unknown key 'boost'"},
       {Json{{"kone", 1}}, "unknown key 'kone'"},
+      {Json{{"data_k1", 0}}, "data_k1 must be a finite number > 0"},
+      {Json{{"fuzzy", 1.5}}, "fuzzy must be in [0, 1]"},
+      {Json{{"correction", -1}}, "correction must be in [0, 1]"},
+      {Json{{"fields", {{"values", {{"data", 1}}}}}}, "values.data must be true or false"},
   };
   for (const Case& c : cases) {
     auto r = RankingParams::FromJson(c.j, s, base);

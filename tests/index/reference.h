@@ -90,11 +90,12 @@ class Reference {
     struct Src {
       uint32_t position;
       bool pairs;
+      double boost;
     };
     std::map<std::pair<int, std::string>, Src> wanted;
     for (const TermClause& t : q.terms) {
       if (!t.prefix) {
-        wanted.try_emplace({t.field, t.term}, Src{t.position, !t.inferred && t.kind != text::TokenKind::kPart});
+        wanted.try_emplace({t.field, t.term}, Src{t.position, !t.inferred && t.kind != text::TokenKind::kPart, t.boost});
         continue;
       }
       for (size_t f = 0; f < nf; ++f) {
@@ -102,7 +103,7 @@ class Reference {
         size_t n = 0;
         for (auto it = vocab_[f].lower_bound(t.term); it != vocab_[f].end(); ++it) {
           if (it->first.compare(0, t.term.size(), t.term) != 0 || n++ == o.max_prefix_expansions) break;
-          wanted.try_emplace({t.field, it->first}, Src{t.position, false});
+          wanted.try_emplace({t.field, it->first}, Src{t.position, false, t.boost});
         }
       }
     }
@@ -138,18 +139,27 @@ class Reference {
       bool any = false;
       std::vector<bool> present(ts.size(), false);
       for (size_t i = 0; i < ts.size(); ++i) {
-        double x = 0;
+        double x = 0, data = 0;
+        bool held = false;
         for (int f : ts[i].fields) {
           auto it = d.terms[f].find(ts[i].term);
           if (it == d.terms[f].end()) continue;
+          held = true;
           const FieldRanking& fr = ranking.fields.at(fields[f].name);
           double avg = sum_len[f] / docs_with[f];
           double tf = static_cast<double>(it->second.size());
-          x += tf * (fr.weight / (1.0 - fr.b + fr.b * static_cast<double>(d.qlen[f]) / avg));
+          double n = tf / (1.0 - fr.b + fr.b * static_cast<double>(d.qlen[f]) / avg);
+          if (fr.data) {
+            // A data field: its own saturation, its weight outside it (ranking.h).
+            data += ts[i].src.boost * ts[i].idf * fr.weight * n / (n + ranking.data_k1);
+          } else {
+            x += fr.weight * n;
+          }
         }
-        if (x == 0) continue;
+        if (!held) continue;
         any = present[i] = true;
-        score += ts[i].idf * x * (ranking.k1 + 1.0) / (x + ranking.k1);
+        if (x > 0) score += ts[i].src.boost * ts[i].idf * x * (ranking.k1 + 1.0) / (x + ranking.k1);
+        score += data;
       }
       if (!any && !q.terms.empty()) continue;
       if (ranking.proximity > 0) {

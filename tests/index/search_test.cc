@@ -115,10 +115,18 @@ TEST_F(SearchTest, PrunedTopKMatchesBruteForce) {
     RankingParams ranking = RankingParams::FromSchema((*reader_)->schema());
     ranking.k1 = k1s[i % 4];
     ranking.proximity = proximity[(i / 4) % 3];
+    // Data fields (scored apart from the BM25F sum) in a third of the queries, and discounted terms (a
+    // searcher-added variant's boost) in a fifth.
+    const double data_k1s[] = {1.2, 0.3, 3.0};
+    ranking.data_k1 = data_k1s[(i / 3) % 3];
     size_t f = 0;
     for (auto& [name, fr] : ranking.fields) {
       fr.weight = weights[(i + f) % 4];
+      fr.data = i % 3 == 1 && f % 2 == 0;
       fr.b = bs[(i / 2 + f++) % 4];
+    }
+    if (i % 5 == 2) {
+      for (TermClause& t : q->terms) t.boost = t.position % 2 ? 0.5 : 1.0;
     }
     SearchOptions o;
     o.k = ks[i % 4];
@@ -475,7 +483,9 @@ class BehaviourTest : public ::testing::Test {
     add("t/raptors-0607", "2006\xE2\x80\x93" "07 Toronto Raptors season \xE2\x80\x94 Game log", "March 3; Chris Bosh");
     add("t/raptors-0809", "2008\xE2\x80\x93" "09 Toronto Raptors season \xE2\x80\x94 Game log", "March 1; Bosh");
     add("t/celtics", "Boston Celtics all-time roster", "Larry Bird; Bill Russell");
-    for (int i = 0; i < 20; ++i) add("t/filler" + std::to_string(i), "Filler season " + std::to_string(i), "nothing");
+    add("t/lakers-feb", "Los Angeles Lakers season \xE2\x80\x94 Feburary games", "Kobe Bryant");
+    add("t/fraud", "Identity theft reports by state", "Florida; Texas");
+    for (int i = 0; i < 20; ++i) add("t/filler" + std::to_string(i), "Filler season " + std::to_string(i), "nothing; February 3");
     reader_ = Build(dir_.path, docs_, 1000);
   }
   std::vector<Document> docs_;
@@ -526,6 +536,78 @@ TEST_F(BehaviourTest, MisspelledWordsAreCorrectedToTheIndexsWords) {
   r = s.Search("Bosh 2031 zq");
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->corrections.empty());
+}
+
+TEST_F(BehaviourTest, CorrectionsAddBesideTheWordAsWritten) {
+  // "stage" is a real word the index lacks, one edit from "state": both are searched for, and the
+  // correction is discounted and reported.
+  Searcher s(reader_);
+  std::vector<Correction> corrections;
+  auto q = s.Parse("stage", &corrections);
+  ASSERT_TRUE(q.ok());
+  ASSERT_EQ(corrections.size(), 1u);
+  EXPECT_EQ(corrections[0].word, "stage");
+  EXPECT_EQ(corrections[0].term, "state");
+  std::map<std::string, TermClause::Variant> terms;
+  for (const TermClause& t : q->terms) terms[t.term] = t.variant;
+  ASSERT_EQ(terms.size(), 2u);
+  EXPECT_EQ(terms["stage"], TermClause::Variant::kNone);
+  EXPECT_EQ(terms["state"], TermClause::Variant::kCorrection);
+  SearchOptions o;
+  o.explain = true;
+  auto r = s.Search("stage", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_EQ(r->hits[0].id, "t/fraud");
+  auto plain = s.Search("state", o);
+  ASSERT_TRUE(plain.ok());
+  ASSERT_FALSE(plain->hits.empty());
+  // The ranking's correction factor discounts the added word.
+  RankingParams ranking = reader_->ranking();
+  EXPECT_NEAR(r->hits[0].score, ranking.correction * plain->hits[0].score, 1e-9);
+  ranking.correction = 0.5;
+  o.ranking = &ranking;
+  r = s.Search("stage", o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_NEAR(r->hits[0].score, 0.5 * plain->hits[0].score, 1e-9);
+  ranking.correction = 0;
+  o.ranking = &ranking;
+  r = s.Search("stage", o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->hits.empty());
+}
+
+TEST_F(BehaviourTest, FuzzyMatchesFindATypoInMetadata) {
+  // The caption says "Feburary"; the query's "February" is a word the index holds (in cells), so it is
+  // not corrected, but its one-edit variant in the title matches, discounted.
+  Searcher s(reader_);
+  RankingParams fuzzy = reader_->ranking();
+  fuzzy.fuzzy = 0.3;
+  SearchOptions o;
+  o.ranking = &fuzzy;
+  auto r = s.Search("Lakers February", o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->corrections.empty());
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_EQ(r->hits[0].id, "t/lakers-feb");
+  o.k = 30;
+  r = s.Search("February", o);
+  ASSERT_TRUE(r.ok());
+  bool found = false;
+  for (const Hit& h : r->hits) found |= h.id == "t/lakers-feb";
+  EXPECT_TRUE(found);
+  // Without fuzzy matching only the cells' "February" is found.
+  RankingParams ranking = reader_->ranking();
+  ranking.fuzzy = 0;
+  o.ranking = &ranking;
+  r = s.Search("February", o);
+  ASSERT_TRUE(r.ok());
+  for (const Hit& h : r->hits) EXPECT_NE(h.id, "t/lakers-feb");
+  // Short words (under 5 letters) get no fuzzy variants: "Bosh" does not find "Bush".
+  auto q = s.Parse("Bosh");
+  ASSERT_TRUE(q.ok());
+  EXPECT_EQ(q->terms.size(), 1u);
 }
 
 TEST_F(BehaviourTest, MatchesExplanationsOffsetsAndFacets) {

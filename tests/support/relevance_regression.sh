@@ -3,7 +3,7 @@
 # through the CLI and runs `lakeqa eval discovery --expect` on every collection, split and mode; a metric
 # lower than its checked-in value by more than the stated tolerance fails the test (exit != 0).
 #
-#   relevance_regression.sh <lakeqa binary> [nba|demo|all] [work dir]
+#   relevance_regression.sh <lakeqa binary> [nba|demo|real|all] [work dir]
 #
 # With LAKEQA_RELEVANCE_WRITE=<tolerance> it writes the expected files instead (the metrics measured now,
 # with that tolerance unless the file already states one):
@@ -11,8 +11,12 @@
 #
 # Collections (tests/data/relevance/README.md): the NBA development set (dev and test splits) and the
 # shared CMDBench examples over the CMDBench NBA lake (../shared/data/cmdbench-nba), and the demo lake's
-# LakeQA tasks (demo/tasks over .deps/demo-src). A collection whose data is absent is skipped with a
-# message; with none present the test reports itself skipped (exit 77).
+# LakeQA tasks (demo/tasks over .deps/demo-src). `real` is the suite of collections written by others
+# (real/suite.json: KramaBench's six domain workloads over a KramaBench lake, CMDBench's shared examples over
+# the NBA lake), checked with `lakeqa eval suite --expect real/expected.json`, which fails on a drop and on a
+# rise beyond the tolerance (an improvement re-pins: LAKEQA_RELEVANCE_WRITE rewrites the pins). A
+# collection whose data is absent is skipped with a message; with none present the test reports itself
+# skipped (exit 77).
 set -uo pipefail
 LAKEQA=$(realpath "$1")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -66,6 +70,32 @@ PY
     fi
   done
 }
+
+KB=${LAKEQA_KRAMABENCH:-$ROOT/../shared/data/kramabench}
+[ -d "$KB/workload" ] || KB=/work/shared/data/kramabench
+if [ "$WHICH" = real ]; then
+  if [ ! -d "$KB/workload" ] || [ ! -d "$NBA/tables" ]; then
+    echo "relevance: skipping the real collections: need a KramaBench checkout at $KB and the CMDBench NBA lake at $NBA"
+    exit 77
+  fi
+  if [ ! -f "$REL/real/expected.json" ] && [ -z "${LAKEQA_RELEVANCE_WRITE:-}" ]; then
+    echo "relevance: skipping the real collections: no pins in $REL/real/expected.json yet (LAKEQA_RELEVANCE_WRITE=0.02 writes them)"
+    exit 77
+  fi
+  "$LAKEQA" lake build -q --source "cmdbench:$NBA" --out "$WORK/nba-lake" >/dev/null || exit 1
+  "$LAKEQA" index build -q --lake "$WORK/nba-lake" --index "$WORK/nba-idx" >/dev/null || exit 1
+  "$LAKEQA" lake build -q --source "kramabench:$KB" --out "$WORK/kb-lake" >/dev/null || exit 1
+  "$LAKEQA" index build -q --lake "$WORK/kb-lake" --index "$WORK/kb-idx" >/dev/null || exit 1
+  suite=(eval suite --suite "$REL/real/suite.json" --set "KB_INDEX=$WORK/kb-idx" --set "NBA_INDEX=$WORK/nba-idx"
+    --set "KRAMABENCH=$KB" --set "CMDBENCH_NBA=$NBA")
+  if [ -n "${LAKEQA_RELEVANCE_WRITE:-}" ]; then
+    "$LAKEQA" "${suite[@]}" --write-expected "$REL/real/expected.json" --tolerance "$LAKEQA_RELEVANCE_WRITE" || exit 1
+    echo "relevance: real: wrote $REL/real/expected.json"
+    exit 0
+  fi
+  "$LAKEQA" "${suite[@]}" --expect "$REL/real/expected.json" | sed "s/^/relevance: real: /"
+  exit "${PIPESTATUS[0]}"
+fi
 
 if [ "$WHICH" != demo ] && [ -d "$NBA/tables" ]; then
   "$LAKEQA" lake build -q --source "cmdbench:$NBA" --out "$WORK/nba-lake" >/dev/null || exit 1

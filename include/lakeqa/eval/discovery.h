@@ -21,6 +21,7 @@
 //   E[R@1] = (gold ids among the T ids tied at the top score) / T / |G|.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -75,6 +76,14 @@ struct DiscoveryMetrics {
 DiscoveryMetrics ComputeDiscoveryMetrics(const std::vector<ScoredId>& ranked, const std::vector<std::string>& gold,
                                          size_t k, const std::map<std::string, int>& grade = {});
 
+// Twin-ok: the ranking with every near-duplicate of a gold dataset (index/near_duplicates.h: WikiSQL's
+// t_1_X / t_2_X copies of one table) read as that gold dataset, once: a later copy of a gold dataset
+// already ranked is a miss, so no question counts a hit twice. `twin_of` gives an id's near-duplicate
+// group members (empty when none). Strict metrics stay the headline; these say how much of a miss is a
+// copy of the gold.
+std::vector<ScoredId> TwinOkRanking(const std::vector<ScoredId>& ranked, const std::vector<std::string>& gold,
+                                    const std::function<std::vector<std::string>(const std::string&)>& twins_of);
+
 struct DiscoveryOptions {
   size_t k = 10;              // evaluation depth
   size_t tie_depth = 1000;    // bm25 hits fetched so the top tie group is seen whole
@@ -90,6 +99,7 @@ struct QuestionResult {
   std::vector<std::string> missing_gold;  // gold ids the index does not hold
   size_t top_ties = 0;                    // ids tied at the top score
   DiscoveryMetrics metrics;
+  DiscoveryMetrics twin_ok;               // near-duplicates of the gold count as hits (TwinOkRanking)
   std::vector<std::string> dropped;       // query words left out (stop words, question phrasing)
   std::vector<index::Correction> corrections;
   Json explanations;                      // with explain: {"hits": [...], "gold": [...]}
@@ -99,6 +109,8 @@ struct DiscoveryReport {
   std::string mode;
   std::vector<QuestionResult> questions;
   DiscoveryMetrics overall;
+  DiscoveryMetrics overall_twin_ok;
+  size_t near_duplicate_groups = 0;  // in the index (0: twin-ok equals strict)
   size_t k = 10;
   // Questions with at least one gold dataset missing from the index (counted in the metrics, as misses).
   std::vector<std::string> questions_with_missing_gold;
@@ -157,6 +169,45 @@ struct TuneReport {
   Json ToJson() const;
 };
 double TuneObjective(const DiscoveryMetrics& m);
+
+// A suite of relevance collections over one or more indexes (`lakeqa eval suite`), a JSON file:
+//   {"collections": [{"name": "kramabench-dev", "split": "dev", "index": "${KB_INDEX}",
+//                     "tasks": ["${KRAMABENCH}/workload/legal.json", ...], "skip_bad_tasks": false},
+//                    {"name": "cmdbench-examples", "split": "test", "index": "${NBA_INDEX}",
+//                     "questions": "${CMDBENCH_NBA}/examples/q_table_examples.json", "namespace": "cmdbench"},
+//                    {"name": ..., "topics": "t.tsv", "qrels": "q.txt", ...}]}
+// Strings may name ${VAR}s, taken from `vars` first, then the environment; an unset one is an error.
+// Relative paths are relative to the suite file's folder. split is "dev" (tuned on) or "test" (reported
+// only). Each collection gives exactly one of questions, tasks, topics + qrels.
+struct SuiteCollection {
+  std::string name, split, index;
+  std::vector<DiscoveryQuestion> questions;
+  std::vector<std::string> skipped;  // tasks skip_bad_tasks left out
+};
+Result<std::vector<SuiteCollection>> LoadDiscoverySuite(const std::string& path,
+                                                        const std::map<std::string, std::string>& vars);
+
+// Tuning across collections (`lakeqa eval tune --suite`): the objective is the mean MRR over the
+// collections, minus every collection's shortfall below its floor (its MRR under PlainBm25Ranking(), so no
+// collection may end below plain BM25) counted ten times. One collection's best is not the aim: defaults
+// must hold on collections nobody tuned on (docs/search.md, "Tuning discipline").
+struct TuneCollection {
+  std::string name;
+  DiscoveryRunner* runner = nullptr;  // not owned; several collections may share an index
+  std::vector<DiscoveryQuestion> questions;
+};
+struct SuiteTuneReport {
+  TuneReport tune;                                  // objective: the suite's (below)
+  std::vector<std::string> names;                   // collections, in suite order
+  std::vector<DiscoveryMetrics> floor, start, best;  // per collection
+  Json ToJson() const;
+};
+// Textbook BM25 over every text field: k1 1.2, b 0.75, weight 1, no proximity, no data fields, no fuzzy or
+// corrected terms.
+index::RankingParams PlainBm25Ranking(const index::Schema& schema);
+double SuiteObjective(const std::vector<DiscoveryMetrics>& got, const std::vector<DiscoveryMetrics>& floor);
+Result<SuiteTuneReport> TuneRankingAcross(const std::vector<TuneCollection>& collections,
+                                          const index::RankingParams& start, const TuneOptions& options);
 // The default grid: k1, proximity, and weight and b of every text field of the schema.
 std::vector<std::pair<std::string, std::vector<double>>> DefaultTuneGrid(const index::Schema& schema);
 // Parses "k1=0.6,0.9,1.2;title.weight=2,3,5" (parameter names: index::RankingParams::Names()).

@@ -40,6 +40,13 @@ struct TermClause {
   uint32_t position = 0;
   text::TokenKind kind = text::TokenKind::kWord;
   bool inferred = false;  // added by the parser (a season from "March 2009"), not written by the user
+  // Multiplies the term's score: below 1 for a variant the searcher adds beside a written word (a spelling
+  // correction, a fuzzy match), so the word as written always counts more.
+  double boost = 1.0;
+  // A term the searcher added beside a written word (CorrectSpelling): its score is also multiplied by
+  // the ranking's `correction` or `fuzzy` factor.
+  enum class Variant : uint8_t { kNone, kCorrection, kFuzzy };
+  Variant variant = Variant::kNone;
 };
 struct PhraseClause {
   int field = -1;
@@ -67,15 +74,26 @@ struct Query {
 // October–December to the one starting in it) as an extra, inferred term.
 Result<Query> ParseQuery(std::string_view text, const Schema& schema, text::Analyzer& analyzer);
 
-// A word of the query that matches no text field, replaced by the closest word the index holds.
+// A word of the query that matches no text field, and the word the index holds that was searched for
+// beside it.
 struct Correction {
   std::string word;   // as written
-  std::string term;   // the analysed term that replaced it
+  std::string term;   // the analysed term added beside it
 };
-// Spelling: a query word (letters only, at least 4 of them, not a prefix, not restricted to a keyword
-// field) whose term no live document holds is replaced by the term of its one-edit variant (a letter
-// deleted, inserted, replaced, or two adjacent letters swapped) with the highest document frequency, if
-// any variant occurs (ties: the smaller term). Runs on the text index's terms, so it needs the reader.
+// Spelling and near spellings, added to the query beside the words as written (never replacing them):
+// - correction: a query word (letters only, at least 4 of them, not a prefix, not restricted to a keyword
+//   field) whose term no live document holds gets the term of its one-edit variant (a letter deleted,
+//   inserted, replaced, or two adjacent letters swapped) with the highest document frequency, if any
+//   variant occurs (ties: the smaller term), as an extra term (Variant::kCorrection); returned, so
+//   the result can say what else was searched for. Why not replace: a real word the index lacks
+//   ("stage") is not a typo of the word it is one edit from ("state").
+// - fuzzy: a query word of at least 5 letters that the index holds also matches every one-edit variant that a metadata field
+//   holds (a text field the index's ranking does not mark as data, and not `coverage`), as a term
+//   restricted to that field (Variant::kFuzzy), so a typo in a caption ("Feburary") still finds the
+//   table. Not reported (explanations show the term).
+// The ranking's `correction` and `fuzzy` factors discount them (ranking.h), so the word as written counts
+// more.
+// Runs on the text index's terms, so it needs the reader.
 std::vector<Correction> CorrectSpelling(const IndexReader& reader, Query& query, text::Analyzer& analyzer);
 
 struct SearchOptions {
@@ -117,14 +135,15 @@ struct FieldExplanation {
   double avg_length = 0;
   double weight = 0, b = 0;
   double weighted_tf = 0;    // weight * tf / (1 - b + b * length / avg_length)
-  double contribution = 0;   // the term's score * weighted_tf / the term's x
+  double contribution = 0;   // the saturated x * weighted_tf / x; a data field: its own share (ranking.h)
+  bool data = false;         // a data field, outside x
 };
 struct TermExplanation {
   std::string word;  // as written in the query (or the misspelled word it corrects)
   std::string term;
   double idf = 0;
-  double x = 0;      // sum of the fields' weighted_tf
-  double score = 0;  // idf * x * (k1 + 1) / (x + k1)
+  double x = 0;      // sum of the non-data fields' weighted_tf
+  double score = 0;  // idf * x * (k1 + 1) / (x + k1) plus the data fields' shares
   std::vector<FieldExplanation> fields;  // fields holding the term
 };
 struct ProximityExplanation {
