@@ -2,16 +2,24 @@
 """Search quality of lakeqa against other engines on the same documents and the same questions.
 
     relevance_engines.py --lakeqa BIN --work DIR --collection NAME:INDEX:KIND:PATH [...]
+        [--cmdbench-tables DIR] [--engines bm25-plain,xapian,fts5,lucene,paper-bm25] [--glove FILE]
 
-KIND is cmdbench (a q_table JSON file) or lakeqa (a folder of LakeQA tasks). For every collection the
-script reads the index's documents (`lakeqa index docs`: exactly what lakeqa searches), then ranks them
-with
+KIND is cmdbench (a q_table JSON file), lakeqa (a folder of LakeQA tasks) or kramabench (workload JSON files
+of a KramaBench checkout, comma-separated). For every collection the script runs `lakeqa eval discovery
+--json` once: its questions and gold datasets (lakeqa's own resolution of the collection, e.g. KramaBench's
+data_sources globs) and its ranking are what every engine is scored on. It reads the index's documents
+(`lakeqa index docs`: exactly what lakeqa searches) and the index's ranking (field weights, b, k1), then
+ranks them with
   - bm25-plain: BM25 (k1 1.2, b 0.75) written here, over title + description + column names, lower-cased
     words, English stop words removed, each distinct query word counted once (the baseline of issue 13);
   - xapian: Xapian's BM25 over every text field (title words counted 3 times), English stemmer;
   - fts5: SQLite FTS5, one column per field, bm25() with lakeqa's default field weights, porter stemmer;
-all three with the query's stop words removed; and lakeqa in each mode (`lakeqa eval discovery`). Prints
-one Markdown table (P@1 / R@5 / MRR per engine and collection) and writes it to DIR/relevance.md.
+  - lucene: Lucene 8 (BM25Similarity, EnglishAnalyzer) with the same fields and weights (relevance_baselines.py);
+  - paper-bm25: the CMDBench paper's retriever, rank_bm25's BM25Okapi over LlamaIndex table node text
+    (relevance_baselines.py; with --cmdbench-tables, CMDBench nodes come from the lake's own SQL dumps);
+all with the query's stop words removed (paper-bm25: NLTK's, as LlamaIndex); and lakeqa in each mode.
+Prints one Markdown table (P@1 / R@5 / MRR / nDCG@10 per engine and collection) and writes it, with the
+command, to DIR/relevance.md.
 """
 import argparse
 import json
@@ -22,6 +30,8 @@ import sqlite3
 import subprocess
 import sys
 from collections import Counter, defaultdict
+
+from relevance_baselines import Lucene, PaperBM25
 
 # A common English stop list (the words of the NLTK list), for the competitors' queries and the plain BM25.
 STOP = set("""a about above after again against all am an and any are as at be because been before being below
@@ -49,31 +59,6 @@ def query_words(text):
 def load_docs(lakeqa, index):
     out = subprocess.run([lakeqa, "index", "docs", "--index", index], check=True, capture_output=True, text=True)
     return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
-
-
-def load_collection(kind, path, ns="cmdbench"):
-    qs = []
-    if kind == "cmdbench":
-        for q in json.load(open(path)):
-            t = q["provenance_table"]["table"]
-            gold = [ns + "/" + x for x in (t if isinstance(t, list) else [t])]
-            qs.append((str(q["qid"]), q["question"], gold))
-        return qs
-    for root, _, files in sorted(os.walk(path)):
-        for f in sorted(files):
-            if not f.endswith(".json"):
-                continue
-            try:
-                t = json.load(open(os.path.join(root, f)))
-            except json.JSONDecodeError:
-                continue
-            gold = []
-            for p in t.get("datasets_used", []) + [n.get("source", "") for n in t.get("nodes", {}).values()]:
-                parts = [x for x in p.split("/") if x]
-                if len(parts) >= 2 and "/".join(parts[:2]) not in gold:
-                    gold.append("/".join(parts[:2]))
-            qs.append((t["question_id"], t["question"], gold))
-    return qs
 
 
 def field(doc, name):
@@ -161,23 +146,37 @@ class XapianEngine:
 
 
 def metrics(ranked, gold):
+    """P@1, R@5, MRR and nDCG@10 (binary gains) at depth 10, as `lakeqa eval discovery` computes them."""
     g = set(gold)
+    if not g:
+        return 0.0, 0.0, 0.0, 0.0
+    ranked = ranked[:10]
     p1 = 1.0 if ranked and ranked[0] in g else 0.0
     r5 = len(g & set(ranked[:5])) / len(g)
-    mrr = next((1.0 / (i + 1) for i, d in enumerate(ranked[:10]) if d in g), 0.0)
-    return p1, r5, mrr
+    mrr = next((1.0 / (i + 1) for i, d in enumerate(ranked) if d in g), 0.0)
+    dcg = sum(1.0 / math.log2(i + 2) for i, d in enumerate(ranked) if d in g)
+    ideal = sum(1.0 / math.log2(i + 2) for i in range(min(len(g), 10)))
+    return p1, r5, mrr, dcg / ideal
 
 
-def lakeqa_metrics(lakeqa, index, kind, path, mode, glove):
+METRICS = ("p@1", "r@5", "mrr", "ndcg@10")
+
+
+def lakeqa_discovery(lakeqa, index, kind, path, mode, glove):
+    """`lakeqa eval discovery --json` on the collection: its per-question questions, gold and top-10."""
     args = [lakeqa, "eval", "discovery", "--index", index, "--mode", mode, "--json"]
-    args += ["--questions", path] if kind == "cmdbench" else ["--tasks", path]
+    if kind == "cmdbench":
+        args += ["--questions", path]
+    elif kind == "kramabench":
+        args += ["--tasks"] + path.split(",") + ["--skip-bad-tasks"]
+    else:
+        args += ["--tasks", path]
     if mode != "bm25":
         args += ["--glove", glove]
     out = subprocess.run(args, capture_output=True, text=True)
     if out.returncode != 0:
-        sys.exit(f"lakeqa eval discovery failed: {out.stdout}{out.stderr}")
-    o = json.loads(out.stdout)["overall"]
-    return o["p@1"], o["r@5"], o["mrr"]
+        sys.exit(f"lakeqa eval discovery failed: {' '.join(args)}\n{out.stdout}{out.stderr}")
+    return json.loads(out.stdout)
 
 
 def main():
@@ -185,38 +184,69 @@ def main():
     ap.add_argument("--lakeqa", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--glove", default="")
+    ap.add_argument("--cmdbench-tables", default="", help="CMDBench's tables/ folder: paper-bm25's node text")
+    ap.add_argument("--engines", default="bm25-plain,xapian,fts5,lucene,paper-bm25")
     ap.add_argument("--collection", action="append", required=True, help="NAME:INDEX:KIND:PATH")
     a = ap.parse_args()
-    engines = ["bm25-plain", "xapian", "fts5"]
+    os.makedirs(a.work, exist_ok=True)
+    engines = a.engines.split(",")
     modes = ["bm25", "vector", "hybrid"] if a.glove else ["bm25"]
     built = {}
     rows = []
     for spec in a.collection:
         name, index, kind, path = spec.split(":", 3)
-        if index not in built:
+        runs = {m: lakeqa_discovery(a.lakeqa, index, kind, path, m, a.glove) for m in modes}
+        base = runs["bm25"]
+        qs = [(q["qid"], q["question"], q["gold"]) for q in base["per_question"] if q["gold"]]
+        key = (index, kind)
+        if key not in built:
             docs = load_docs(a.lakeqa, index)
-            built[index] = {"bm25-plain": PlainBM25(docs), "xapian": XapianEngine(docs), "fts5": Fts5(docs),
-                            "docs": len(docs)}
-        qs = load_collection(kind, path)
-        row = {"collection": name, "questions": len(qs), "docs": built[index]["docs"]}
+            made = {"docs": len(docs)}
+            for e in engines:
+                if e == "bm25-plain":
+                    made[e] = PlainBM25(docs)
+                elif e == "xapian":
+                    made[e] = XapianEngine(docs)
+                elif e == "fts5":
+                    made[e] = Fts5(docs)
+                elif e == "lucene":
+                    made[e] = Lucene(docs, base["ranking"], os.path.join(a.work, name))
+                elif e == "paper-bm25":
+                    made[e] = PaperBM25(docs, a.cmdbench_tables if kind == "cmdbench" and a.cmdbench_tables else None)
+                else:
+                    sys.exit(f"unknown engine {e}")
+            built[key] = made
+        row = {"collection": name, "questions": len(qs), "docs": built[key]["docs"]}
         for e in engines:
-            m = [metrics(built[index][e].search(q, 10), gold) for _, q, gold in qs]
-            row[e] = tuple(sum(x[i] for x in m) / len(m) for i in range(3))
-        for mode in modes:
-            row["lakeqa " + mode] = lakeqa_metrics(a.lakeqa, index, kind, path, mode, a.glove)
+            eng = built[key][e]
+            if hasattr(eng, "rank_all"):
+                ranked = eng.rank_all(qs, 10, lambda q: " ".join(query_words(q)))
+            else:
+                ranked = [eng.search(q, 10) for _, q, _ in qs]
+            m = [metrics(r, gold) for r, (_, _, gold) in zip(ranked, qs)]
+            row[e] = tuple(sum(x[i] for x in m) / max(1, len(m)) for i in range(4))
+        for mode, run in runs.items():
+            per = [q for q in run["per_question"] if q["gold"]]
+            m = [metrics([t["id"] for t in q["top"]], q["gold"]) for q in per]
+            mine = tuple(sum(x[i] for x in m) / max(1, len(m)) for i in range(4))
+            # The same formulas as lakeqa's own: its overall figures must agree (questions without gold aside).
+            theirs = tuple(run["overall"][k] for k in METRICS)
+            if len(per) == len(run["per_question"]) and any(abs(x - y) > 1e-6 for x, y in zip(mine, theirs)):
+                sys.exit(f"{name} {mode}: metrics here {mine} differ from lakeqa's {theirs}")
+            row["lakeqa " + mode] = mine
         rows.append(row)
     cols = engines + ["lakeqa " + m for m in modes]
     lines = ["| collection (questions / datasets) | " + " | ".join(cols) + " | lakeqa bm25 − best other |",
              "|---|" + "---|" * (len(cols) + 1)]
     for r in rows:
-        best = [max(r[e][i] for e in engines) for i in range(3)]
+        best = [max(r[e][i] for e in engines) for i in range(4)]
         lq = r["lakeqa bm25"]
         cells = [" / ".join(f"{v:.3f}" for v in r[c]) for c in cols]
-        delta = " / ".join(f"{100 * (lq[i] - best[i]):+.1f}" for i in range(3))
+        delta = " / ".join(f"{100 * (lq[i] - best[i]):+.1f}" for i in range(4))
         lines.append(f"| {r['collection']} ({r['questions']} / {r['docs']}) | " + " | ".join(cells) + f" | {delta} |")
     lines.append("")
-    lines.append("Cells: P@1 / R@5 / MRR (depth 10). Last column: lakeqa bm25 minus the best of bm25-plain, "
-                 "xapian and fts5, in points.")
+    lines.append("Cells: P@1 / R@5 / MRR / nDCG@10 (depth 10). Last column: lakeqa bm25 minus the best of "
+                 + ", ".join(engines) + ", in points.")
     lines.append("")
     lines.append("Command: `" + " ".join(sys.argv) + "`; load average at the end: "
                  + " ".join(f"{x:.2f}" for x in os.getloadavg()) + ".")

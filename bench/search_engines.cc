@@ -4,11 +4,14 @@
 // corpus and the queries are generated deterministically from a seed, so every process sees the same
 // documents and the same queries. Driven by bench/search_engines.sh, which writes docs/benchmarks.md.
 //
-//   bench_search_engines --engine lakeqa|lakeqa-merged|xapian|fts5 --dir <index dir> --out <prefix>
+//   bench_search_engines --engine lakeqa|lakeqa-merged|xapian|fts5|dump --dir <index dir> --out <prefix>
 //       (--synth <docs> | --tsv <file: id \t title \t text>) [--seed 42] [--queries 100]
 //
 // Writes <prefix>.json (throughput, bytes, latencies, RSS) and <prefix>.top10 (the top-10 ids of every
 // query, for overlap between engines). Generation time is measured and excluded from indexing time.
+// --engine dump writes the corpus and the queries for an engine outside this program (Lucene, in Java:
+// bench/lucene/LuceneBench.java): <prefix>.docs.tsv (id \t field \t value ...), <prefix>.queries.tsv
+// (terms \t words) and <prefix>.params.tsv (the ranking lakeqa's engine here uses: k1, field weights, b).
 #include <fmt/format.h>
 #include <sqlite3.h>
 #include <sys/resource.h>
@@ -32,6 +35,7 @@
 #include <vector>
 
 #include "lakeqa/index/index.h"
+#include "lakeqa/index/ranking.h"
 #include "lakeqa/index/schema.h"
 #include "lakeqa/index/searcher.h"
 
@@ -567,6 +571,34 @@ class Fts5Engine : public Engine {
   sqlite3_stmt* query_ = nullptr;
 };
 
+// Not an engine: writes the documents as TSV lines, fields in document order, tabs and newlines in values
+// turned into spaces; Search returns nothing (the queries are written by main).
+class DumpEngine : public Engine {
+ public:
+  explicit DumpEngine(const std::string& prefix) : out_(prefix + ".docs.tsv") {
+    if (!out_) Die("cannot write " + prefix + ".docs.tsv");
+  }
+  void Add(const Document& d) override {
+    out_ << d.id;
+    for (const auto& [f, v] : d.fields) {
+      std::string clean = v;
+      for (char& c : clean)
+        if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+      out_ << '\t' << f << '\t' << clean;
+    }
+    out_ << '\n';
+  }
+  void Finish() override {
+    out_.close();
+    if (!out_) Die("writing the dump failed");
+  }
+  void OpenForSearch() override {}
+  std::vector<std::string> Search(const std::vector<std::string>&, size_t) override { return {}; }
+
+ private:
+  std::ofstream out_;
+};
+
 uint64_t DirBytes(const std::string& dir) {
   uint64_t n = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
@@ -630,6 +662,7 @@ int main(int argc, char** argv) {
   else if (engine == "lakeqa-merged") e = std::make_unique<LakeqaEngine>(dir, true);
   else if (engine == "xapian") e = std::make_unique<XapianEngine>(dir);
   else if (engine == "fts5") e = std::make_unique<Fts5Engine>(dir);
+  else if (engine == "dump") e = std::make_unique<DumpEngine>(out);
   else Die("unknown engine " + engine);
 
   QueryPicker picker(seed, per_class, docs_total);
@@ -653,6 +686,22 @@ int main(int argc, char** argv) {
     e = std::make_unique<LakeqaEngine>(LakeqaEngine::ForSearch{}, dir);
   } else {
     Die("--reuse is implemented for --engine lakeqa only");
+  }
+  if (engine == "dump") {
+    std::ofstream q(out + ".queries.tsv");
+    for (const auto& [terms, qs] : picker.set().by_terms) {
+      for (const auto& words : qs) {
+        q << terms << '\t';
+        for (size_t j = 0; j < words.size(); ++j) q << (j ? " " : "") << words[j];
+        q << '\n';
+      }
+    }
+    std::ofstream p(out + ".params.tsv");
+    lakeqa::index::RankingParams r = lakeqa::index::RankingParams::FromSchema(DatasetSchema());
+    p << "k1\t" << r.k1 << '\n';
+    for (const auto& [name, f] : r.fields) p << "field\t" << name << '\t' << f.weight << '\t' << f.b << '\n';
+    std::cout << "{\"corpus\": \"" << corpus->Name() << "\", \"docs\": " << n << "}\n";
+    return q && p ? 0 : 2;
   }
   double index_s = Since(t0) - gen;
   long rss_index = PeakRssKb();

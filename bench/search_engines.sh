@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
-# lakeqa's text index vs Xapian and SQLite FTS5 on the same documents and the same queries (one process
-# per engine, so each peak RSS is that engine's own). Prints a Markdown table per corpus (also written
-# to $WORK/<corpus>.md) for docs/benchmarks.md.
+# lakeqa's text index vs Lucene, Xapian and SQLite FTS5 on the same documents and the same queries (one
+# process per engine, so each peak RSS is that engine's own). Prints a Markdown table per corpus (also
+# written to $WORK/<corpus>.md) for docs/benchmarks.md.
 #
 #   bench/search_engines.sh [--docs 1000000] [--queries 50] [--corpus synth|gcide|both]
-#                           [--engines "lakeqa lakeqa-merged fts5 xapian"] [--work /tmp/lakeqa-search-bench]
+#                           [--engines "lakeqa lakeqa-merged lucene fts5 xapian"] [--work /tmp/lakeqa-search-bench]
 #
 # Corpora: "synth", the catalog documents of a synthetic lake of --docs datasets (generated in the
 # benchmark, see bench/search_engines.cc), and "gcide", the entries of the GNU Collaborative
 # International Dictionary of English (Debian dict-gcide), one document per entry.
 # Needs libxapian-dev (GPL: a benchmark competitor only, never linked into lakeqa; installed here, not
-# by scripts/setup), libsqlite3-dev and dict-gcide.
+# by scripts/setup), libsqlite3-dev and dict-gcide; for lucene, Debian's JDK and liblucene8-java
+# (bench/lucene/build.sh installs and compiles): the corpus and queries are written once by
+# `bench_search_engines --engine dump` and read by bench/lucene/LuceneBench.java, whose reading and parsing
+# time is excluded from its indexing time as generation time is for the others.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build/searchbench-rel}
 DOCS=1000000
 QUERIES=50
 CORPUS=both
-ENGINES="lakeqa lakeqa-merged fts5 xapian"
+ENGINES="lakeqa lakeqa-merged lucene fts5 xapian"
 WORK=/tmp/lakeqa-search-bench
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -86,7 +89,15 @@ run_corpus() {
     local before after
     before=$(cut -d' ' -f1 /proc/loadavg)
     echo "== $c / $e (load $before)" >&2
-    "$BIN" --engine "$e" --dir "$WORK/$c-$e.idx" --out "$WORK/$c-$e" $args --queries "$QUERIES" >/dev/null
+    if [ "$e" = lucene ]; then
+      "$BIN" --engine dump --dir "$WORK/$c-dump.idx" --out "$WORK/$c-dump" $args --queries "$QUERIES" >/dev/null
+      java -Xmx8g -cp "$("$ROOT/bench/lucene/build.sh" "$WORK/lucene-classes")" LuceneBench speed \
+        "$WORK/$c-dump.params.tsv" "$WORK/$c-dump.docs.tsv" "$WORK/$c-dump.queries.tsv" "$WORK/$c-lucene.idx" \
+        "$WORK/$c-lucene" "$c" >/dev/null
+      rm -rf "$WORK/$c-dump.idx" "$WORK/$c-dump.docs.tsv"
+    else
+      "$BIN" --engine "$e" --dir "$WORK/$c-$e.idx" --out "$WORK/$c-$e" $args --queries "$QUERIES" >/dev/null
+    fi
     after=$(cut -d' ' -f1 /proc/loadavg)
     python3 -c 'import json,sys; p=sys.argv[1]; j=json.load(open(p)); j["load_before"]=float(sys.argv[2]); j["load_after"]=float(sys.argv[3]); json.dump(j,open(p,"w"))' \
       "$WORK/$c-$e.json" "$before" "$after"

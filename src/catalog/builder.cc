@@ -71,24 +71,28 @@ Done ProfileOne(lake::Store& store, const Todo& t, const BuildOptions& o) {
 
   ingest::ProfileOptions popts;
   popts.max_bytes = limit;
-  ingest::Profiler profiler(path, popts);
   std::string whole;  // metadata files are parsed whole
-  Status s;
+  Result<ingest::FileProfile> prof = ingest::FileProfile{};
   if (t.size == 0 && store.IsRemote()) {
     // Nothing to read: the listing says the object is empty. Saves a request per empty file, and a ranged
     // GET of an empty object is where S3 servers disagree (416 from S3, a malformed 206 from s3rver).
     // Locally a size of 0 may be a FIFO or a symlink loop, which the read reports, so that still reads.
+    ingest::Profiler profiler(path, popts);
+    prof = profiler.Finish(false);
   } else if (limit != UINT64_MAX && !meta) {
-    // One ranged request instead of a stream: what head mode costs on S3.
-    auto head = store.ReadRange(t.key, 0, limit);
-    if (head.ok()) {
-      profiler.Feed(*head);
-      d.bytes_read = head->size();
-    } else {
-      s = head.status();
+    // One ranged request instead of a stream: what head mode costs on S3 (a zip larger than the head
+    // costs a few more, read from its end: ingest::ProfileHead).
+    ingest::HeadRead hr;
+    prof = ingest::ProfileHead(store, t.key, t.size, path, popts, &hr);
+    d.bytes_read = hr.bytes_read;
+    if (!prof.ok()) {
+      d.error = prof.status().message();
+      d.error_code = std::string(CodeName(prof.status().code()));
+      return d;
     }
   } else {
-    s = store.ReadStream(t.key, [&](std::string_view chunk) {
+    ingest::Profiler profiler(path, popts);
+    Status s = store.ReadStream(t.key, [&](std::string_view chunk) {
       d.bytes_read += chunk.size();
       if (meta) {
         if (whole.size() + chunk.size() > kMetadataCap) return false;
@@ -96,13 +100,13 @@ Done ProfileOne(lake::Store& store, const Todo& t, const BuildOptions& o) {
       }
       return profiler.Feed(chunk);
     });
+    if (!s.ok()) {
+      d.error = s.message();
+      d.error_code = std::string(CodeName(s.code()));
+      return d;
+    }
+    prof = profiler.Finish(t.size > d.bytes_read);
   }
-  if (!s.ok()) {
-    d.error = s.message();
-    d.error_code = std::string(CodeName(s.code()));
-    return d;
-  }
-  auto prof = profiler.Finish(t.size > d.bytes_read);
   if (prof.ok()) {
     d.format = std::string(ingest::FormatName(prof->format));
     d.profile = DumpJson(prof->ToJson());
@@ -249,7 +253,7 @@ Result<ProfileMode> ParseProfileMode(std::string_view name) {
   if (name == "none") return ProfileMode::kNone;
   if (name == "head") return ProfileMode::kHead;
   if (name == "full") return ProfileMode::kFull;
-  return InvalidArgument("--profile must be none, head or full, not '" + std::string(name) + "'");
+  return InvalidArgument("--profile must be auto, none, head or full, not '" + std::string(name) + "'");
 }
 
 Json BuildReport::ToJson() const {

@@ -1,4 +1,4 @@
-// `lakeqa index build --lake <uri> --index <dir> [--profile none|head|full] [--jobs N] [--no-text]
+// `lakeqa index build --lake <uri> --index <dir> [--profile auto|none|head|full] [--jobs N] [--no-text]
 //  [--chunks [--chunk-window N --chunk-overlap N --chunk-max-words N]]
 //  [--vectors glove|http:<base url> [--glove <bin>] [--embed-model M] [--embed-key-env VAR]]`: the catalog,
 // then the text index of its datasets (and, with --chunks, the chunk index for RAG baselines; with
@@ -24,7 +24,7 @@ namespace lakeqa::cli {
 namespace {
 
 struct Opts {
-  std::string lake, index, profile = "head";
+  std::string lake, index, profile = "auto";
   size_t jobs = 0;
   uint64_t debug_kill_after = 0;
   bool no_text = false, chunks = false, rebuild_text = false, force = false;
@@ -78,10 +78,13 @@ int Run(const Opts& o) {
     if (!e.ok()) return Fail(e.status().WithContext("--vectors"), o.out);
     embedder = std::move(*e);
   }
-  auto mode = catalog::ParseProfileMode(o.profile);
-  if (!mode.ok()) return Fail(mode.status(), o.out);
   auto store = OpenFromFlags(o.lake, o.store);
   if (!store.ok()) return Fail(store.status(), o.out);
+  // auto: the whole file on a local lake, where reading it is cheap and a head's counts would be guesses;
+  // the head (with its cost said before any read) on a remote store, where every byte is a paid request.
+  std::string profile = o.profile == "auto" ? ((*store)->IsRemote() ? "head" : "full") : o.profile;
+  auto mode = catalog::ParseProfileMode(profile);
+  if (!mode.ok()) return Fail(mode.status(), o.out);
   catalog::FirstBuildCleanup cleanup(o.index);
   catalog::BuildOptions bo;
   bo.force_other_lake = o.force;
@@ -218,7 +221,9 @@ Registration reg([](CLI::App& root, Commands& commands) {
                       ->add_subcommand("build", "Crawl a lake, profile its files and write the catalog (incremental)");
   cmd->add_option("--lake", o->lake, "Lake root: a path, file:///path or s3://bucket[/prefix]")->required();
   cmd->add_option("--index", o->index, "Index directory (created if missing)")->required();
-  cmd->add_option("--profile", o->profile, "none (names, sizes, metadata files), head (first 64 KB), full")
+  cmd->add_option("--profile", o->profile,
+                  "auto (full on a local lake, head on S3), none (names, sizes, metadata files), head (first 64 KB; "
+                  "a larger XLSX/DOCX/zip is also read from its end), full")
       ->capture_default_str();
   cmd->add_option("--jobs", o->jobs, "Profiling threads (default: cores; remote lakes use at least 32)");
   cmd->add_option("--debug-kill-after-batches", o->debug_kill_after, "Test hook: SIGKILL after N committed batches")

@@ -261,73 +261,23 @@ std::vector<std::string> XmlElementPaths(std::string_view xml, size_t max_paths,
   return paths;
 }
 
-Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProfile& out) {
-  std::unique_ptr<archive, decltype(&archive_read_free)> a(archive_read_new(), archive_read_free);
-  archive_read_support_format_zip(a.get());
-  if (archive_read_open_memory(a.get(), data.data(), data.size()) != ARCHIVE_OK) {
-    return ParseError(std::string("corrupt zip: ") + archive_error_string(a.get()));
-  }
-  std::string workbook, shared, sheet, document;
-  bool is_xlsx = false, is_docx = false, have_sheet1 = false;
-  size_t total = 0, entries = 0;
-  archive_entry* e;
-  for (;;) {
-    int r = archive_read_next_header(a.get(), &e);
-    if (r == ARCHIVE_EOF) break;
-    if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-      out.warnings.push_back(std::string("zip read error: ") + archive_error_string(a.get()));
-      break;
-    }
-    ++entries;
-    std::string name = archive_entry_pathname(e) ? archive_entry_pathname(e) : "";
-    std::string* dst = nullptr;
-    if (name == "xl/workbook.xml") { is_xlsx = true; dst = &workbook; }
-    else if (name == "xl/sharedStrings.xml") dst = &shared;
-    else if (name == "xl/worksheets/sheet1.xml") { dst = &sheet; sheet.clear(); have_sheet1 = true; }
-    else if (!have_sheet1 && sheet.empty() && StartsWith(name, "xl/worksheets/") && EndsWith(name, ".xml") &&
-             name.find('/', 14) == std::string::npos) dst = &sheet;  // no sheet1.xml (yet): the first sheet met
-    else if (name == "word/document.xml") { is_docx = true; dst = &document; }
-    if (out.json_paths.size() < options.max_json_paths) out.json_paths.push_back(name);
-    if (!dst) continue;
-    char buf[65536];
-    for (;;) {
-      la_ssize_t n = archive_read_data(a.get(), buf, sizeof buf);
-      if (n < 0) {
-        out.warnings.push_back(name + ": " + archive_error_string(a.get()));
-        break;
-      }
-      if (n == 0) break;
-      total += static_cast<size_t>(n);
-      if (dst->size() + static_cast<size_t>(n) > kMaxEntryBytes || total > kMaxZipBytes) {
-        out.warnings.push_back(name + ": decompressed size exceeds " + std::to_string(kMaxEntryBytes >> 20) +
-                               " MiB; read stopped there (zip bomb?)");
-        break;
-      }
-      dst->append(buf, static_cast<size_t>(n));
-    }
-  }
-  if (entries == 0) return ParseError("zip has no readable entries");
-  if (is_docx) {
-    out.format = Format::kDocx;
-    std::string text;
-    ForEachElement(document, "w:p", [&](std::string_view, std::string_view para) {
-      ForEachElement(para, "w:t", [&](std::string_view, std::string_view t) {
-        text += DecodeXmlEntities(t);
-        return true;
-      });
-      text += '\n';
-      return text.size() < options.text_sample_bytes * 2;
+void ProfileDocxPart(std::string_view document, const ProfileOptions& options, FileProfile& out) {
+  out.format = Format::kDocx;
+  std::string text;
+  ForEachElement(document, "w:p", [&](std::string_view, std::string_view para) {
+    ForEachElement(para, "w:t", [&](std::string_view, std::string_view t) {
+      text += DecodeXmlEntities(t);
+      return true;
     });
-    out.text_sample = SanitizeUtf8(TruncateUtf8(Trim(text), options.text_sample_bytes));
-    out.json_paths.clear();
-    return Status::Ok();
-  }
-  if (!is_xlsx) {
-    out.format = Format::kZip;
-    return Status::Ok();
-  }
+    text += '\n';
+    return text.size() < options.text_sample_bytes * 2;
+  });
+  out.text_sample = SanitizeUtf8(TruncateUtf8(Trim(text), options.text_sample_bytes));
+}
+
+void ProfileXlsxParts(std::string_view workbook, std::string_view shared, std::string_view sheet,
+                      const ProfileOptions& options, FileProfile& out) {
   out.format = Format::kXlsx;
-  out.json_paths.clear();
   ForEachElement(workbook, "sheet", [&](std::string_view tag, std::string_view) {
     out.json_paths.push_back("sheet:" + DecodeXmlEntities(Attr(tag, "name")));
     return out.json_paths.size() < options.max_json_paths;
@@ -381,6 +331,65 @@ Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProf
   out.has_header = true;
   out.rows = rows;
   for (const auto& c : cols) out.columns.push_back(c.Build());
+}
+
+Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProfile& out) {
+  std::unique_ptr<archive, decltype(&archive_read_free)> a(archive_read_new(), archive_read_free);
+  archive_read_support_format_zip(a.get());
+  if (archive_read_open_memory(a.get(), data.data(), data.size()) != ARCHIVE_OK) {
+    return ParseError(std::string("corrupt zip: ") + archive_error_string(a.get()));
+  }
+  std::string workbook, shared, sheet, document;
+  bool is_xlsx = false, is_docx = false, have_sheet1 = false;
+  size_t total = 0, entries = 0;
+  archive_entry* e;
+  for (;;) {
+    int r = archive_read_next_header(a.get(), &e);
+    if (r == ARCHIVE_EOF) break;
+    if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+      out.warnings.push_back(std::string("zip read error: ") + archive_error_string(a.get()));
+      break;
+    }
+    ++entries;
+    std::string name = archive_entry_pathname(e) ? archive_entry_pathname(e) : "";
+    std::string* dst = nullptr;
+    if (name == "xl/workbook.xml") { is_xlsx = true; dst = &workbook; }
+    else if (name == "xl/sharedStrings.xml") dst = &shared;
+    else if (name == "xl/worksheets/sheet1.xml") { dst = &sheet; sheet.clear(); have_sheet1 = true; }
+    else if (!have_sheet1 && sheet.empty() && StartsWith(name, "xl/worksheets/") && EndsWith(name, ".xml") &&
+             name.find('/', 14) == std::string::npos) dst = &sheet;  // no sheet1.xml (yet): the first sheet met
+    else if (name == "word/document.xml") { is_docx = true; dst = &document; }
+    if (out.json_paths.size() < options.max_json_paths) out.json_paths.push_back(name);
+    if (!dst) continue;
+    char buf[65536];
+    for (;;) {
+      la_ssize_t n = archive_read_data(a.get(), buf, sizeof buf);
+      if (n < 0) {
+        out.warnings.push_back(name + ": " + archive_error_string(a.get()));
+        break;
+      }
+      if (n == 0) break;
+      total += static_cast<size_t>(n);
+      if (dst->size() + static_cast<size_t>(n) > kMaxEntryBytes || total > kMaxZipBytes) {
+        out.warnings.push_back(name + ": decompressed size exceeds " + std::to_string(kMaxEntryBytes >> 20) +
+                               " MiB; read stopped there (zip bomb?)");
+        break;
+      }
+      dst->append(buf, static_cast<size_t>(n));
+    }
+  }
+  if (entries == 0) return ParseError("zip has no readable entries");
+  if (is_docx) {
+    out.json_paths.clear();
+    ProfileDocxPart(document, options, out);
+    return Status::Ok();
+  }
+  if (!is_xlsx) {
+    out.format = Format::kZip;
+    return Status::Ok();
+  }
+  out.json_paths.clear();
+  ProfileXlsxParts(workbook, shared, sheet, options, out);
   return Status::Ok();
 }
 

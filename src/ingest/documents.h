@@ -27,6 +27,15 @@ void ProfileHtmlTables(std::string_view html, const ProfileOptions& options, Fil
 // rows of the first sheet, sheet names in json_paths; or the document text).
 Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProfile& out);
 
+// An XLSX's profile from its parts: sheet names from the workbook, columns from the sheet's first row, then
+// types, samples and the row count. Parts may be prefixes (ranged reads, zip_ranges.h): a row or string cut
+// at the end is dropped, and a cell whose shared string lies beyond the prefix reads as empty.
+void ProfileXlsxParts(std::string_view workbook, std::string_view shared, std::string_view sheet,
+                      const ProfileOptions& options, FileProfile& out);
+
+// A DOCX's profile from word/document.xml (or its prefix): the start of its text.
+void ProfileDocxPart(std::string_view document, const ProfileOptions& options, FileProfile& out);
+
 // pdftotext on the bytes (first pages only), at most max_bytes of UTF-8 text.
 Result<std::string> PdfToText(std::string_view pdf, size_t max_bytes, int timeout_ms = 10000);
 

@@ -6,6 +6,7 @@
 #include "ingest/documents.h"
 #include "ingest/encoding.h"
 #include "ingest/json_profile.h"
+#include "ingest/zip_ranges.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/lake/store.h"
 
@@ -274,6 +275,33 @@ Result<FileProfile> ProfileObject(lake::Store& store, std::string_view key, cons
   });
   if (!s.ok()) return s;
   return profiler.Finish(stopped && options.max_bytes != UINT64_MAX);
+}
+
+Result<FileProfile> ProfileHead(lake::Store& store, std::string_view key, uint64_t size, std::string_view name_hint,
+                                const ProfileOptions& options, HeadRead* read) {
+  HeadRead local;
+  HeadRead& r = read ? *read : local;
+  LAKEQA_ASSIGN_OR_RETURN(r.head, store.ReadRange(key, 0, options.max_bytes));
+  r.bytes_read += r.head.size();
+  ++r.requests;
+  bool truncated = size > r.head.size();
+  Profiler profiler(name_hint, options);
+  profiler.Feed(r.head);
+  LAKEQA_ASSIGN_OR_RETURN(FileProfile p, profiler.Finish(truncated));
+  bool zip = p.format == Format::kZip || p.format == Format::kXlsx || p.format == Format::kDocx;
+  if (!truncated || !zip) return p;
+  FileProfile inside;
+  uint64_t requests = 0;
+  Status s = ProfileZipByRanges(store, key, size, options, inside, &requests);
+  r.requests += requests;
+  r.bytes_read += inside.bytes_read;
+  if (!s.ok()) {
+    p.warnings.push_back("zip contents not read from the end of the file: " + s.message());
+    p.bytes_read = r.bytes_read;
+    return p;
+  }
+  inside.bytes_read = r.bytes_read;
+  return inside;
 }
 
 }  // namespace lakeqa::ingest

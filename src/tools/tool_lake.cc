@@ -568,14 +568,15 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
     return info.status();
   }
   constexpr uint64_t kHead = 64 * 1024;
-  LAKEQA_ASSIGN_OR_RETURN(std::string head, t.store_->ReadRange(key, 0, kHead));
   ingest::ProfileOptions po;
   po.max_bytes = kHead;
   po.max_samples_per_column = 3;
   po.max_sample_value_bytes = 48;  // a sample shows a value's shape; long URLs would crowd out columns
-  ingest::Profiler prof(file_path, po);
-  prof.Feed(head);
-  auto p = prof.Finish(info->size > head.size());
+  // The head, and for an XLSX/DOCX/zip larger than it the sheets and header row read from the zip's end.
+  ingest::HeadRead hr;
+  auto p = ingest::ProfileHead(*t.store_, key, info->size, file_path, po, &hr);
+  if (!p.ok() && hr.requests == 0) return p.status();  // the head itself could not be read
+  const std::string& head = hr.head;
   // A workbook's sheets live at the end of its zip: read whole (up to a bound) to name them.
   Json sheets;
   constexpr uint64_t kMaxWorkbookBytes = 32ull << 20;
@@ -631,7 +632,7 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
     if (!f.geometry_types.empty()) r["geometry_types"] = f.geometry_types;
     r["rows_sampled"] = f.rows;
     r["rows_exact"] = f.rows_exact;
-    r["bytes_inspected"] = head.size();
+    r["bytes_inspected"] = hr.bytes_read;
     if (!f.warnings.empty()) r["warnings"] = f.warnings;
     if (!f.corrupt.empty()) r["corrupt"] = f.corrupt;
     if (!f.json_paths.empty()) {

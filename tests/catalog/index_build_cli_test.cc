@@ -158,5 +158,62 @@ TEST_F(IndexBuildCli, AFailedRebuildLeavesThePreviousIndexUsable) {
   ASSERT_EQ(Lakeqa("catalog show --json --index " + dir_ + "/idx datagov/parks", "show.json"), 0) << Log("show.json");
 }
 
+// Item 4 of issue 25: the default profile is the whole file on a local lake (row counts exact), and a
+// head profile still sees the sheets and columns of an XLSX larger than the head, so search finds it.
+TEST_F(IndexBuildCli, LocalLakesAreProfiledWholeAndHeadProfilesSeeInsideLargeXlsx) {
+  if (std::system("/usr/bin/python3 -c 'import zipfile, zlib' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 with zipfile is needed to write the workbook";
+  // A CSV of 9,000 rows (about 150 KB) and a real XLSX of about 300 KB (Python's zipfile, deflate).
+  std::string csv = "site,reading\n";
+  for (int i = 0; i < 9000; ++i) csv += "beach-" + std::to_string(i % 97) + "," + std::to_string(i * 7 % 1000) + "\n";
+  Put("c/kramabench-biomedical/clinical/cities.csv", csv);
+  Put("c/kramabench-biomedical/clinical/metadata.json", R"({"title": "clinical/mmc1"})");
+  std::string script = dir_ + "/make_xlsx.py";
+  Put("make_xlsx.py", R"(import random, sys, zipfile
+random.seed(11)
+rows = ['<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c></row>']
+for r in range(2, 12002):
+    rows.append('<row r="%d"><c r="A%d"><v>%d</v></c><c r="B%d"><v>%d</v></c><c r="C%d"><v>%.6f</v></c></row>'
+                % (r, r, random.randrange(10**6), r, random.randrange(30, 90), r, random.random()))
+sheet = '<worksheet><sheetData>' + ''.join(rows) + '</sheetData></worksheet>'
+with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('[Content_Types].xml', '<Types/>')
+    z.writestr('xl/workbook.xml', '<workbook><sheets><sheet name="UCEC_CPTAC3_meta_table" sheetId="1"/></sheets></workbook>')
+    z.writestr('xl/worksheets/sheet1.xml', sheet)
+    z.writestr('xl/sharedStrings.xml', '<sst><si><t>Proteomics_Participant_ID</t></si><si><t>Age</t></si>'
+               '<si><t>Histologic_Grade_FIGO</t></si></sst>')
+)");
+  std::string xlsx = dir_ + "/c/kramabench-biomedical/mmc1/mmc1.xlsx";
+  fs::create_directories(fs::path(xlsx).parent_path());
+  ASSERT_EQ(std::system(("/usr/bin/python3 " + script + " " + xlsx).c_str()), 0);
+  ASSERT_GT(fs::file_size(xlsx), 128u * 1024);
+
+  // No --profile on a local lake: full, said before any read; the CSV's 9,000 rows are exact.
+  ASSERT_EQ(Lakeqa("index build --lake " + dir_ + "/c --index " + dir_ + "/idx", "auto.log"), 0) << Log("auto.log");
+  EXPECT_NE(Log("auto.log").find("profile=full"), std::string::npos) << Log("auto.log");
+  EXPECT_EQ(Manifest()["build"]["profile"], "full");
+  auto search = [&](const std::string& index, const std::string& query, const std::string& log) {
+    EXPECT_EQ(Lakeqa("search --json --index " + dir_ + "/" + index + " " + query, log), 0) << Log(log);
+    std::string out = Log(log);
+    Json j = Json::parse(out.substr(std::min(out.find('{'), out.size())), nullptr, false);
+    return j.is_object() && j.contains("hits") && !j["hits"].empty() ? j["hits"][0] : Json();
+  };
+  Json whole = search("idx", "beach reading", "full.json");
+  EXPECT_EQ(whole["id"], "kramabench-biomedical/clinical") << Log("full.json");
+  EXPECT_EQ(whole["rows"], 9000) << Log("full.json");
+  EXPECT_EQ(whole["rows_exact"], true) << Log("full.json");
+
+  // --profile head: the CSV's count is a lower bound (said so), the workbook's columns are read from its end.
+  ASSERT_EQ(Lakeqa("index build -q --profile head --lake " + dir_ + "/c --index " + dir_ + "/head", "head.log"), 0)
+      << Log("head.log");
+  Json xl = search("head", "histologic grade figo", "xlsx.json");
+  EXPECT_EQ(xl["id"], "kramabench-biomedical/mmc1") << Log("xlsx.json");
+  Json part = search("head", "beach reading", "part.json");
+  EXPECT_EQ(part["id"], "kramabench-biomedical/clinical") << Log("part.json");
+  EXPECT_EQ(part["rows_exact"], false) << Log("part.json");
+  ASSERT_TRUE(part["rows"].is_number()) << Log("part.json");
+  EXPECT_LT(part["rows"].get<uint64_t>(), 9000u) << Log("part.json");
+}
+
 }  // namespace
 }  // namespace lakeqa::catalog

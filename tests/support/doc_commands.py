@@ -37,6 +37,11 @@ SKIPPED = {
     "release and profiling builds (minutes of compilation)",
     ("docs/benchmarks.md", "bench/search_engines.sh"): "benchmarks: minutes of CPU against competitor engines "
     "(`make bench` runs them), never part of the tests",
+    ("docs/benchmarks.md", "bench/relevance_real.sh"): "a benchmark over the KramaBench checkout and the CMDBench "
+    "NBA lake from /work/shared/data with a JDK and Lucene installed by it, never part of the tests; "
+    "RelevanceRegression checks lakeqa's own metrics",
+    ("docs/search.md", "bench/relevance_real.sh"): "the same benchmark as in docs/benchmarks.md (KramaBench and "
+    "CMDBench data from /work/shared/data, Lucene), never part of the tests",
     ("docs/cli.md", "lakeqa doctor"): "reports this machine's sandbox protections, not the demo lake; the "
     "protections themselves are tested one by one in tests/exec (docs/sandbox.md lists the tests)",
     ("docs/search.md", "lakeqa eval tune"): "the grid search over the NBA lake's development split (52 evaluations, "

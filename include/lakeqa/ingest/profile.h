@@ -106,4 +106,20 @@ Format SniffFormat(std::string_view head, std::string_view name_hint);
 // Reads a lake object through the store (whole, or its first options.max_bytes) and profiles it.
 Result<FileProfile> ProfileObject(lake::Store& store, std::string_view key, const ProfileOptions& options);
 
+// What ProfileHead read: the head itself (for previews) and what the reads cost.
+struct HeadRead {
+  std::string head;
+  uint64_t bytes_read = 0;
+  uint64_t requests = 0;
+};
+
+// Profiles a lake object of `size` bytes (as listed) from its first options.max_bytes: one ranged read, the
+// cost of head mode on S3. A zip-based file (XLSX, DOCX, zip) larger than the head is then read from its end
+// as well: the central directory, then the workbook, the start of the shared strings and of the first sheet
+// (or the start of a DOCX's text), each one ranged read of at most options.max_bytes, so that a head profile
+// still holds the sheet names and the header row. When that second look fails, the head's profile is
+// returned with a warning saying why.
+Result<FileProfile> ProfileHead(lake::Store& store, std::string_view key, uint64_t size, std::string_view name_hint,
+                                const ProfileOptions& options, HeadRead* read = nullptr);
+
 }  // namespace lakeqa::ingest
