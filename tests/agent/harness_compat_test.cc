@@ -21,8 +21,7 @@ namespace lakeqa::agent {
 namespace {
 
 using lakeqa::testing::ModelServer;
-using lakeqa::testing::OpenAiToolCallStream;
-using lakeqa::testing::Reply;
+using lakeqa::testing::ScriptedToolCalls;
 
 // The USGS earthquake feed's properties (26, as in the demo lake's usgs-earthquakes-past-week): a GeoJSON
 // wide enough that its inspect_file result is cut under the harness's protocol.
@@ -98,13 +97,7 @@ TEST_F(HarnessProtocol, ReferenceSchemasArgumentsAndCodeWorkUnchanged) {
          "print(same, round(df['ph'].mean(), 1))"}}},
       {"submit_answer", {{"answer", "[7.0 pH]"}, {"reasoning", "mean pH of the two stations"}}},
   };
-  ModelServer srv([&](const std::string&, const Json& body) -> Reply {
-    size_t turn = 0;
-    for (const Json& m : body["messages"])
-      turn += m["role"] == "assistant";
-    const auto& [name, args] = calls.at(std::min(turn, calls.size() - 1));
-    return OpenAiToolCallStream(name, args, "call_" + std::to_string(turn));
-  });
+  ModelServer srv(ScriptedToolCalls(calls));
   llm::ClientOptions o;
   o.base_url = srv.Url() + "/v1";
   o.http.max_retries = 1;

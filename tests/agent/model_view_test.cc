@@ -18,8 +18,7 @@ namespace lakeqa::agent {
 namespace {
 
 using lakeqa::testing::ModelServer;
-using lakeqa::testing::OpenAiToolCallStream;
-using lakeqa::testing::Reply;
+using lakeqa::testing::ScriptedToolCalls;
 
 constexpr int kFirst = 10, kDatasets = 25;  // ids springfield-parks-inventory-10 .. -34: no id is another's prefix
 
@@ -59,13 +58,7 @@ class ModelView : public ::testing::Test {
 
   // Runs the scripted model once; returns every request it got.
   std::vector<std::string> Run(bool compact, const std::vector<std::pair<std::string, Json>>& calls) {
-    ModelServer srv([&](const std::string&, const Json& body) -> Reply {
-      size_t turn = 0;
-      for (const Json& m : body["messages"])
-        turn += m["role"] == "assistant";
-      const auto& [name, args] = calls.at(std::min(turn, calls.size() - 1));
-      return OpenAiToolCallStream(name, args, "call_" + std::to_string(turn));
-    });
+    ModelServer srv(ScriptedToolCalls(calls));
     llm::ClientOptions o;
     o.base_url = srv.Url() + "/v1";
     o.http.max_retries = 1;

@@ -10,6 +10,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 #include <httplib.h>
@@ -209,6 +211,18 @@ inline Reply JsonReply(int status, const Json& body, std::map<std::string, std::
   r.headers = std::move(headers);
   r.chunks.push_back(body.dump());
   return r;
+}
+
+// A model that answers its k-th turn (counted by the assistant messages it was sent) with calls[k], one tool
+// call per reply, and repeats the last call once the script runs out: the paper protocol's one call per turn.
+inline Script ScriptedToolCalls(std::vector<std::pair<std::string, Json>> calls) {
+  return [calls = std::move(calls)](const std::string&, const Json& body) -> Reply {
+    size_t turn = 0;
+    for (const Json& m : body["messages"])
+      turn += m["role"] == "assistant";
+    const auto& [name, args] = calls.at(std::min(turn, calls.size() - 1));
+    return OpenAiToolCallStream(name, args, "call_" + std::to_string(turn));
+  };
 }
 
 }  // namespace lakeqa::testing
