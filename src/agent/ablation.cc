@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "agent/internal.h"
+#include "lakeqa/tools/model_view.h"
 
 namespace lakeqa::agent {
 namespace {
@@ -191,6 +192,14 @@ class AblatedEpisode::Env : public ToolEnv {
     Json r = inner_.Call(tool, args);
     if (tool == "search_keyword" && a_.search == "ideal" && !internal::IsError(r)) return GoldFirst(args, r);
     return r;
+  }
+
+  Json CallCompact(const std::string& tool, const Json& args) override {
+    // GoldFirst reorders the full hits; oracle_fact has no compact view.
+    if ((tool == kOracleFactTool && a_.compute == "ideal") || (tool == "search_keyword" && a_.search == "ideal"))
+      return tools::CompactView(tool, Call(tool, args));
+    own_ = Json();
+    return inner_.CallCompact(tool, args);
   }
 
   Json LastCallDatasets() override { return own_.is_null() ? inner_.LastCallDatasets() : own_; }

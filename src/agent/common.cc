@@ -15,7 +15,8 @@ void AddUnique(std::vector<std::string>& v, const std::string& id) {
 
 // "datagov/abc" or "abc" plus an optional namespace field → "datagov/abc" when the namespace is known.
 std::string Qualified(const Json& item) {
-  if (!item.is_object()) return item.is_string() ? item.get<std::string>() : "";
+  // A compact view's hit line, "datagov/abc | title | ...", starts with the id.
+  if (!item.is_object()) return item.is_string() ? item.get<std::string>().substr(0, item.get<std::string>().find(" | ")) : "";
   std::string id = item.value("dataset_id", item.value("id", ""));
   std::string ns =
       item.contains("namespace") && item["namespace"].is_string() ? item["namespace"].get<std::string>() : "";
@@ -75,9 +76,9 @@ Json CallAndRecord(ToolEnv& env, int& turn, const std::string& tool, const Json&
   return r;
 }
 
-Json SafeCall(ToolEnv& env, const std::string& tool, const Json& args) {
+Json SafeCall(ToolEnv& env, const std::string& tool, const Json& args, bool compact) {
   try {
-    return env.Call(tool, args);
+    return compact ? env.CallCompact(tool, args) : env.Call(tool, args);
   } catch (const std::exception& e) {
     return ErrorJson(Internal("tool " + tool + " failed: " + e.what()));
   }

@@ -18,7 +18,8 @@ Json TrackDatasets(ToolEnv& env, bool called, const std::string& tool, const Jso
                    AgentResult& out);
 
 // Calls a tool, turning a thrown exception (a bug in the tool code) into a JSON error.
-Json SafeCall(ToolEnv& env, const std::string& tool, const Json& args);
+// compact: the result in the model's compact view (ToolEnv::CallCompact).
+Json SafeCall(ToolEnv& env, const std::string& tool, const Json& args, bool compact = false);
 
 bool IsError(const Json& result);
 // A trace event's status: "ok", or the error's code name ("not_found", "timeout", ...).

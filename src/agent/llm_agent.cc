@@ -160,6 +160,9 @@ class LlmAgent : public Agent {
         Json result;
         auto t1 = Clock::now();
         bool called = false;
+        // What the model is shown: the compact view, unless it asked for a view itself.
+        bool own_view = call.arguments.is_object() && call.arguments.contains("view");
+        bool compact = config_.compact_results && !own_view;
         // One count everywhere (eval's TraceSets): every call but submit_answer, refused ones included.
         if (call.name != "submit_answer") ++out.tool_calls;
         if (offered.count(call.name) == 0) {
@@ -170,15 +173,11 @@ class LlmAgent : public Agent {
         } else if (call.name == "submit_answer") {
           result = internal::Submit(call.arguments, out);
         } else {
-          result = internal::SafeCall(env, call.name, call.arguments);
+          result = internal::SafeCall(env, call.name, call.arguments, compact);
           called = true;
         }
         Json ids = internal::TrackDatasets(env, called, call.name, call.arguments, result, out);
-        // What the model is shown: the compact view, unless it asked for a view itself.
-        bool own_view = call.arguments.is_object() && call.arguments.contains("view");
-        std::string text = internal::Truncate(
-            DumpJson(called && config_.compact_results && !own_view ? tools::CompactView(call.name, result) : result),
-            config_.result_chars);
+        std::string text = internal::Truncate(DumpJson(result), config_.result_chars);
         int turns_left = config_.max_turns - turn - 1;
         int secs_left = std::max(0, static_cast<int>(config_.timeout_s - MsSince(start) / 1000));
         text += fmt::format("\n\n[STATUS: {} turns remaining, {}s time remaining]", turns_left, secs_left);

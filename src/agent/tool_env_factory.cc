@@ -7,12 +7,16 @@
 
 #include "lakeqa/agent/run.h"
 #include "lakeqa/agent/tool_env.h"
+#include "lakeqa/tools/model_view.h"
 #include "lakeqa/catalog/lake_check.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/lake/store.h"
 #include "lakeqa/tools/tools.h"
 
 namespace lakeqa::agent {
+
+Json ToolEnv::CallCompact(const std::string& tool, const Json& args) { return tools::CompactView(tool, Call(tool, args)); }
+
 namespace {
 
 class ToolSetEnv : public ToolEnv {
@@ -27,6 +31,12 @@ class ToolSetEnv : public ToolEnv {
     return out;
   }
   Json Call(const std::string& tool, const Json& args) override { return set_.Call(*session_, tool, args); }
+  Json CallCompact(const std::string& tool, const Json& args) override {
+    if (!args.is_object()) return Call(tool, args);
+    Json a = args;
+    a["view"] = "compact";
+    return set_.Call(*session_, tool, a);
+  }
   Json LastCallDatasets() override {
     const tools::TraceEvent& last = session_->last_event();
     if (last.tool.empty()) return Json();

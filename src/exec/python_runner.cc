@@ -319,8 +319,9 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
       add({"--ro-bind", top, top});
     }
   }
-  // What the dynamic loader and Debian's BLAS/LAPACK alternatives need; nothing else from /etc.
-  for (const char* etc : {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/alternatives"})
+  // What the dynamic loader, Debian's BLAS/LAPACK alternatives and Debian's matplotlib (its mpl-data
+  // matplotlibrc is a link to /etc/matplotlibrc) need; nothing else from /etc.
+  for (const char* etc : {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/alternatives", "/etc/matplotlibrc"})
     if (PathExists(etc)) add({"--ro-bind", etc, etc});
   // /dev is bwrap's own tmpfs: read-only, with a size-limited /dev/shm, so neither can fill memory.
   add({"--proc", "/proc", "--dev", "/dev"});
@@ -348,6 +349,7 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
       {"LANG", "C.UTF-8"},
       {"TZ", "UTC"},
       {"MPLBACKEND", "Agg"},
+      {"MPLCONFIGDIR", "/tmp/matplotlib"},  // its font cache, out of the agent's files
       {"OPENBLAS_NUM_THREADS", "1"},
       {"OMP_NUM_THREADS", "1"},
       {"MKL_NUM_THREADS", "1"},

@@ -94,17 +94,43 @@ void CopyKeys(const Json& from, Json& to, std::initializer_list<const char*> key
     if (from.contains(k)) to[k] = from[k];
 }
 
-// Where the n-th element of to[key] ends in DumpJson(to), counted as the dump of `to` with that list cut to n.
+// Where the n-th element of to[key] ends in DumpJson(to): the dump of `to` cut after that list, the list cut
+// to n elements.
 size_t HeadEnd(Json to, const char* key, size_t n) {
-  Json& list = to[key];
+  Json head = Json::object();
+  for (auto& [k, v] : to.items()) {
+    head[k] = std::move(v);
+    if (k == key) break;
+  }
+  Json& list = head[key];
   while (list.size() > n)
     list.erase(list.size() - 1);
-  return DumpJson(to).size();
+  return DumpJson(head).size();
+}
+
+// Per keyword: only the ids the combined ranking did not already show, each id once.
+Json MoreIdsByKeyword(const Json& full, const Json& hits) {
+  Json extra = Json::object();
+  if (!full.contains("results_by_keyword") || !full["results_by_keyword"].is_object()) return extra;
+  std::set<std::string> shown;
+  for (const Json& h : hits) shown.insert(FullId(h));
+  for (const auto& [kw, list] : full["results_by_keyword"].items()) {
+    Json ids = Json::array();
+    if (list.is_array()) {
+      for (const Json& h : list) {
+        std::string id = FullId(h);
+        if (!id.empty() && shown.insert(id).second) ids.push_back(id);
+      }
+    }
+    if (!ids.empty()) extra[kw] = std::move(ids);
+  }
+  return extra;
 }
 
 Json CompactSearchKeyword(const Json& full) {
   static const Tier kTiers[] = {{72, 4, 24}, {56, 3, 18}, {44, 2, 14}, {36, 1, 12}, {28, 0, 0}, {0, 0, 0}};
   const Json& hits = full.contains("results") && full["results"].is_array() ? full["results"] : Json::array();
+  Json more = MoreIdsByKeyword(full, hits);
   Json best;
   for (const Tier& t : kTiers) {
     Json out = Json::object();
@@ -114,32 +140,17 @@ Json CompactSearchKeyword(const Json& full) {
     for (const Json& h : hits)
       lines.push_back(HitLine(h, t));
     out["results"] = std::move(lines);
+    CopyKeys(full, out, {"note", "spelling", "dropped_words"});
+    if (!more.empty()) out["more_ids_by_keyword"] = more;
+    out["details"] =
+        "Descriptions, matched fields, snippets, facets and near-duplicates: the same call with \"view\": "
+        "\"full\"; a file's columns and rows: list_files, then inspect_file.";
     best = std::move(out);
-    // The whole result escapes the cut, or the first hits all land in the kept head.
+    // Measured on the result the caller gets: it escapes the cut whole, or its first hits all land in the
+    // kept head.
     size_t n = std::min(kHitsInHead, hits.size());
     if (DumpJson(best).size() <= kCutAbove || HeadEnd(best, "results", n) + kHeadMargin <= kCompactHeadChars) break;
   }
-  CopyKeys(full, best, {"note", "spelling", "dropped_words"});
-  // Per keyword: only the ids the combined ranking did not already show, each id once.
-  if (full.contains("results_by_keyword") && full["results_by_keyword"].is_object()) {
-    std::set<std::string> shown;
-    for (const Json& h : hits) shown.insert(FullId(h));
-    Json extra = Json::object();
-    for (const auto& [kw, list] : full["results_by_keyword"].items()) {
-      Json ids = Json::array();
-      if (list.is_array()) {
-        for (const Json& h : list) {
-          std::string id = FullId(h);
-          if (!id.empty() && shown.insert(id).second) ids.push_back(id);
-        }
-      }
-      if (!ids.empty()) extra[kw] = std::move(ids);
-    }
-    if (!extra.empty()) best["more_ids_by_keyword"] = std::move(extra);
-  }
-  best["details"] =
-      "Descriptions, matched fields, snippets, facets and near-duplicates: the same call with \"view\": "
-      "\"full\"; a file's columns and rows: list_files, then inspect_file.";
   return best;
 }
 
@@ -211,13 +222,17 @@ Json CompactDownload(const Json& full) {
   return out;
 }
 
+// A list the model needs only the length of: replaced by its count.
+void CountInsteadOfList(Json& out, const char* list, const char* count) {
+  if (!out.contains(list) || !out[list].is_array()) return;
+  out[count] = out[list].size();
+  out.erase(list);
+}
+
 // Lists an answer does not need that sit after the output and would take the kept tail.
 Json CompactExecuteCode(const Json& full) {
   Json out = full;
-  if (out.contains("sandbox_files") && out["sandbox_files"].is_array()) {
-    out["sandbox_file_count"] = out["sandbox_files"].size();
-    out.erase("sandbox_files");
-  }
+  CountInsteadOfList(out, "sandbox_files", "sandbox_file_count");
   out.erase("elapsed_ms");
   // The traceback is also in stderr: shown once.
   if (out.contains("traceback") && out["traceback"].is_string() && out.contains("stderr") &&
@@ -236,10 +251,7 @@ Json CompactExecuteCode(const Json& full) {
 
 Json CompactQuery(const Json& full) {
   Json out = full;
-  if (out.contains("views") && out["views"].is_array()) {
-    out["view_count"] = out["views"].size();
-    out.erase("views");
-  }
+  CountInsteadOfList(out, "views", "view_count");
   out.erase("types");
   out.erase("elapsed_ms");
   out.erase("columnar_cache");

@@ -613,7 +613,10 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
     bool textual = f.format != ingest::Format::kPdf && f.format != ingest::Format::kXlsx &&
                    f.format != ingest::Format::kDocx && f.format != ingest::Format::kZip &&
                    f.format != ingest::Format::kBinary && sheets.is_null();
-    if (f.format == ingest::Format::kCsv) {
+    // A Wikipedia page is prose by the lake's layout, even when its commas look like a CSV to the sniffer.
+    bool page = ref.ns == "wikipedia" && file_path == "content.txt";
+    bool prose = textual && (f.format == ingest::Format::kText || page);
+    if (f.format == ingest::Format::kCsv && !page) {
       r["delimiter_guess"] = std::string(1, f.delimiter);
       r["has_header"] = f.has_header;
     } else if (textual && !preview.empty()) {
@@ -621,7 +624,7 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
       r["delimiter_guess"] = GuessDelimiter(preview[0].get<std::string>());
     }
     std::set<std::string> names;
-    if (!f.columns.empty()) {
+    if (!f.columns.empty() && !prose) {
       Json header = Json::array();
       for (const auto& c : f.columns) {
         header.push_back(c.name);
@@ -647,13 +650,13 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
       }
       r["json_keys"] = keys;
     }
-    if (!f.columns.empty()) {
+    if (!f.columns.empty() && !prose) {
       Json columns = Json::array();
       for (const auto& c : f.columns)
         columns.push_back({{"name", c.name}, {"type", c.type}, {"samples", c.samples}});
       r["columns"] = columns;
     }
-    if (textual && f.format == ingest::Format::kText) {
+    if (prose) {
       // Prose: its first few KB, so a page reads without a download (lines of 300 bytes showed ~300 chars).
       r["line_count_sampled"] = preview.size();
       size_t n = std::min(head.size(), kTextPreviewBytes);

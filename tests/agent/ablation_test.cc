@@ -334,7 +334,8 @@ TEST(Ablation, PreloadedPutsTheGoldFilesInTheSandboxBeforeTheFirstTurn) {
   EXPECT_EQ(setup["tool"], "download");
   EXPECT_EQ(setup["by"], "ablation");
   EXPECT_EQ(setup["accessed"], Json::array());
-  EXPECT_EQ(ep.result.tool_calls, 1);  // the model's search_keyword only
+  // The model's search_keyword and its refused oracle_fact (not offered here); submit_answer is not a call.
+  EXPECT_EQ(ep.result.tool_calls, 2);
   EXPECT_TRUE(ep.result.accessed.empty());
   EXPECT_NE(FirstUser(ep.bodies[0]).find(ep.sandbox + "/datagov/city-parks-inventory/files/rows.txt"),
             std::string::npos);

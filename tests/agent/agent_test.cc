@@ -217,7 +217,8 @@ TEST(LlmAgent, ErrorsGoBackToTheModelAndTheAnswerIsCleaned) {
   EXPECT_EQ(r.answer, "1853");
   EXPECT_EQ(r.raw_answer, "The answer is [1,853]");
   EXPECT_EQ(r.turns, 5);
-  EXPECT_EQ(r.tool_calls, 1);  // only search_keyword reached the environment
+  // Refused calls count (docs/formats-run.md): browse_web, the malformed one and search_keyword.
+  EXPECT_EQ(r.tool_calls, 3);
   EXPECT_EQ(r.usage.input_tokens, 500);
   EXPECT_EQ(r.usage.cache_read_tokens, 120);
   ASSERT_TRUE(r.cost_usd.has_value());

@@ -200,14 +200,15 @@ TEST_F(CliHarness, PredictionsAndReportsCountToolCallsAlike) {
 // refused before anything is written: no empty cassette.jsonl.
 TEST_F(CliHarness, ACopyOfTheLakeIsTheSameLakeAndARefusedRunLeavesNoCassette) {
   std::filesystem::copy(dir_ + "/lake", dir_ + "/copy", std::filesystem::copy_options::recursive);
-  auto args = Baseline("copy", dir_ + "/tasks");
+  // The run's output goes beside the copy, not into it: a file more in the lake is another lake.
+  auto args = Baseline("copy-run", dir_ + "/tasks");
   args[6] = dir_ + "/copy";
   ASSERT_EQ(RunCli(args, dir_ + "/copy.log"), 0) << Log(dir_ + "/copy.log");
-  Json meta = ReadJson(dir_ + "/copy/run.json");
+  Json meta = ReadJson(dir_ + "/copy-run/run.json");
   EXPECT_EQ(meta["lake"]["moved"], true) << meta.dump(2);
   EXPECT_EQ(meta["lake"]["forced"], false) << meta.dump(2);
   EXPECT_TRUE(meta["warnings"].empty()) << meta.dump(2);
-  EXPECT_EQ(Lines(dir_ + "/copy/predictions.jsonl").size(), 4u);
+  EXPECT_EQ(Lines(dir_ + "/copy-run/predictions.jsonl").size(), 4u);
 
   // An index written before manifest.json recorded the fingerprint: the catalog's files give it.
   Json manifest = ReadJson(dir_ + "/idx/manifest.json");

@@ -193,7 +193,7 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
   EXPECT_NE(Log("auto.log").find("profile=full"), std::string::npos) << Log("auto.log");
   EXPECT_EQ(Manifest()["build"]["profile"], "full");
   auto search = [&](const std::string& index, const std::string& query, const std::string& log) {
-    EXPECT_EQ(Lakeqa("search --json --index " + dir_ + "/" + index + " " + query, log), 0) << Log(log);
+    EXPECT_EQ(Lakeqa("search --json --index " + dir_ + "/" + index + " '" + query + "'", log), 0) << Log(log);
     std::string out = Log(log);
     Json j = Json::parse(out.substr(std::min(out.find('{'), out.size())), nullptr, false);
     return j.is_object() && j.contains("hits") && !j["hits"].empty() ? j["hits"][0] : Json();

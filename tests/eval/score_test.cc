@@ -399,7 +399,10 @@ TEST_F(RunDir, OracleOverRealTasks) {
   EXPECT_NEAR(s.dret.recall, 1.0, 1e-12);
   EXPECT_NEAR(s.dacc.precision, 1.0, 1e-12);
   EXPECT_EQ(s.funnel[FunnelStage::kCorrect], truthy - harness_misses.size());
-  EXPECT_EQ(s.funnel[FunnelStage::kWrongAfterAnalysis], harness_misses.size());
+  // The harness's two exact-match misses are right under the lenient match (the gold read at its own
+  // precision), so the funnel puts them in its lenient stage, not among the wrong answers.
+  EXPECT_EQ(s.funnel[FunnelStage::kLenientCorrect], harness_misses.size());
+  EXPECT_EQ(s.funnel[FunnelStage::kWrongAfterAnalysis], 0u);
 }
 
 }  // namespace

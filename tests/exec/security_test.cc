@@ -371,8 +371,11 @@ TEST_F(SandboxAttack, OpensAreObservedAndAForgedLogDoesNotCount) {
       "for f in FILES: open(f).read()\n"
       "for log in [os.environ.get('LAKEQA_ACCESS_LOG', ''), SANDBOX_DIR + '/.lakeqa/accessed.jsonl']:\n"
       "    if log:\n"
-      "        with open(log, 'a') as f:\n"
-      "            f.write('{\"op\": \"get_object\", \"bucket\": \"b\", \"key\": \"datagov/forged/files/f.csv\"}\\n')\n"
+      "        try:\n"
+      "            with open(log, 'a') as f:\n"
+      "                f.write('{\"op\": \"get_object\", \"bucket\": \"b\", \"key\": \"datagov/forged/files/f.csv\"}\\n')\n"
+      "        except OSError:\n"
+      "            pass  # the sandbox's .lakeqa is read-only: refused is as good as ignored\n"
       "print('done')\n",
       o);
   ASSERT_EQ(r.stdout_text, "done\n") << r.stderr_text;

@@ -44,8 +44,9 @@ SKIPPED = {
     "CMDBench data from /work/shared/data, Lucene), never part of the tests",
     ("docs/cli.md", "lakeqa doctor"): "reports this machine's sandbox protections, not the demo lake; the "
     "protections themselves are tested one by one in tests/exec (docs/sandbox.md lists the tests)",
-    ("docs/search.md", "lakeqa eval tune"): "the grid search over the NBA lake's development split (52 evaluations, "
-    "minutes of CPU); RelevanceRegression checks the ranking it chose",
+    ("docs/search.md", "lakeqa lake build --source kramabench"): "the real-collection grid over the KramaBench "
+    "checkout and the CMDBench NBA lake from ../shared/data (minutes of CPU); RelevanceRegression.real runs the "
+    "same lake, index and eval suite verbs (tests/support/relevance_regression.sh real)",
     ("docs/ui.md", "lakeqa tasks validate demo.sqlite.export"): "the file is what the workbench's Export button "
     "writes; Workbench.EndToEndChromium exports it and runs the same checks",
     ("docs/cmdbench.md", "lakeqa lake build --source cmdbench:"): "the CMDBench NBA lake from /work/shared/data, "

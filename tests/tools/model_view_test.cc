@@ -129,11 +129,11 @@ TEST_F(ModelViewTools, ReferenceHarnessArgumentsAreAcceptedAsItAcceptsThem) {
   EXPECT_EQ(Code(Call("search", {{"prefixes", {"austin"}}, {"limit", 500}})), "");
   EXPECT_EQ(Code(Call("search_keyword", {{"keywords", {"austin"}}, {"limit", 1000}})), "");
   EXPECT_EQ(Code(Call("list_files", {{"dataset_ids", {"austin-water"}}, {"limit", 5000}})), "");
-  Json five = Call("inspect_file", {{"dataset_id", "apd-searches-by-type"}, {"file_path", "files/rows.txt"},
+  Json five = Call("inspect_file", {{"dataset_id", "datagov/apd-searches-by-type"}, {"file_path", "files/rows.txt"},
                                     {"max_lines", 0}});
   ASSERT_EQ(Code(five), "") << five.dump();
   EXPECT_EQ(five["line_preview"].size(), 5u);
-  EXPECT_EQ(Code(Call("inspect_file", {{"dataset_id", "apd-searches-by-type"}, {"file_path", "files/rows.txt"},
+  EXPECT_EQ(Code(Call("inspect_file", {{"dataset_id", "datagov/apd-searches-by-type"}, {"file_path", "files/rows.txt"},
                                        {"max_lines", -1}})),
             "invalid_argument");
 }

@@ -255,9 +255,12 @@ TEST_F(PythonToolsTest, ForgedAccessLogDoesNotCountButGlobAndFilesReadsDo) {
                   "open('datagov/forged/files/x.csv').read()\n"
                   "for log in [os.environ.get('LAKEQA_ACCESS_LOG', ''), SANDBOX_DIR + '/.lakeqa/accessed.jsonl']:\n"
                   "    if log:\n"
-                  "        with open(log, 'a') as f:\n"
-                  "            f.write('{\"op\": \"get_object\", \"bucket\": \"b\", \"key\": "
+                  "        try:\n"
+                  "            with open(log, 'a') as f:\n"
+                  "                f.write('{\"op\": \"get_object\", \"bucket\": \"b\", \"key\": "
                   "\"datagov/apd-searches-by-type/files/rows.txt\"}\\n')\n"
+                  "        except OSError:\n"
+                  "            pass  # the sandbox's .lakeqa is read-only: refused is as good as ignored\n"
                   "print('ok')\n"}});
   ASSERT_EQ(r["success"], true) << r.dump();
   auto trace = *session_->ReadTrace();

@@ -89,7 +89,7 @@ TEST_F(Api, DatasetPageFilePreviewAndPrefix) {
   auto t = Call("GET", "/api/file?dataset=wikipedia/Georgia&path=content.txt");
   ASSERT_EQ(t.status, 200) << t.body;
   EXPECT_FALSE(t.json.contains("rows")) << t.body;
-  EXPECT_NE(DumpJson(t.json["inspect"]["line_preview"]).find("capital is Atlanta"), std::string::npos);
+  EXPECT_NE(DumpJson(t.json["inspect"]["text_preview"]).find("capital is Atlanta"), std::string::npos);
   auto missing = Call("GET", "/api/dataset?id=datagov/nope");
   EXPECT_EQ(missing.status, 404);
   auto pre = Call("GET", "/api/prefix?prefix=datagov/");

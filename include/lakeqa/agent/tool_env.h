@@ -26,6 +26,10 @@ class ToolEnv {
   // Each {"name", "description", "parameters" (or "inputSchema")}.
   virtual std::vector<Json> Schemas() = 0;
   virtual Json Call(const std::string& tool, const Json& args) = 0;
+  // The same call, its result in the compact view a model is shown (tools::CompactView). An environment
+  // that caps result sizes overrides it to cap the compact result, not the full one: a full result over the
+  // cap loses list items the compact one has room for.
+  virtual Json CallCompact(const std::string& tool, const Json& args);
   // {"returned": [...], "accessed": [...]}: the dataset ids the last Call returned and touched, when the
   // environment records them itself (tools::Session knows which datasets SQL and code read); null when it
   // does not, and agents then derive them from the call's arguments and result.

@@ -106,7 +106,7 @@ function FilePreview({ dataset, file }) {
   const d = res.data;
   const ins = d.inspect || {};
   const profile = d.file && d.file.profile;
-  const sample = profile && profile.text_sample;
+  const sample = ins.text_preview || (profile && profile.text_sample);
   return html`<div class="preview" data-testid="file-preview">
     <h3>${file} <a class="button small" data-testid="open-sql" href=${'#/sql?' + query({ dataset, file })}>Query in the SQL console</a></h3>
     <p class="muted">${ins.format} · ${ins.encoding} · ${bytes(ins.size_bytes)}${ins.delimiter_guess ? ` · delimiter “${ins.delimiter_guess}”` : ''}${ins.rows_sampled !== undefined ? ` · ${ins.rows_sampled} rows sampled${ins.rows_exact ? ' (all)' : ''}` : ''}</p>
