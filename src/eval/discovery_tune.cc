@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/discovery.h"
@@ -64,49 +65,76 @@ Json TuneReport::ToJson() const {
           {"improvements", steps}};
 }
 
-Result<TuneReport> TuneRanking(DiscoveryRunner& runner, const std::vector<DiscoveryQuestion>& questions,
-                               const index::RankingParams& start, const TuneOptions& options) {
-  if (options.discovery.retriever.mode != index::RetrievalMode::kBm25)
-    return InvalidArgument("tune: ranking parameters are tuned in mode bm25");
+namespace {
+
+// Every grid value is a valid ranking parameter for the schema, checked before any evaluation.
+Status CheckGrid(const index::RankingParams& start, const TuneOptions& options, const index::Schema& schema,
+                 const std::string& where) {
   for (const auto& [name, values] : options.grid) {
     index::RankingParams probe = start;
     for (double v : values) LAKEQA_RETURN_IF_ERROR(probe.Set(name, v).WithContext("tune grid"));
-    LAKEQA_RETURN_IF_ERROR(probe.Validate(runner.schema()).WithContext("tune grid " + name));
+    LAKEQA_RETURN_IF_ERROR(probe.Validate(schema).WithContext("tune grid " + name + where));
   }
-  TuneReport report;
-  auto evaluate = [&](const index::RankingParams& p) -> Result<DiscoveryMetrics> {
-    DiscoveryOptions d = options.discovery;
-    d.ranking = p;
-    d.explain = false;
-    ++report.evaluations;
-    LAKEQA_ASSIGN_OR_RETURN(DiscoveryReport r, runner.Run(questions, d));
-    return r.overall;
-  };
-  report.start = report.best = start;
-  LAKEQA_ASSIGN_OR_RETURN(report.start_metrics, evaluate(start));
-  report.best_metrics = report.start_metrics;
-  report.start_objective = report.best_objective = TuneObjective(report.start_metrics);
+  return Status::Ok();
+}
+
+struct Measure {
+  double objective = 0;
+  DiscoveryMetrics metrics;
+};
+
+// Coordinate ascent from t.start: each value of each grid parameter in turn, from the best ranking so far; a
+// value is kept when the objective rises by more than 1e-9 (`kept` is told, after t is updated); it stops after
+// a round without a kept value or after max_rounds. One loop for one collection and for a suite.
+Status Ascend(TuneReport& t, const TuneOptions& options,
+              const std::function<Result<Measure>(const index::RankingParams&)>& evaluate,
+              const std::function<void()>& kept) {
+  LAKEQA_ASSIGN_OR_RETURN(Measure first, evaluate(t.start));
+  t.best = t.start;
+  t.start_metrics = t.best_metrics = first.metrics;
+  t.start_objective = t.best_objective = first.objective;
   for (size_t round = 0; round < options.max_rounds; ++round) {
-    ++report.rounds;
+    ++t.rounds;
     bool changed = false;
     for (const auto& [name, values] : options.grid) {
       for (double v : values) {
-        index::RankingParams p = report.best;
+        index::RankingParams p = t.best;
         LAKEQA_RETURN_IF_ERROR(p.Set(name, v));
-        if (p == report.best) continue;
-        LAKEQA_ASSIGN_OR_RETURN(DiscoveryMetrics m, evaluate(p));
-        double obj = TuneObjective(m);
-        if (obj > report.best_objective + 1e-9) {
-          report.best = p;
-          report.best_metrics = m;
-          report.best_objective = obj;
-          report.improvements.push_back({name, v, obj, m});
+        if (p == t.best) continue;
+        LAKEQA_ASSIGN_OR_RETURN(Measure m, evaluate(p));
+        if (m.objective > t.best_objective + 1e-9) {
+          t.best = p;
+          t.best_metrics = m.metrics;
+          t.best_objective = m.objective;
+          t.improvements.push_back({name, v, m.objective, m.metrics});
+          kept();
           changed = true;
         }
       }
     }
     if (!changed) break;
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<TuneReport> TuneRanking(DiscoveryRunner& runner, const std::vector<DiscoveryQuestion>& questions,
+                               const index::RankingParams& start, const TuneOptions& options) {
+  if (options.discovery.retriever.mode != index::RetrievalMode::kBm25)
+    return InvalidArgument("tune: ranking parameters are tuned in mode bm25");
+  LAKEQA_RETURN_IF_ERROR(CheckGrid(start, options, runner.schema(), ""));
+  TuneReport report;
+  report.start = start;
+  auto evaluate = [&](const index::RankingParams& p) -> Result<Measure> {
+    DiscoveryOptions d = options.discovery;
+    d.ranking = p;
+    d.explain = false;
+    ++report.evaluations;
+    LAKEQA_ASSIGN_OR_RETURN(DiscoveryReport r, runner.Run(questions, d));
+    return Measure{TuneObjective(r.overall), r.overall};
+  };
+  LAKEQA_RETURN_IF_ERROR(Ascend(report, options, evaluate, [] {}));
   return report;
 }
 
@@ -148,16 +176,11 @@ Result<SuiteTuneReport> TuneRankingAcross(const std::vector<TuneCollection>& col
   if (collections.empty()) return InvalidArgument("tune: no collections");
   if (options.discovery.retriever.mode != index::RetrievalMode::kBm25)
     return InvalidArgument("tune: ranking parameters are tuned in mode bm25");
-  for (const TuneCollection& c : collections) {
-    for (const auto& [name, values] : options.grid) {
-      index::RankingParams probe = start;
-      for (double v : values) LAKEQA_RETURN_IF_ERROR(probe.Set(name, v).WithContext("tune grid"));
-      LAKEQA_RETURN_IF_ERROR(probe.Validate(c.runner->schema()).WithContext("tune grid " + name + " on " + c.name));
-    }
-  }
+  for (const TuneCollection& c : collections)
+    LAKEQA_RETURN_IF_ERROR(CheckGrid(start, options, c.runner->schema(), " on " + c.name));
   SuiteTuneReport report;
   TuneReport& t = report.tune;
-  auto evaluate = [&](const index::RankingParams& p) -> Result<std::vector<DiscoveryMetrics>> {
+  auto each = [&](const index::RankingParams& p) -> Result<std::vector<DiscoveryMetrics>> {
     DiscoveryOptions d = options.discovery;
     d.ranking = p;
     d.explain = false;
@@ -170,41 +193,20 @@ Result<SuiteTuneReport> TuneRankingAcross(const std::vector<TuneCollection>& col
     }
     return out;
   };
-  auto mean = [](const std::vector<DiscoveryMetrics>& v) {
-    DiscoveryMetrics m;
-    for (const auto& x : v) m += x;
-    m /= static_cast<double>(v.size());
-    return m;
-  };
   for (const TuneCollection& c : collections) report.names.push_back(c.name);
-  LAKEQA_ASSIGN_OR_RETURN(report.floor, evaluate(PlainBm25Ranking(collections[0].runner->schema())));
-  LAKEQA_ASSIGN_OR_RETURN(report.start, evaluate(start));
-  report.best = report.start;
-  t.start = t.best = start;
-  t.start_metrics = t.best_metrics = mean(report.start);
-  t.start_objective = t.best_objective = SuiteObjective(report.start, report.floor);
-  for (size_t round = 0; round < options.max_rounds; ++round) {
-    ++t.rounds;
-    bool changed = false;
-    for (const auto& [name, values] : options.grid) {
-      for (double v : values) {
-        index::RankingParams p = t.best;
-        LAKEQA_RETURN_IF_ERROR(p.Set(name, v));
-        if (p == t.best) continue;
-        LAKEQA_ASSIGN_OR_RETURN(std::vector<DiscoveryMetrics> m, evaluate(p));
-        double obj = SuiteObjective(m, report.floor);
-        if (obj > t.best_objective + 1e-9) {
-          t.best = p;
-          t.best_metrics = mean(m);
-          t.best_objective = obj;
-          report.best = m;
-          t.improvements.push_back({name, v, obj, t.best_metrics});
-          changed = true;
-        }
-      }
-    }
-    if (!changed) break;
-  }
+  LAKEQA_ASSIGN_OR_RETURN(report.floor, each(PlainBm25Ranking(collections[0].runner->schema())));
+  // The per-collection metrics of the last evaluation: the start's, then each kept step's.
+  std::vector<DiscoveryMetrics> last;
+  auto evaluate = [&](const index::RankingParams& p) -> Result<Measure> {
+    LAKEQA_ASSIGN_OR_RETURN(last, each(p));
+    if (report.start.empty()) report.start = report.best = last;  // Ascend evaluates the start first
+    DiscoveryMetrics mean;
+    for (const auto& x : last) mean += x;
+    mean /= static_cast<double>(last.size());
+    return Measure{SuiteObjective(last, report.floor), mean};
+  };
+  t.start = start;
+  LAKEQA_RETURN_IF_ERROR(Ascend(t, options, evaluate, [&] { report.best = last; }));
   return report;
 }
 

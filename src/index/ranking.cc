@@ -1,6 +1,7 @@
 #include "lakeqa/index/ranking.h"
 
 #include <cmath>
+#include <utility>
 
 namespace lakeqa::index {
 
@@ -89,26 +90,23 @@ Status RankingParams::Validate(const Schema& schema) const {
   return Status::Ok();
 }
 
+namespace {
+// The scalar parameters by name: Set, Get and Names read this one list.
+constexpr std::pair<std::string_view, double RankingParams::*> kScalars[] = {
+    {"k1", &RankingParams::k1},
+    {"proximity", &RankingParams::proximity},
+    {"data_k1", &RankingParams::data_k1},
+    {"correction", &RankingParams::correction},
+    {"fuzzy", &RankingParams::fuzzy},
+};
+}  // namespace
+
 Status RankingParams::Set(std::string_view name, double value) {
-  if (name == "k1") {
-    k1 = value;
-    return Status::Ok();
-  }
-  if (name == "proximity") {
-    proximity = value;
-    return Status::Ok();
-  }
-  if (name == "data_k1") {
-    data_k1 = value;
-    return Status::Ok();
-  }
-  if (name == "correction") {
-    correction = value;
-    return Status::Ok();
-  }
-  if (name == "fuzzy") {
-    fuzzy = value;
-    return Status::Ok();
+  for (const auto& [n, member] : kScalars) {
+    if (name == n) {
+      this->*member = value;
+      return Status::Ok();
+    }
   }
   size_t dot = name.rfind('.');
   if (dot != std::string_view::npos) {
@@ -130,11 +128,8 @@ Status RankingParams::Set(std::string_view name, double value) {
 }
 
 Result<double> RankingParams::Get(std::string_view name) const {
-  if (name == "k1") return k1;
-  if (name == "proximity") return proximity;
-  if (name == "data_k1") return data_k1;
-  if (name == "correction") return correction;
-  if (name == "fuzzy") return fuzzy;
+  for (const auto& [n, member] : kScalars)
+    if (name == n) return this->*member;
   size_t dot = name.rfind('.');
   if (dot != std::string_view::npos) {
     auto it = fields.find(std::string(name.substr(0, dot)));
@@ -146,7 +141,8 @@ Result<double> RankingParams::Get(std::string_view name) const {
 }
 
 std::vector<std::string> RankingParams::Names() const {
-  std::vector<std::string> out = {"k1", "proximity", "data_k1", "correction", "fuzzy"};
+  std::vector<std::string> out;
+  for (const auto& [n, member] : kScalars) out.emplace_back(n);
   for (const auto& [name, r] : fields) {
     out.push_back(name + ".weight");
     out.push_back(name + ".b");

@@ -14,14 +14,13 @@
 #include "lakeqa/agent/tool_env.h"
 #include "lakeqa/llm/providers.h"
 
+#include "agent/scripted_run.h"
 #include "llm/model_server.h"
 #include "tools/fixture.h"
 
 namespace lakeqa::agent {
 namespace {
 
-using lakeqa::testing::ModelServer;
-using lakeqa::testing::ScriptedToolCalls;
 
 // The USGS earthquake feed's properties (26, as in the demo lake's usgs-earthquakes-past-week): a GeoJSON
 // wide enough that its inspect_file result is cut under the harness's protocol.
@@ -97,30 +96,21 @@ TEST_F(HarnessProtocol, ReferenceSchemasArgumentsAndCodeWorkUnchanged) {
          "print(same, round(df['ph'].mean(), 1))"}}},
       {"submit_answer", {{"answer", "[7.0 pH]"}, {"reasoning", "mean pH of the two stations"}}},
   };
-  ModelServer srv(ScriptedToolCalls(calls));
-  llm::ClientOptions o;
-  o.base_url = srv.Url() + "/v1";
-  o.http.max_retries = 1;
-  auto client = llm::MakeOpenAiClient(o);
   ToolEnvOptions eo;
   eo.index_dir = index_;
   eo.lake = lake_;
   eo.work_dir = root_ + "/run";
-  auto factory = MakeToolEnvFactory(eo);
-  ASSERT_TRUE(factory.ok()) << factory.status().ToString();
   eval::Task task;
   task.id = "compat";
   task.question = "What is the mean pH of the Austin water stations? [Answer]";
   task.answer = "7";
-  auto env = (*factory)(task);
-  ASSERT_TRUE(env.ok()) << env.status().ToString();
-  std::atomic<bool> cancel{false};
   // The full JSON, in the reference's result shapes (the compact view is tests/agent/model_view_test.cc).
   LoopConfig cfg;
   cfg.compact_results = false;
-  AgentResult r = MakeLlmAgent(*client, "openai", "gpt-test", nullptr, cfg)->Run(task, **env, cancel);
+  testing::ScriptedRun run = testing::RunScripted(calls, eo, task, cfg);
+  const AgentResult& r = run.result;
   ASSERT_EQ(r.outcome, Outcome::kAnswered) << r.error;
-  auto bodies = srv.Bodies();
+  auto bodies = run.bodies;
   ASSERT_EQ(bodies.size(), calls.size());
 
   // The model is offered exactly the harness's tools: no limit on search/list_files, no max_lines.

@@ -12,13 +12,12 @@
 #include "lakeqa/llm/providers.h"
 
 #include "agent/cli_fixture.h"
+#include "agent/scripted_run.h"
 #include "llm/model_server.h"
 
 namespace lakeqa::agent {
 namespace {
 
-using lakeqa::testing::ModelServer;
-using lakeqa::testing::ScriptedToolCalls;
 
 constexpr int kFirst = 10, kDatasets = 25;  // ids springfield-parks-inventory-10 .. -34: no id is another's prefix
 
@@ -58,28 +57,18 @@ class ModelView : public ::testing::Test {
 
   // Runs the scripted model once; returns every request it got.
   std::vector<std::string> Run(bool compact, const std::vector<std::pair<std::string, Json>>& calls) {
-    ModelServer srv(ScriptedToolCalls(calls));
-    llm::ClientOptions o;
-    o.base_url = srv.Url() + "/v1";
-    o.http.max_retries = 1;
-    auto client = llm::MakeOpenAiClient(o);
     ToolEnvOptions eo;
     eo.index_dir = root_ + "/index";
     eo.lake = root_ + "/lake";
     eo.work_dir = root_ + "/run-" + std::to_string(runs_++);
-    auto factory = MakeToolEnvFactory(eo);
-    EXPECT_TRUE(factory.ok()) << factory.status().ToString();
     eval::Task task;
     task.id = "parks";
     task.question = "How many acres does the largest park of district 12 cover? [Answer]";
-    auto env = (*factory)(task);
-    EXPECT_TRUE(env.ok()) << env.status().ToString();
     LoopConfig cfg;
     cfg.compact_results = compact;
-    std::atomic<bool> cancel{false};
-    AgentResult r = MakeLlmAgent(*client, "openai", "gpt-test", nullptr, cfg)->Run(task, **env, cancel);
-    EXPECT_EQ(r.outcome, Outcome::kAnswered) << r.error;
-    return srv.Bodies();
+    testing::ScriptedRun run = testing::RunScripted(calls, eo, task, cfg);
+    EXPECT_EQ(run.result.outcome, Outcome::kAnswered) << run.result.error;
+    return run.bodies;
   }
 
   // The tool message the model got after turn `turn`, without the status line.
