@@ -19,7 +19,10 @@ KB=${LAKEQA_KRAMABENCH:-$ROOT/../shared/data/kramabench}
 [ -d "$KB" ] || KB=/work/shared/data/kramabench
 NBA=${LAKEQA_CMDBENCH_NBA:-$ROOT/../shared/data/cmdbench-nba}
 [ -d "$NBA" ] || NBA=/work/shared/data/cmdbench-nba
-python3 -c 'import xapian' 2>/dev/null || apt-get install -y python3-xapian >&2
+# Debian's python3-xapian (and NLTK) are visible to /usr/bin/python3 only, not to a pyenv or venv python3.
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+"$PY" -c 'import xapian' 2>/dev/null || apt-get install -y python3-xapian >&2
 mkdir -p "$WORK"
 cols=()
 if [ -d "$KB/workload" ]; then
@@ -48,5 +51,5 @@ else
   echo "relevance_real: no CMDBench NBA lake at $NBA: its collection is left out" >&2
 fi
 [ ${#cols[@]} -gt 0 ] || { echo "relevance_real: no collection found" >&2; exit 77; }
-python3 "$ROOT/bench/relevance_engines.py" --lakeqa "$LAKEQA" --work "$WORK" --cmdbench-tables "$NBA/tables" \
+"$PY" "$ROOT/bench/relevance_engines.py" --lakeqa "$LAKEQA" --work "$WORK" --cmdbench-tables "$NBA/tables" \
   "${cols[@]}" "$@"
