@@ -99,6 +99,21 @@ TEST_F(GraphToolsTest, GraphToolsRecordWhatTheyReturnedAndRead) {
   EXPECT_TRUE(last("accessed").empty());
 }
 
+// Issue 30, item 2: the generated SQL (read_csv calls naming the index's files) is not in a result unless
+// asked for, and even then no host path is.
+TEST_F(GraphToolsTest, GraphQueryShowsNoSqlOrHostPathUnlessAsked) {
+  const Json cypher = "MATCH (p:Player)-[r:playsFor]->(t:Team) RETURN p.name AS name";
+  Json q = Call("graph_query", {{"cypher", cypher}});
+  ASSERT_FALSE(q.contains("error")) << q.dump();
+  EXPECT_FALSE(q.contains("sql")) << q.dump();
+  EXPECT_EQ(q.dump().find(root_), std::string::npos) << q.dump();
+  Json shown = Call("graph_query", {{"cypher", cypher}, {"show_sql", true}});
+  ASSERT_TRUE(shown.contains("sql")) << shown.dump();
+  EXPECT_NE(shown["sql"].get<std::string>().find("<index>/graph"), std::string::npos) << shown.dump();
+  EXPECT_EQ(shown.dump().find(root_), std::string::npos) << shown.dump();
+  EXPECT_EQ(Code(Call("graph_query", {{"cypher", cypher}, {"show_sql", "yes"}})), "invalid_argument");
+}
+
 TEST_F(GraphToolsTest, MalformedCypherIsAToolErrorNamingThePosition) {
   Json q = Call("graph_query", {{"cypher", "MATCH (p:Player)\nWITH p RETURN p"}});
   ASSERT_TRUE(q.contains("error")) << q.dump();
