@@ -22,16 +22,7 @@ namespace lakeqa::ingest {
 namespace {
 
 using testing::MakeZip;
-
-class TempDir {
- public:
-  TempDir() : path_(*MakeTempDir("lakeqa-zipr-")) {}
-  ~TempDir() { (void)RemoveAll(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempDir;
 
 constexpr uint64_t kHead = 64 * 1024;
 
