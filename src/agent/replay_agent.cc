@@ -1,6 +1,7 @@
 // Re-runs a recorded trace against the tools: the same tool calls in the same order, then the recorded
 // answer. Differences in tool results between the two runs show up in the new trace.
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/lines.h"
 
 #include "agent/internal.h"
 
@@ -24,15 +25,12 @@ class ReplayAgent : public Agent {
       out.error = "replay: no recorded trace for task " + task.id + ": " + text.status().message();
       return out;
     }
-    size_t start_pos = 0, line_no = 0;
+    LineReader reader(*text);
     int turn = 0;
     bool submitted = false;
-    while (start_pos < text->size() && !submitted) {
-      size_t nl = text->find('\n', start_pos);
-      std::string line = text->substr(start_pos, (nl == std::string::npos ? text->size() : nl) - start_pos);
-      start_pos = nl == std::string::npos ? text->size() : nl + 1;
-      ++line_no;
-      if (line.empty()) continue;
+    while (!submitted && reader.Next()) {
+      std::string_view line = reader.line();
+      size_t line_no = reader.number();
       if (cancel.load()) {
         out.outcome = Outcome::kCancelled;
         return out;

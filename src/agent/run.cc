@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/lines.h"
 #include "lakeqa/common/log.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/common/thread_pool.h"
@@ -110,21 +111,15 @@ Result<std::map<std::pair<std::string, int>, std::string>> ReadRecordedEpochStat
   std::string path = out_dir + "/predictions.jsonl";
   if (!PathExists(path)) return status;
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
-  size_t start = 0, line_no = 0;
-  while (start < text.size()) {
-    size_t nl = text.find('\n', start);
-    bool complete = nl != std::string::npos;
-    std::string_view line(text.data() + start, (complete ? nl : text.size()) - start);
-    start = complete ? nl + 1 : text.size();
-    ++line_no;
-    if (line.empty()) continue;
-    Json j = Json::parse(line, nullptr, false);
+  LineReader reader(text);
+  while (reader.Next()) {
+    Json j = Json::parse(reader.line(), nullptr, false);
     if (!j.is_object() || !j.contains("task_id") || !j["task_id"].is_string()) {
-      if (!complete) break;  // torn by a kill: that task simply runs again
-      return Corrupt(path + ":" + std::to_string(line_no) + ": not a prediction line");
+      if (!reader.complete()) break;  // torn by a kill: that task simply runs again
+      return Corrupt(path + ":" + std::to_string(reader.number()) + ": not a prediction line");
     }
     int epoch = j.contains("epoch") && j["epoch"].is_number_integer() ? j["epoch"].get<int>() : 1;
-    lines.push_back({j["task_id"].get<std::string>(), j.value("status", ""), line_no, epoch});
+    lines.push_back({j["task_id"].get<std::string>(), j.value("status", ""), reader.number(), epoch});
   }
   // The scorer's rule, so that what a resumed run skips is what `lakeqa eval` scores.
   for (size_t i : eval::CurrentLines(lines))

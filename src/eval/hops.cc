@@ -1,3 +1,4 @@
+#include "lakeqa/common/strings.h"
 #include "lakeqa/eval/hops.h"
 
 #include <fmt/format.h>
@@ -73,8 +74,7 @@ void ReadList(std::string_view s, size_t& i, std::string_view word, std::vector<
 }
 
 void ScanSpan(std::string_view span, References& refs) {
-  std::string lower(span);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string lower = ToLowerAscii(span);
   std::string_view s = lower;
   std::vector<int> hops, nodes;
   for (size_t i = 0; i < s.size();) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "lakeqa/common/strings.h"
 #include "lakeqa/eval/em.h"
 #include "lakeqa/eval/kramabench.h"
 
@@ -182,8 +183,7 @@ std::optional<double> PyFloat(std::string_view s) {
   std::string t = PythonStrip(s);
   for (char c : t)
     if (static_cast<unsigned char>(c) > 0x7F) return std::nullopt;
-  std::string lower;
-  for (char c : t) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string lower = ToLowerAscii(t);
   std::string_view body = lower;
   bool neg = false;
   if (!body.empty() && (body[0] == '+' || body[0] == '-')) {

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/lines.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/answer_type.h"
 #include "lakeqa/eval/cmdbench.h"
@@ -94,17 +95,11 @@ Status GetIds(const Json& j, const char* key, std::string_view where, std::vecto
 template <typename Fn>
 void ForEachJsonLine(const std::string& text, const std::string& file, std::vector<std::string>& warnings,
                      Fn&& fn) {
-  size_t line_no = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string::npos) nl = text.size();
-    std::string_view line(text.data() + pos, nl - pos);
-    pos = nl + 1;
-    ++line_no;
-    if (Trim(line).empty()) continue;
+  LineReader reader(text);
+  while (reader.Next()) {
+    size_t line_no = reader.number();
     std::string where = file + ":" + std::to_string(line_no);
-    auto j = ParseJson(line, where);
+    auto j = ParseJson(reader.line(), where);
     if (!j.ok()) {
       warnings.push_back(j.status().message());
       continue;

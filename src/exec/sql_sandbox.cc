@@ -236,11 +236,6 @@ struct ScanContext {
   std::shared_ptr<Redirects> redirects;
 };
 
-std::string LowerAscii(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool IdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 // Whether `name` occurs in `text` as a whole identifier (not inside a longer word or a path).
@@ -668,14 +663,14 @@ std::vector<CacheUse> SqlSandbox::PrepareCache(const std::string& sql, int budge
   std::vector<CacheUse> uses;
   if (cache_.dir.empty() || impl_->known.empty()) return uses;
   auto start = std::chrono::steady_clock::now();
-  std::string lower = LowerAscii(sql);
+  std::string lower = ToLowerAscii(sql);
   bool changed = false;
   for (auto& k : impl_->known) {
     const FileView* view = nullptr;
     for (const auto& v : views_)
       if (v.path == k.file.rel) view = &v;
-    bool named = lower.find(LowerAscii(k.file.rel)) != std::string::npos ||
-                 (view != nullptr && HasIdentifier(lower, LowerAscii(view->name)));
+    bool named = lower.find(ToLowerAscii(k.file.rel)) != std::string::npos ||
+                 (view != nullptr && HasIdentifier(lower, ToLowerAscii(view->name)));
     if (!named) continue;
     CacheUse use{k.file.rel, "direct", "", 0};
     if (impl_->Active(k)) {
@@ -753,7 +748,7 @@ std::vector<CacheUse> SqlSandbox::PrepareCache(const std::string& sql, int budge
 
 std::string SqlSandbox::RewriteCsvCalls(const std::string& sql) const {
   if (impl_->redirects->csv.empty()) return sql;
-  std::string lower = LowerAscii(sql), out;
+  std::string lower = ToLowerAscii(sql), out;
   size_t i = 0;
   auto skip_space = [&](size_t p) {
     while (p < sql.size() && std::isspace(static_cast<unsigned char>(sql[p])) != 0) ++p;

@@ -7,7 +7,7 @@
 #include <set>
 #include <unordered_set>
 
-#include "graph/csv.h"
+#include "lakeqa/common/csv.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/graph/graph.h"
@@ -55,13 +55,7 @@ uint32_t Fnv1a(std::string_view s, uint32_t h = 2166136261u) {
 
 }  // namespace
 
-std::vector<std::string> CsvHeaderOf(std::string_view text) {
-  CsvRecords r(text);
-  std::vector<std::string> f;
-  uint64_t line = 0;
-  r.Next(f, line);
-  return f;
-}
+std::vector<std::string> CsvHeaderOf(std::string_view text) { return CsvFirstRecord(text); }
 
 FileKind ClassifyHeader(const std::vector<std::string>& header) {
   bool id = false, start = false, end = false;
@@ -250,14 +244,14 @@ Status GraphBuilder::Write(const std::string& dir) {
     std::string out = "_key,_id";
     for (const auto& p : n.type.properties) {
       out += ',';
-      AppendCsvValue(p, out);
+      AppendCsvField(p, out, CsvQuote::kNonEmpty);
     }
     out += '\n';
     for (const auto& row : n.rows) {
-      AppendCsvValue(NodeKey(n.type.label, row[0]), out);
+      AppendCsvField(NodeKey(n.type.label, row[0]), out, CsvQuote::kNonEmpty);
       for (const auto& v : row) {
         out += ',';
-        AppendCsvValue(v, out);
+        AppendCsvField(v, out, CsvQuote::kNonEmpty);
       }
       out += '\n';
     }
@@ -273,7 +267,7 @@ Status GraphBuilder::Write(const std::string& dir) {
     std::string out = "_key,_start,_end";
     for (const auto& p : t.properties) {
       out += ',';
-      AppendCsvValue(p, out);
+      AppendCsvField(p, out, CsvQuote::kNonEmpty);
     }
     out += '\n';
     uint64_t kept = 0;
@@ -290,14 +284,14 @@ Status GraphBuilder::Write(const std::string& dir) {
         ok = false;
       }
       if (!ok) continue;
-      AppendCsvValue(EdgeKey(t.start_label, row.start, t.type, t.end_label, row.end, row.props), out);
+      AppendCsvField(EdgeKey(t.start_label, row.start, t.type, t.end_label, row.end, row.props), out, CsvQuote::kNonEmpty);
       out += ',';
-      AppendCsvValue(row.start, out);
+      AppendCsvField(row.start, out, CsvQuote::kNonEmpty);
       out += ',';
-      AppendCsvValue(row.end, out);
+      AppendCsvField(row.end, out, CsvQuote::kNonEmpty);
       for (const auto& v : row.props) {
         out += ',';
-        AppendCsvValue(v, out);
+        AppendCsvField(v, out, CsvQuote::kNonEmpty);
       }
       out += '\n';
       ++kept;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "lakeqa/common/strings.h"
 #include "lakeqa/text/analyzer.h"
 
 namespace lakeqa::index {
@@ -18,11 +19,9 @@ bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 // A month name or abbreviation ("Mar", "Sept", "march"), case-insensitive; 0 if none.
 int MonthWord(std::string_view w) {
   if (w.size() < 3) return 0;
-  std::string lower;
-  for (char c : w) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string lower = ToLowerAscii(w);
   for (int i = 0; i < 12; ++i) {
-    std::string m = kMonths[i];
-    for (char& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string m = ToLowerAscii(kMonths[i]);
     if (lower == m || lower == m.substr(0, 3) || (i == 8 && lower == "sept")) return i + 1;
   }
   return 0;

@@ -11,6 +11,7 @@
 #include <curl/curl.h>
 
 #include "lakeqa/common/json.h"
+#include "lakeqa/common/strings.h"
 #include "lakeqa/index/embedder.h"
 
 namespace lakeqa::index {
@@ -35,9 +36,7 @@ size_t OnHeader(char* p, size_t size, size_t n, void* ud) {
   std::string_view line(p, size * n);
   auto colon = line.find(':');
   if (colon != std::string_view::npos) {
-    std::string name(line.substr(0, colon));
-    for (char& c : name)
-      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string name = ToLowerAscii(line.substr(0, colon));
     std::string_view value = line.substr(colon + 1);
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
       value.remove_prefix(1);

@@ -190,21 +190,6 @@ void BuildContext::Detail(const std::string& key, Json value) {
   report_.details[key] = std::move(value);
 }
 
-void AppendCsvField(std::string_view field, std::string& out) {
-  bool quote = field.find_first_of(",\"\r\n") != std::string_view::npos ||
-               (!field.empty() && (field.front() == ' ' || field.back() == ' '));
-  if (!quote) {
-    out.append(field);
-    return;
-  }
-  out += '"';
-  for (char c : field) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-}
-
 Status ListLocalTree(const std::string& root, std::vector<LocalFile>& files, std::vector<ReportItem>& skipped) {
   std::function<Status(const std::string&, const std::string&)> walk = [&](const std::string& dir,
                                                                           const std::string& rel) -> Status {

@@ -87,7 +87,4 @@ struct LocalFile {
 Status ListLocalTree(const std::string& root, std::vector<LocalFile>& files,
                      std::vector<ReportItem>& skipped);
 
-// RFC 4180 CSV field quoting.
-void AppendCsvField(std::string_view field, std::string& out);
-
 }  // namespace lakeqa::ingest

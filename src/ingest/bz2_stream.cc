@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "lakeqa/common/lines.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/ingest/sources.h"
 
@@ -133,7 +134,7 @@ std::string DefaultMultistreamIndexPath(const std::string& dump_path) {
 }
 
 Status ReadMultistreamOffsets(const std::string& index_path, const std::function<Status(uint64_t)>& on_offset) {
-  std::string partial;
+  ChunkedLines lines(1u << 20);
   uint64_t line_no = 0;
   bool have_last = false;
   uint64_t last = 0;
@@ -160,26 +161,14 @@ Status ReadMultistreamOffsets(const std::string& index_path, const std::function
     return on_offset(off);
   };
   auto sink = [&](std::string_view chunk) -> Status {
-    size_t start = 0;
-    for (size_t nl; (nl = chunk.find('\n', start)) != std::string_view::npos; start = nl + 1) {
-      if (!partial.empty()) {
-        partial.append(chunk.substr(start, nl - start));
-        Status s = line(partial);
-        partial.clear();
-        LAKEQA_RETURN_IF_ERROR(s);
-      } else {
-        LAKEQA_RETURN_IF_ERROR(line(chunk.substr(start, nl - start)));
-      }
-    }
-    partial.append(chunk.substr(start));
-    if (partial.size() > (1u << 20)) return ParseError(index_path + ": line longer than 1 MiB");
+    LAKEQA_RETURN_IF_ERROR(lines.Feed(chunk, line));
+    if (lines.overflow()) return ParseError(index_path + ": line longer than 1 MiB");
     return Status::Ok();
   };
   bool bz2 = EndsWith(index_path, ".bz2");
   Status s = ReadLocalFile(index_path, 0, 0, bz2, sink);
   if (!s.ok()) return s.WithContext(index_path);
-  if (!partial.empty()) LAKEQA_RETURN_IF_ERROR(line(partial));
-  return Status::Ok();
+  return lines.Finish(line);
 }
 
 }  // namespace lakeqa::ingest

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "ingest/build_internal.h"
+#include "lakeqa/common/csv.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/ingest/convert.h"
 

@@ -10,7 +10,9 @@
 #include <map>
 
 #include "ingest/build_internal.h"
+#include "lakeqa/common/csv.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/lines.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/common/thread_pool.h"
 #include "lakeqa/ingest/convert.h"
@@ -151,30 +153,6 @@ Status BuildTables(BuildContext& ctx, const std::string& ns, const std::string& 
   return Status::Ok();
 }
 
-// Splits a CSV header line (no quoted newlines in headers).
-std::vector<std::string> CsvHeader(std::string_view line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool q = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (q) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cur += '"', ++i;
-      else if (c == '"') q = false;
-      else cur += c;
-    } else if (c == '"') {
-      q = true;
-    } else if (c == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else if (c != '\r') {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
-
 // Records (not lines) in a CSV body: newlines inside quotes do not count.
 uint64_t CsvRecords(std::string_view data) {
   uint64_t n = 0;
@@ -226,7 +204,7 @@ Status BuildGraph(BuildContext& ctx, const std::string& ns, const std::string& d
       continue;
     }
     std::string_view h = head;
-    auto header = CsvHeader(h.substr(0, h.find('\n')));
+    auto header = CsvFirstRecord(h.substr(0, h.find('\n')));
     GraphFile g;
     g.file = f.relative;
     std::string id_label, start, end;
@@ -358,7 +336,7 @@ void BuildKiltDocs(BuildContext& ctx, const std::string& dir) {
       continue;
     }
     if (lines) {
-      std::string pending;
+      ChunkedLines chunks(64u << 20);
       uint64_t line_no = 0;
       auto take = [&](std::string_view line) {
         ++line_no;
@@ -369,14 +347,11 @@ void BuildKiltDocs(BuildContext& ctx, const std::string& dir) {
         else WriteKiltPage(ctx, *j, where);
       };
       Status s = ReadLocalFile(path, 0, 0, false, [&](std::string_view chunk) {
-        pending.append(chunk);
-        size_t start = 0;
-        for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1)
-          take(std::string_view(pending).substr(start, nl - start));
-        pending.erase(0, start);
+        LAKEQA_RETURN_IF_ERROR(chunks.Feed(chunk, take));
+        if (chunks.overflow()) return ResourceExhausted("a line longer than 64 MiB");
         return ctx.fatal() ? ctx.fatal_status() : Status::Ok();
       });
-      if (!pending.empty()) take(pending);
+      if (s.ok()) s = chunks.Finish(take);
       if (!s.ok()) ctx.Error("docs/" + f.relative, s);
       continue;
     }

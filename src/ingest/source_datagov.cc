@@ -18,6 +18,7 @@
 #include "ingest/documents.h"
 #include "ingest/subprocess.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/lines.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/common/thread_pool.h"
 #include "lakeqa/ingest/convert.h"
@@ -289,7 +290,7 @@ Status BuildDatagov(BuildContext& ctx, const std::string& path) {
       }
       submit(e.relative, std::move(rec));
     } else if (ext == "jsonl" || ext == "ndjson") {
-      std::string partial;
+      ChunkedLines lines(64u << 20);
       uint64_t line_no = 0;
       auto line = [&](std::string_view l) {
         ++line_no;
@@ -308,17 +309,11 @@ Status BuildDatagov(BuildContext& ctx, const std::string& path) {
         submit(item, std::move(rec));
       };
       Status s = ReadLocalFile(full, 0, 0, false, [&](std::string_view chunk) -> Status {
-        size_t start = 0;
-        for (size_t nl; (nl = chunk.find('\n', start)) != std::string_view::npos; start = nl + 1) {
-          partial.append(chunk.substr(start, nl - start));
-          line(partial);
-          partial.clear();
-        }
-        partial.append(chunk.substr(start));
-        if (partial.size() > (64u << 20)) return ResourceExhausted("record line longer than 64 MiB");
+        LAKEQA_RETURN_IF_ERROR(lines.Feed(chunk, line));
+        if (lines.overflow()) return ResourceExhausted("record line longer than 64 MiB");
         return ctx.fatal() ? ctx.fatal_status() : Status::Ok();
       });
-      if (!partial.empty() && s.ok()) line(partial);
+      if (s.ok()) s = lines.Finish(line);
       if (!s.ok()) ctx.Error(e.relative, s);
     } else {
       ctx.Skip(e.relative, "top-level file is not a record (*.json, *.jsonl)");

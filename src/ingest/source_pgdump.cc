@@ -1,5 +1,6 @@
 // pg_dump plain-text reader: only COPY blocks matter (their header names the table and its columns);
 // everything else (CREATE, SET, comments) is skipped. Lines are read through a bounded buffer.
+#include "lakeqa/common/lines.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/ingest/sources.h"
 
@@ -113,7 +114,7 @@ PgField PgUnescape(std::string_view f) {
 }
 
 Status ReadPgDump(const std::string& path, const PgDumpCallbacks& cb) {
-  std::string partial;
+  ChunkedLines lines(kMaxLine);
   uint64_t line_no = 0;
   bool in_copy = false;
   bool skip_block = false;  // the COPY header was malformed: skip to "\."
@@ -160,25 +161,14 @@ Status ReadPgDump(const std::string& path, const PgDumpCallbacks& cb) {
     return Status::Ok();
   };
   auto sink = [&](std::string_view chunk) -> Status {
-    size_t start = 0;
-    for (size_t nl; (nl = chunk.find('\n', start)) != std::string_view::npos; start = nl + 1) {
-      if (!partial.empty()) {
-        partial.append(chunk.substr(start, nl - start));
-        Status s = line(partial);
-        partial.clear();
-        LAKEQA_RETURN_IF_ERROR(s);
-      } else {
-        LAKEQA_RETURN_IF_ERROR(line(chunk.substr(start, nl - start)));
-      }
-    }
-    partial.append(chunk.substr(start));
-    if (partial.size() > kMaxLine) {
+    LAKEQA_RETURN_IF_ERROR(lines.Feed(chunk, line));
+    if (lines.overflow()) {
       return ResourceExhausted(path + ":" + std::to_string(line_no + 1) + ": line longer than 64 MiB");
     }
     return Status::Ok();
   };
   LAKEQA_RETURN_IF_ERROR(ReadLocalFile(path, 0, 0, EndsWith(path, ".bz2"), sink));
-  if (!partial.empty()) LAKEQA_RETURN_IF_ERROR(line(partial));
+  LAKEQA_RETURN_IF_ERROR(lines.Finish(line));
   if (in_copy && !skip_block) {
     return ParseError(path + ": input ended inside the COPY block of " + table.name + " (no \"\\.\" line)");
   }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/lines.h"
 
 namespace lakeqa::llm {
 
@@ -47,19 +48,13 @@ Result<std::unique_ptr<CassetteClient>> CassetteClient::Open(const std::string& 
   }
   if (PathExists(path)) {
     LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
-    size_t line_no = 0, start = 0;
-    while (start < text.size()) {
-      size_t nl = text.find('\n', start);
-      bool complete = nl != std::string::npos;
-      std::string_view line(text.data() + start, (complete ? nl : text.size()) - start);
-      start = complete ? nl + 1 : text.size();
-      ++line_no;
-      if (line.empty()) continue;
-      Json j = Json::parse(line, nullptr, false);
+    LineReader reader(text);
+    while (reader.Next()) {
+      Json j = Json::parse(reader.line(), nullptr, false);
       if (j.is_discarded() || !j.is_object() || !j.contains("key") || !j.contains("response")) {
         // A torn last line is what a kill during an append leaves; anything else is damage.
-        if (!complete) break;
-        return ParseError("cassette " + path + ":" + std::to_string(line_no) + ": not a cassette entry");
+        if (!reader.complete()) break;
+        return ParseError("cassette " + path + ":" + std::to_string(reader.number()) + ": not a cassette entry");
       }
       c->replay_[j["key"].get<std::string>()].push_back(j["response"]);
       ++c->entries_;

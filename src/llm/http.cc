@@ -12,6 +12,7 @@
 
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/log.h"
+#include "lakeqa/common/strings.h"
 
 namespace lakeqa::llm {
 namespace {
@@ -37,8 +38,7 @@ size_t OnHeader(char* ptr, size_t size, size_t nmemb, void* user) {
   if (line.starts_with("HTTP/")) st->resp->headers.clear();
   size_t colon = line.find(':');
   if (colon == std::string_view::npos) return n;
-  std::string name(line.substr(0, colon));
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::string name = ToLowerAscii(line.substr(0, colon));
   std::string_view value = line.substr(colon + 1);
   while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
     value.remove_prefix(1);

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "lakeqa/common/strings.h"
 #include "lakeqa/exec/sandbox.h"
 
 #include <arpa/inet.h>
@@ -26,14 +27,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view Trim(std::string_view s) {
+// HTTP's optional whitespace (RFC 9110, OWS: spaces and tabs) around a header value; not lakeqa::Trim,
+// which also takes line ends.
+std::string_view TrimOws(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
     s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
@@ -49,7 +45,7 @@ std::string Serialize(const HttpResponse& res, bool close) {
   std::string out = "HTTP/1.1 " + std::to_string(res.status) + " " + ReasonPhrase(res.status) + "\r\n";
   bool has_type = false;
   for (const auto& [k, v] : res.headers) {
-    if (Lower(k) == "content-type") has_type = true;
+    if (ToLowerAscii(k) == "content-type") has_type = true;
     out += k + ": " + v + "\r\n";
   }
   if (!has_type && !res.body.empty()) out += "Content-Type: application/json\r\n";
@@ -80,7 +76,7 @@ std::string PeerAddress(const sockaddr_storage& ss) {
 }  // namespace
 
 std::string HttpRequest::Header(std::string_view name) const {
-  std::string n = Lower(name);
+  std::string n = ToLowerAscii(name);
   for (const auto& [k, v] : headers) {
     if (k == n) return v;
   }
@@ -88,7 +84,7 @@ std::string HttpRequest::Header(std::string_view name) const {
 }
 
 bool HttpRequest::HasHeader(std::string_view name) const {
-  std::string n = Lower(name);
+  std::string n = ToLowerAscii(name);
   for (const auto& [k, v] : headers) {
     if (k == n) return true;
   }
@@ -160,12 +156,12 @@ bool ParseRequestHead(std::string_view head, HttpRequest* req, HeadError* error)
     if (colon == std::string_view::npos || colon == 0) return fail(400, "malformed header line (no name)");
     std::string_view name = h.substr(0, colon);
     if (!std::all_of(name.begin(), name.end(), IsTokenChar)) return fail(400, "malformed header name");
-    std::string_view value = Trim(h.substr(colon + 1));
+    std::string_view value = TrimOws(h.substr(colon + 1));
     for (char c : value) {
       if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
         return fail(400, "control character in header " + std::string(name));
     }
-    req->headers.emplace_back(Lower(name), std::string(value));
+    req->headers.emplace_back(ToLowerAscii(name), std::string(value));
     if (req->headers.size() > 100) return fail(431, "more than 100 header lines");
   }
   return true;
@@ -397,7 +393,7 @@ struct HttpCore::Loop {
       c.body_len = len;
       c.state = State::kBody;
       c.deadline = Clock::now() + std::chrono::milliseconds(limits.body_timeout_ms);
-      if (Lower(c.req.Header("expect")) == "100-continue" && c.in.size() < len) {
+      if (ToLowerAscii(c.req.Header("expect")) == "100-continue" && c.in.size() < len) {
         static const char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
         (void)!::send(c.fd, kContinue, sizeof kContinue - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
       }
@@ -406,7 +402,7 @@ struct HttpCore::Loop {
       if (c.in.size() < c.body_len) return;
       c.req.body = c.in.substr(0, c.body_len);
       c.in.erase(0, c.body_len);
-      std::string conn_hdr = Lower(c.req.Header("connection"));
+      std::string conn_hdr = ToLowerAscii(c.req.Header("connection"));
       bool http10 = c.req.HasHeader(":version");
       bool close = conn_hdr == "close" || (http10 && conn_hdr != "keep-alive") ||
                    c.served + 1 >= static_cast<int>(limits.max_requests_per_connection);

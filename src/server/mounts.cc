@@ -1,3 +1,4 @@
+#include "lakeqa/common/strings.h"
 #include "server/mounts.h"
 
 #include <cctype>
@@ -7,12 +8,7 @@ namespace lakeqa::server {
 namespace {
 
 bool EqualsFolded(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  }
-  return true;
+  return a.size() == b.size() && ToLowerAscii(a) == ToLowerAscii(b);
 }
 
 int HexValue(char c) {

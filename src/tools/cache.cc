@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/strings.h"
 
 namespace lakeqa::tools {
 namespace {
@@ -55,12 +56,6 @@ bool IsPlainMd5(const std::string& etag) {
     if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
   }
   return true;
-}
-
-std::string Lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 }  // namespace
@@ -138,7 +133,7 @@ Result<CacheEntry> DownloadCache::Fetch(lake::Store& store, const lake::ObjectIn
     return fail(Corrupt("downloading " + object.key + ": read " + std::to_string(got) +
                         " bytes, the store listed " + std::to_string(object.size)));
   std::string md5_hex = md5.Final();
-  if (IsPlainMd5(object.etag) && Lower(object.etag) != md5_hex)
+  if (IsPlainMd5(object.etag) && ToLowerAscii(object.etag) != md5_hex)
     return fail(Corrupt("downloading " + object.key + ": MD5 " + md5_hex + " does not match the ETag " +
                         object.etag));
   entry.sha256 = sha.Final();

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <set>
 
+#include "lakeqa/common/strings.h"
 #include "lakeqa/catalog/catalog.h"
 #include "lakeqa/eval/em.h"
 #include "lakeqa/exec/python.h"
@@ -12,12 +13,6 @@
 
 namespace lakeqa::tools {
 namespace {
-
-std::string Lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // Whether `name` occurs in `text` as a whole SQL identifier (not inside a longer word or path).
 bool HasIdentifier(const std::string& text, const std::string& name) {
@@ -70,14 +65,14 @@ Result<ToolOutput> ToolSet::Impl::Query(ToolSet& t, Session& s, const Json& args
   // and those whose files it names by view name or path (a statement stopped at its row cap may not
   // have opened every file it names).
   for (const auto& f : r->read_files) AddUnique(out.accessed, DatasetOfSandboxPath(f, t.namespaces_));
-  std::string lower = Lower(sql);
+  std::string lower = ToLowerAscii(sql);
   for (const auto& v : db->views()) {
     std::string dataset = DatasetOfSandboxPath(v.path, t.namespaces_);
     // The harness's spelling <dataset>/<file> reads the same file through the dataset's alias.
     std::string alias = dataset.empty() ? "" : v.path.substr(v.path.find('/') + 1);
-    bool by_alias = !alias.empty() && HasPathStart(lower, Lower(alias)) &&
+    bool by_alias = !alias.empty() && HasPathStart(lower, ToLowerAscii(alias)) &&
                     IsDatasetAlias(s.sandbox_dir(), alias.substr(0, alias.find('/')), t.namespaces_);
-    if (HasIdentifier(lower, Lower(v.name)) || lower.find(Lower(v.path)) != std::string::npos || by_alias)
+    if (HasIdentifier(lower, ToLowerAscii(v.name)) || lower.find(ToLowerAscii(v.path)) != std::string::npos || by_alias)
       AddUnique(out.accessed, dataset);
   }
   out.result = r->ToJson();

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "lakeqa/common/strings.h"
 #include "lakeqa/common/words.h"
 #include "lakeqa/text/analyzer.h"
 
@@ -42,11 +43,6 @@ bool IdentifierLike(const std::string& id) {
   return punct || (digit && alpha);
 }
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
 
 Json LeakFlag::ToJson() const {
@@ -65,7 +61,7 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
   };
   std::vector<std::string> qwords = LowerWords(question);
   std::string padded = " " + Join(qwords, 0, qwords.size()) + " ";
-  std::string qlower = Lower(question);
+  std::string qlower = ToLowerAscii(question);
   std::set<std::string> qset(qwords.begin(), qwords.end());
 
   for (const LeakSource& s : sources) {
@@ -73,13 +69,13 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
     // A Wikipedia page's id is its title ("New_York_City"): it names the entity the question is about.
     const bool wiki = s.ns == "wikipedia";
     if (!wiki && IdentifierLike(s.dataset_id) &&
-        (qlower.find(Lower(s.dataset_id)) != std::string::npos || HasPhrase(padded, LowerWords(s.dataset_id)))) {
+        (qlower.find(ToLowerAscii(s.dataset_id)) != std::string::npos || HasPhrase(padded, LowerWords(s.dataset_id)))) {
       flag("dataset_id", s.dataset_id, s.node,
            "the question names the dataset id \"" + s.dataset_id + "\" of " + where + ": describe what it holds instead");
     }
     std::string file = s.file_path.substr(s.file_path.rfind('/') == std::string::npos ? 0 : s.file_path.rfind('/') + 1);
     for (const std::string& f : {s.file_path, file}) {
-      if (f.size() >= 3 && f.find('.') != std::string::npos && qlower.find(Lower(f)) != std::string::npos) {
+      if (f.size() >= 3 && f.find('.') != std::string::npos && qlower.find(ToLowerAscii(f)) != std::string::npos) {
         flag("file", f, s.node, "the question names the file \"" + f + "\" of " + where + ": leave files out");
         break;
       }

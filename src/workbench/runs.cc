@@ -8,6 +8,7 @@
 
 #include "lakeqa/agent/run.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/lines.h"
 #include "lakeqa/eval/em.h"
 #include "lakeqa/eval/score.h"
 
@@ -57,15 +58,8 @@ std::vector<std::string> TaskPaths(const Json& run_json) {
 // Calls fn(line, line number) for every non-blank line of JSONL text.
 template <typename Fn>
 void ForEachLine(std::string_view text, Fn fn) {
-  size_t line_no = 0, start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") != std::string_view::npos) fn(line, line_no);
-  }
+  LineReader reader(text);
+  while (reader.Next()) fn(reader.line(), reader.number());
 }
 
 Json Field(const Json& j, const char* name) {

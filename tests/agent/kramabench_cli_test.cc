@@ -13,6 +13,7 @@
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "support/cli_runner.h"
+#include "support/require_protection.h"
 
 namespace lakeqa::agent {
 namespace {
@@ -99,7 +100,7 @@ TEST_F(KramaBenchCliTest, BuildValidateStatsOracleAndEval) {
   EXPECT_EQ(st["kramabench"]["answer_types"]["numeric_exact"], 4);
 
   if (!exec::SandboxAvailable().ok()) {
-    GTEST_SKIP() << "Python sandbox unavailable: " << exec::SandboxAvailable().message();
+    LAKEQA_SKIP_MISSING_PROTECTION("Python sandbox unavailable: " + std::string(exec::SandboxAvailable().message()));
   }
   Json o = LakeqaJson("kramabench solutions --json --timeout-s 60 --checkout " + Sh(ck_) + " --lake " +
                       Sh(dir_ + "/lake") + " --out " + Sh(dir_ + "/oracle.json"));

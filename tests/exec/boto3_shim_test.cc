@@ -9,6 +9,7 @@
 #include "lakeqa/common/json.h"
 #include "lakeqa/exec/python.h"
 #include "exec/sandbox_available.h"
+#include "support/require_protection.h"
 
 namespace lakeqa::exec {
 namespace {
@@ -17,7 +18,8 @@ namespace {
 class Boto3ShimTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!SandboxAvailable().ok()) GTEST_SKIP() << "Python sandbox unavailable: " << SandboxAvailable().ToString();
+    if (!SandboxAvailable().ok())
+      LAKEQA_SKIP_MISSING_PROTECTION("Python sandbox unavailable: " + SandboxAvailable().ToString());
     root_ = *MakeTempDir("lakeqa-boto3-");
     ::chmod(root_.c_str(), 0755);
     dir_ = root_ + "/sandbox";

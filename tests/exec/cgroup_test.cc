@@ -12,6 +12,7 @@
 #include "exec/cgroup.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
+#include "support/require_protection.h"
 
 namespace lakeqa::exec {
 namespace {
@@ -30,7 +31,8 @@ size_t Members(const std::vector<std::string>& dirs) {
 
 TEST(SandboxCgroupTest, LimitsAreTheKernelsAndEveryMemberIsKilled) {
   const CgroupSupport& sup = DetectCgroups();
-  if (!sup.available) GTEST_SKIP() << "no usable cgroup here (lakeqa falls back to rlimits): " << sup.detail;
+  if (!sup.available)
+    LAKEQA_SKIP_MISSING_PROTECTION("no usable cgroup here (lakeqa falls back to rlimits): " + sup.detail);
   auto cg = SandboxCgroup::Create({.memory_bytes = 256ULL << 20, .max_pids = 16, .cpus = 0.5});
   ASSERT_TRUE(cg.ok()) << cg.status().ToString();
   std::vector<std::string> dirs = (*cg)->dirs();

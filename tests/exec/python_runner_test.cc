@@ -13,6 +13,7 @@
 
 #include "exec/sandbox_available.h"
 #include "lakeqa/common/fs.h"
+#include "support/require_protection.h"
 
 namespace lakeqa::exec {
 namespace {
@@ -21,7 +22,8 @@ namespace {
 class PythonRunnerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!SandboxAvailable().ok()) GTEST_SKIP() << "Python sandbox unavailable: " << SandboxAvailable().ToString();
+    if (!SandboxAvailable().ok())
+      LAKEQA_SKIP_MISSING_PROTECTION("Python sandbox unavailable: " + SandboxAvailable().ToString());
     root_ = *MakeTempDir("lakeqa-py-test-");
     ::chmod(root_.c_str(), 0755);  // the sandbox user (nobody, when tests run as root) must reach it
     dir_ = root_ + "/sandbox";

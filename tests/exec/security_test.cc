@@ -1,7 +1,8 @@
 // The security regression suite for the sandbox (issue 15): one test per class of attack, scaled down to
 // run in seconds, each asserting that the attack fails and that the sandbox works normally afterwards. A
 // protection this machine cannot provide skips with the reason (`lakeqa doctor` says the same); the
-// fallback that then holds has its own test.
+// fallback that then holds has its own test. Where a protection is required (CI=true or
+// LAKEQA_REQUIRE_SANDBOX=1, support/require_protection.h) the missing one fails instead.
 #include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -23,6 +24,7 @@
 #include "lakeqa/exec/python.h"
 #include "exec/sandbox_available.h"
 #include "lakeqa/exec/sql.h"
+#include "support/require_protection.h"
 
 namespace lakeqa::exec {
 namespace {
@@ -41,7 +43,8 @@ class SandboxAttack : public ::testing::Test {
     if (!root_.empty()) (void)RemoveAll(root_);
   }
   void NeedPython() {
-    if (!SandboxAvailable().ok()) GTEST_SKIP() << "Python sandbox unavailable: " << SandboxAvailable().ToString();
+    if (!SandboxAvailable().ok())
+      LAKEQA_SKIP_MISSING_PROTECTION("Python sandbox unavailable: " + SandboxAvailable().ToString());
   }
   PythonResult Run(std::string_view code, PythonOptions o = {}) {
     auto r = RunPython(dir_, code, o);
@@ -61,6 +64,7 @@ class SandboxAttack : public ::testing::Test {
 // fallback) in any case: both are tried.
 TEST_F(SandboxAttack, ForkBombIsBoundedAndTheNextRunWorks) {
   NeedPython();
+  if (IsSkipped() || HasFatalFailure()) return;
   int tried = 0;
   for (bool cgroup : {true, false}) {
     SCOPED_TRACE(cgroup ? "with a cgroup" : "rlimits only");
@@ -89,13 +93,14 @@ TEST_F(SandboxAttack, ForkBombIsBoundedAndTheNextRunWorks) {
     ExpectHealthy(o);
   }
   if (tried == 0)
-    GTEST_SKIP() << "neither a cgroup (" << DetectCgroups().detail
-                 << ") nor RLIMIT_NPROC (lakeqa is root and keeps root in the jail) bounds processes";
+    LAKEQA_SKIP_MISSING_PROTECTION("neither a cgroup (" + DetectCgroups().detail +
+                                   ") nor RLIMIT_NPROC (lakeqa is root and keeps root in the jail) bounds processes");
 }
 
 // One process past the limit gets MemoryError (RLIMIT_AS), with or without a cgroup.
 TEST_F(SandboxAttack, AllocationPastTheMemoryLimitFails) {
   NeedPython();
+  if (IsSkipped() || HasFatalFailure()) return;
   for (bool cgroup : {true, false}) {
     SCOPED_TRACE(cgroup ? "with a cgroup" : "rlimits only");
     PythonOptions o;
@@ -116,8 +121,9 @@ TEST_F(SandboxAttack, AllocationPastTheMemoryLimitFails) {
 
 TEST_F(SandboxAttack, ProcessesTogetherStayUnderTheMemoryLimit) {
   NeedPython();
+  if (IsSkipped() || HasFatalFailure()) return;
   if (!DetectCgroups().available)
-    GTEST_SKIP() << "no cgroup, so the limit is per process (RLIMIT_AS): " << DetectCgroups().detail;
+    LAKEQA_SKIP_MISSING_PROTECTION("no cgroup, so the limit is per process (RLIMIT_AS): " + DetectCgroups().detail);
   PythonOptions o;
   o.limits.memory_bytes = 256ULL << 20;
   o.limits.wall_ms = 30000;
@@ -143,9 +149,10 @@ TEST_F(SandboxAttack, ProcessesTogetherStayUnderTheMemoryLimit) {
 
 TEST_F(SandboxAttack, NestedUserNamespacesAreRefused) {
   NeedPython();
+  if (IsSkipped() || HasFatalFailure()) return;
   PythonOptions o;
   if (!BwrapSupports(o.bwrap, "--disable-userns"))
-    GTEST_SKIP() << "this bubblewrap has no --disable-userns (needs 0.8)";
+    LAKEQA_SKIP_MISSING_PROTECTION("this bubblewrap has no --disable-userns (needs 0.8)");
   auto r = Run(
       "import ctypes, os\n"
       "libc = ctypes.CDLL(None, use_errno=True)\n"
@@ -158,6 +165,7 @@ TEST_F(SandboxAttack, NestedUserNamespacesAreRefused) {
 
 TEST_F(SandboxAttack, DevShmAndDevCannotFillMemory) {
   NeedPython();
+  if (IsSkipped() || HasFatalFailure()) return;
   PythonOptions o;
   o.limits.shm_bytes = 8ULL << 20;
   o.limits.tmp_bytes = 8ULL << 20;
@@ -183,6 +191,7 @@ TEST_F(SandboxAttack, DevShmAndDevCannotFillMemory) {
 
 TEST_F(SandboxAttack, DiskQuotaHoldsAcrossRuns) {
   NeedPython();
+  if (IsSkipped() || HasFatalFailure()) return;
   PythonOptions o;
   o.limits.max_disk_bytes = 8ULL << 20;
   o.limits.wall_ms = 20000;
@@ -213,6 +222,7 @@ TEST_F(SandboxAttack, DiskQuotaHoldsAcrossRuns) {
 
 TEST_F(SandboxAttack, FileFloodIsStoppedAtTheFileLimit) {
   NeedPython();
+  if (IsSkipped() || HasFatalFailure()) return;
   PythonOptions o;
   o.limits.max_files = 1000;
   o.limits.wall_ms = 30000;
@@ -311,6 +321,7 @@ TEST_F(SandboxAttack, CancelStopsCodeAndQueries) {
   auto ok = (*sb)->Query("SELECT 42");
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();
   NeedPython();
+  if (IsSkipped() || HasFatalFailure()) return;
   CancelToken token;
   std::thread canceller([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
@@ -354,8 +365,9 @@ TEST_F(SandboxAttack, SqlMemoryBudgetIsSharedByAllSessions) {
 // D_acc must come from what the sandbox really opened, not from a log the code can write.
 TEST_F(SandboxAttack, OpensAreObservedAndAForgedLogDoesNotCount) {
   NeedPython();
+  if (IsSkipped() || HasFatalFailure()) return;
   std::string why;
-  if (!CanObserveOpens(&why)) GTEST_SKIP() << "opens cannot be observed here: " << why;
+  if (!CanObserveOpens(&why)) LAKEQA_SKIP_MISSING_PROTECTION("opens cannot be observed here: " + why);
   std::string lake = root_ + "/lake";
   ASSERT_TRUE(WriteFileAtomic(lake + "/datagov/real/files/a.csv", "a\n1\n").ok());
   ASSERT_TRUE(WriteFileAtomic(lake + "/datagov/other/files/b.csv", "b\n2\n").ok());
@@ -411,7 +423,8 @@ TEST(TempHygiene, ChildBody) {
 }
 
 TEST(TempHygiene, SignalRemovesTemporaryFolders) {
-  if (!SandboxAvailable().ok()) GTEST_SKIP() << "Python sandbox unavailable: " << SandboxAvailable().ToString();
+  if (!SandboxAvailable().ok())
+    LAKEQA_SKIP_MISSING_PROTECTION("Python sandbox unavailable: " + SandboxAvailable().ToString());
   auto base = MakeTempDir("lakeqa-hygiene-test-");
   ASSERT_TRUE(base.ok());
   ::chmod(base->c_str(), 0755);

@@ -17,6 +17,7 @@
 #include "lakeqa/tools/tools.h"
 
 #include "tools/internal.h"
+#include "support/require_protection.h"
 
 namespace lakeqa::tools::testing {
 
@@ -126,7 +127,7 @@ class PythonToolsFixture : public ToolsFixture {
  protected:
   void SetUp() override {
     static const Status st = exec::CheckPythonSandbox();
-    if (!st.ok()) GTEST_SKIP() << "Python sandbox unavailable: " << st.ToString();
+    if (!st.ok()) LAKEQA_SKIP_MISSING_PROTECTION("Python sandbox unavailable: " + st.ToString());
     ToolsFixture::SetUp();
   }
 };

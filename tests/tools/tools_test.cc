@@ -9,6 +9,7 @@
 #include "lakeqa/common/build_paths.h"
 #include "exec/access_watch.h"
 #include "tools/fixture.h"
+#include "support/require_protection.h"
 
 namespace lakeqa::tools::testing {
 namespace {
@@ -244,7 +245,7 @@ TEST_F(PythonToolsTest, ExecuteCodeSeesDownloadsAndReportsErrors) {
 // and a file written into a dataset-shaped folder do not count; reads through a glob or FILES do.
 TEST_F(PythonToolsTest, ForgedAccessLogDoesNotCountButGlobAndFilesReadsDo) {
   std::string why;
-  if (!exec::CanObserveOpens(&why)) GTEST_SKIP() << "opens cannot be observed here: " << why;
+  if (!exec::CanObserveOpens(&why)) LAKEQA_SKIP_MISSING_PROTECTION("opens cannot be observed here: " + why);
   ASSERT_EQ(Code(Call("download", {{"dataset_id", "austin-water"}, {"file_path", "files/data.csv"}})), "");
   Json r = Call("execute_code",
                 {{"code",

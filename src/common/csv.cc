@@ -1,6 +1,6 @@
-#include "graph/csv.h"
+#include "lakeqa/common/csv.h"
 
-namespace lakeqa::graph {
+namespace lakeqa {
 
 bool CsvRecords::Next(std::vector<std::string>& fields, uint64_t& line) {
   fields.clear();
@@ -42,14 +42,28 @@ bool CsvRecords::Next(std::vector<std::string>& fields, uint64_t& line) {
   return true;
 }
 
-void AppendCsvValue(std::string_view value, std::string& out) {
-  if (value.empty()) return;
+std::vector<std::string> CsvFirstRecord(std::string_view text) {
+  CsvRecords r(text);
+  std::vector<std::string> fields;
+  uint64_t line = 0;
+  r.Next(fields, line);
+  return fields;
+}
+
+void AppendCsvField(std::string_view field, std::string& out, CsvQuote quote) {
+  if (field.empty()) return;
+  bool needed = quote == CsvQuote::kNonEmpty || field.find_first_of(",\"\r\n") != std::string_view::npos ||
+                field.front() == ' ' || field.back() == ' ';
+  if (!needed) {
+    out.append(field);
+    return;
+  }
   out += '"';
-  for (char c : value) {
+  for (char c : field) {
     if (c == '"') out += '"';
     out += c;
   }
   out += '"';
 }
 
-}  // namespace lakeqa::graph
+}  // namespace lakeqa
