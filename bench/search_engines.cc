@@ -408,19 +408,31 @@ class LakeqaEngine : public Engine {
     searcher_ = std::make_unique<lakeqa::index::Searcher>(*r);
   }
   std::vector<std::string> Search(const std::vector<std::string>& words, size_t k) override {
+    std::vector<std::string> ids;
+    for (const auto& h : Hits(words, k, false)) ids.push_back(h.id);
+    return ids;
+  }
+  // "id score id score ...", scores printed so that they read back as the same double: two binaries
+  // (or pruned and exhaustive search) agree exactly when these lines are byte-identical.
+  std::string Scored(const std::vector<std::string>& words, size_t k, bool exhaustive) {
+    std::string line;
+    for (const auto& h : Hits(words, k, exhaustive)) line += fmt::format("{}{} {:.17g}", line.empty() ? "" : " ", h.id, h.score);
+    return line;
+  }
+
+ private:
+  std::vector<lakeqa::index::Hit> Hits(const std::vector<std::string>& words, size_t k, bool exhaustive) {
     std::string q;
     for (const auto& w : words) q += (q.empty() ? "" : " ") + w;
     lakeqa::index::SearchOptions o;
     o.k = k;
     o.snippets = false;
+    o.exhaustive = exhaustive;
     auto r = searcher_->Search(q, o);
     if (!r.ok()) Die(r.status().ToString());
-    std::vector<std::string> ids;
-    for (const auto& h : r->hits) ids.push_back(h.id);
-    return ids;
+    return std::move(r->hits);
   }
 
- private:
   std::string dir_;
   bool merge_ = false;
   std::unique_ptr<lakeqa::index::IndexWriter> writer_;
@@ -622,7 +634,7 @@ double Percentile(std::vector<double> v, double p) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string engine, dir, out, tsv;
+  std::string engine, dir, out, tsv, scores;
   uint64_t synth = 0, seed = 42, per_class = 100;
   bool reuse = false;  // query an index left by an earlier run (profiling): the corpus only yields queries
   for (int i = 1; i < argc; ++i) {
@@ -639,10 +651,12 @@ int main(int argc, char** argv) {
     else if (a == "--seed") seed = std::stoull(val());
     else if (a == "--queries") per_class = std::stoull(val());
     else if (a == "--reuse") reuse = true;
+    else if (a == "--scores") scores = val();
     else Die("unknown argument " + a);
   }
   if (engine.empty() || dir.empty() || out.empty() || (synth == 0) == tsv.empty())
-    Die("usage: --engine lakeqa|xapian|fts5 --dir D --out PREFIX (--synth N | --tsv FILE) [--seed S] [--queries N]");
+    Die("usage: --engine lakeqa|xapian|fts5 --dir D --out PREFIX (--synth N | --tsv FILE) [--seed S] [--queries N] "
+        "[--reuse] [--scores FILE]");
   if (!reuse) std::filesystem::remove_all(dir);
 
   std::unique_ptr<Corpus> corpus;
@@ -738,6 +752,33 @@ int main(int argc, char** argv) {
                           hits / static_cast<double>(std::max<size_t>(1, qs.size())));
       first = false;
     }
+  }
+  if (!scores.empty()) {
+    // Exactness check for changes to the searcher: every query's top-10 and top-100 ids and scores, for
+    // comparing binaries byte by byte; each is also checked against exhaustive scoring (no pruning).
+    auto* lq = dynamic_cast<LakeqaEngine*>(e.get());
+    if (lq == nullptr) Die("--scores is implemented for the lakeqa engines only");
+    std::ofstream sc(scores);
+    uint64_t checked = 0, differ = 0;
+    for (size_t k : {size_t{10}, size_t{100}}) {
+      for (const auto& [terms, qs] : picker.set().by_terms) {
+        for (const auto& q : qs) {
+          std::string line = lq->Scored(q, k, false);
+          ++checked;
+          if (line != lq->Scored(q, k, true)) {
+            ++differ;
+            std::string words;
+            for (const auto& w : q) words += (words.empty() ? "" : " ") + w;
+            std::cerr << "pruned and exhaustive results differ at top-" << k << " for: " << words << "\n";
+          }
+          sc << k << '\t';
+          for (size_t j = 0; j < q.size(); ++j) sc << (j ? " " : "") << q[j];
+          sc << '\t' << line << '\n';
+        }
+      }
+    }
+    std::cerr << checked << " queries written to " << scores << ", " << differ << " differ from exhaustive scoring\n";
+    if (!sc || differ > 0) return 1;
   }
   json += fmt::format("}}, \"peak_rss_kb\": {}}}\n", PeakRssKb());
   std::ofstream(out + ".json") << json;

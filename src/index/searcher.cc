@@ -175,12 +175,20 @@ class TermCursor {
     }
     Settle();
   }
-  // An upper bound of the term's score on `target` from the skip data of the blocks that may hold it.
-  double BlockBound(uint32_t target) {
+  // Narrows `hi` to the last doc of the blocks that this term's parts have at `lo` (moving their skip
+  // pointers only, nothing is decoded), so that each part has one block over [lo, hi].
+  void NarrowWindow(uint32_t lo, uint32_t& hi) {
+    for (PostingCursor& c : pcs_) {
+      if (c.doc() != PostingCursor::kEnd && c.ShallowAdvance(std::max(lo, c.doc()))) hi = std::min(hi, c.block_last_doc());
+    }
+  }
+  // An upper bound of the term's score on every doc of [lo, hi] from the skip data of the blocks that may
+  // hold them; [lo, hi] lies within one block of each part (a single doc, or a window NarrowWindow made).
+  double BlockBound(uint32_t lo, uint32_t hi) {
     double x = 0, data = 0;
     for (size_t i = 0; i < pcs_.size(); ++i) {
       PostingCursor& c = pcs_[i];
-      if (c.doc() > target || !c.ShallowAdvance(target)) continue;
+      if (c.doc() > hi || !c.ShallowAdvance(std::max(lo, c.doc()))) continue;
       double n = c.block_max_tf() * parts_[i]->wn[c.block_min_norm()];
       if (parts_[i]->data) {
         data += term_->SaturateData(parts_[i]->weight, n);
@@ -578,10 +586,40 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
     while (p < n && cum_split[p] * (1 + kSlack) < theta) ++p;
   };
   update_p();
+  // Block-max skipping of the essential cursors: a window [lo, hi] in which every essential part stays in
+  // one block is bounded by its block maxima; while that bound (plus every non-essential bound) is below the
+  // threshold, the next window is tried, and the essential cursors then jump past all of them, so the
+  // skipped blocks are never decoded. A window that cannot be skipped is checked again only when it ends or
+  // the threshold or the essential set changes.
+  uint32_t win_hi = 0;
+  double win_theta = kNegInf;
+  size_t win_p = n;
   while (p < n) {
     uint32_t d = PostingCursor::kEnd;
     for (size_t i = p; i < n; ++i) d = std::min(d, cur[i].doc());
     if (d == PostingCursor::kEnd) break;
+    if (double theta = top_.threshold(); !o_.exhaustive && theta > kNegInf && (d > win_hi || theta != win_theta || p != win_p)) {
+      const double rest = (p ? cum[p - 1] : 0.0) + pairs_ub_;
+      uint32_t lo = d;
+      for (;;) {
+        uint32_t hi = PostingCursor::kEnd - 1;
+        for (size_t i = p; i < n; ++i) cur[i].NarrowWindow(lo, hi);
+        double bound = rest;
+        for (size_t i = p; i < n; ++i) bound += cur[i].BlockBound(lo, hi);
+        if (bound * (1 + kSlack) >= theta) {
+          win_hi = hi;
+          break;
+        }
+        lo = hi + 1;  // hi < kEnd: lo == kEnd ends every cursor
+        if (lo == PostingCursor::kEnd) break;
+      }
+      win_theta = theta;
+      win_p = p;
+      if (lo > d) {
+        for (size_t i = p; i < n; ++i) cur[i].Advance(lo);
+        continue;
+      }
+    }
     at.clear();
     for (size_t i = p; i < n; ++i) {
       if (cur[i].doc() == d) at.push_back(&cur[i]);
@@ -606,7 +644,7 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
         }
         TermCursor& c = cur[i];
         if (c.doc() > d) continue;
-        double block_ub = c.BlockBound(d);
+        double block_ub = c.BlockBound(d, d);
         if ((partial + block_ub + (i ? cum[i - 1] : 0.0) + pairs_ub_) * (1 + kSlack) < theta) {
           pruned = true;
           break;

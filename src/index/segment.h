@@ -50,7 +50,10 @@ class Segment {
   std::string_view Key(uint32_t i) const;
   TermInfo Info(uint32_t i) const;
   // Dictionary index of key, or -1.
-  int64_t Find(std::string_view key) const;
+  int64_t Find(std::string_view key) const { return Find(key, 0, num_terms_); }
+  // The same among the dictionary indexes [lo, hi) (a range known to hold key if any does), and the
+  // first index there whose key is >= key in *lower_bound (for lookups of ascending keys).
+  int64_t Find(std::string_view key, uint32_t lo, uint32_t hi, uint32_t* lower_bound = nullptr) const;
   // [first, last) dictionary indexes of the keys starting with prefix.
   std::pair<uint32_t, uint32_t> PrefixRange(std::string_view prefix) const;
 
