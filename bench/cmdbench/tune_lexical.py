@@ -8,15 +8,16 @@ where each file is the --json output of
 (the per-source scores in each row do not depend on the thresholds or the margin).
 lexical: a grid of 0, 0.05, ..., 1 per source; the router always keeps its best source.
 embedding: margins 0, 0.005, ..., 0.3; a source is kept when its similarity is within the margin of the best.
-The best macro F1 on the first file wins, ties going to the lowest thresholds (more recall) or the smallest
-margin; every file is then scored with the chosen setting and with the current defaults.
+The best macro F1 on the first file wins (with --mean: the mean macro F1 over every file given, e.g. one run
+per summary source), ties going to the lowest thresholds (more recall) or the smallest margin; every file is
+then scored with the chosen setting and with the current defaults.
 """
 import argparse
 import json
 
 CLASSES = ("graph", "doc", "table")
 LEXICAL_DEFAULTS = {"doc": 0.05, "table": 0.0, "graph": 0.1}  # include/lakeqa/agent/router.h
-EMBEDDING_DEFAULT = 0.05  # kDefaultEmbeddingMargin
+EMBEDDING_DEFAULT = 0.175  # kDefaultEmbeddingMargin
 
 
 def scores(rows):
@@ -58,23 +59,27 @@ def embedding(rows, margin):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--router", default="lexical", choices=("lexical", "embedding"))
+    ap.add_argument("--mean", action="store_true", help="tune on the mean macro F1 over every file")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     data = [json.load(open(f))["per_question"] for f in a.files]
+    tuned = data if a.mean else data[:1]
+    on = "the mean over every file" if a.mean else a.files[0]
     if a.router == "lexical":
         grid = [i / 20 for i in range(21)]
-        best = max((lexical(data[0], {"doc": d, "table": t, "graph": g})[0], -(d + t + g), (d, t, g))
+        best = max((sum(lexical(x, {"doc": d, "table": t, "graph": g})[0] for x in tuned) / len(tuned),
+                    -(d + t + g), (d, t, g))
                    for d in grid for t in grid for g in grid)
         d, t, g = best[2]
         chosen, current = {"doc": d, "table": t, "graph": g}, LEXICAL_DEFAULTS
         fn = lexical
-        print(f"thresholds doc {d} table {t} graph {g}: macro F1 {100 * best[0]:.2f} on {a.files[0]}")
+        print(f"thresholds doc {d} table {t} graph {g}: macro F1 {100 * best[0]:.2f} on {on}")
     else:
         grid = [i / 200 for i in range(61)]
-        best = max((embedding(data[0], m)[0], -m) for m in grid)
+        best = max((sum(embedding(x, m)[0] for x in tuned) / len(tuned), -m) for m in grid)
         chosen, current = -best[1], EMBEDDING_DEFAULT
         fn = embedding
-        print(f"margin {chosen}: macro F1 {100 * best[0]:.2f} on {a.files[0]}")
+        print(f"margin {chosen}: macro F1 {100 * best[0]:.2f} on {on}")
     for f, rows in zip(a.files, data):
         for name, setting in (("chosen", chosen), ("current", current)):
             m, per = fn(rows, setting)

@@ -248,7 +248,7 @@ TEST_F(EmbeddingRouterTest, GloveSimilaritiesAndTheMarginRule) {
   RouterOptions o = Glove();
   auto r = MakeRouter(o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_EQ((*r)->Name(), "embedding(glove-sg-100d-sif, enhanced, margin 0.05)");
+  EXPECT_EQ((*r)->Name(), "embedding(glove-sg-100d-sif, enhanced, margin 0.175)");
   // Only table words: the question's vector is the table axis, as is the table summary's.
   auto a = (*r)->Route("what was the score of the game?");
   ASSERT_TRUE(a.ok()) << a.status().ToString();
@@ -366,7 +366,7 @@ TEST_F(EmbeddingRouterTest, HttpEmbedderOverTheWireProtocol) {
   o.embedder.http.api_key_env = "LAKEQA_TEST_NO_SUCH_KEY";
   auto r = MakeRouter(o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_EQ((*r)->Name(), "embedding(http:router-embed, enhanced, margin 0.05)");
+  EXPECT_EQ((*r)->Name(), "embedding(http:router-embed, enhanced, margin 0.175)");
   ASSERT_EQ(server.calls(), 1);  // the three summaries in one request
   Json first = Json::parse(server.Bodies()[0]);
   EXPECT_EQ(first["model"], "router-embed");
@@ -423,7 +423,7 @@ TEST_F(EmbeddingRouterTest, CliErrorsAreJson) {
   EXPECT_NE(missing["error"]["message"].get<std::string>().find("absent.bin"), std::string::npos);
   std::string glove = SmallGlove(dir_);
   Json ok = lakeqa::testing::LakeqaJson(base + " --glove " + Sh(glove));
-  EXPECT_EQ(ok["method"], "embedding(glove-sg-100d-sif, enhanced, margin 0.05)");
+  EXPECT_EQ(ok["method"], "embedding(glove-sg-100d-sif, enhanced, margin 0.175)");
   EXPECT_EQ(ok["per_question"][0]["predicted"], Json::array({"table"}));
   Json margin = lakeqa::testing::LakeqaJson(base + " --glove " + Sh(glove) + " --margin -1 2>/dev/null", 2);
   EXPECT_TRUE(margin.contains("error")) << margin.dump();

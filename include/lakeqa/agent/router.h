@@ -45,7 +45,7 @@ struct LexicalParams {
 
 // The embedding router's rule: a source is chosen when its similarity is at least the best one's minus the
 // margin (docs/cmdbench.md says how the default was chosen).
-inline constexpr double kDefaultEmbeddingMargin = 0.05;
+inline constexpr double kDefaultEmbeddingMargin = 0.175;
 // An http embedder gets each summary's first bytes only: hosted models take a few thousand tokens.
 inline constexpr size_t kHttpSummaryBytes = 16384;
 
