@@ -427,6 +427,20 @@ TEST_F(EmbeddingRouterTest, CliErrorsAreJson) {
   EXPECT_EQ(ok["per_question"][0]["predicted"], Json::array({"table"}));
   Json margin = lakeqa::testing::LakeqaJson(base + " --glove " + Sh(glove) + " --margin -1 2>/dev/null", 2);
   EXPECT_TRUE(margin.contains("error")) << margin.dump();
+  // --embed-url: the http embedder over the wire, from the CLI.
+  {
+    lakeqa::testing::ModelServer server([](const std::string&, const Json& b) { return Embeddings(b); });
+    Json http = lakeqa::testing::LakeqaJson(base + " --embed-url " + Sh(server.Url()) + " --embed-model cli-embed");
+    EXPECT_EQ(http["method"], "embedding(http:cli-embed, enhanced, margin 0.175)");
+    EXPECT_EQ(http["per_question"][0]["predicted"], Json::array({"table"}));
+    EXPECT_EQ(server.calls(), 2);
+  }
+  // Several question files are for --task source only.
+  Json two = lakeqa::testing::LakeqaJson("eval cmdbench --task table --questions " + Sh(dir_ + "/q.json") + " " +
+                                             Sh(dir_ + "/q.json") + " --index " + Sh(dir_) + " --json 2>/dev/null",
+                                         2);
+  EXPECT_NE(two["error"]["message"].get<std::string>().find("takes one question file"), std::string::npos)
+      << two.dump();
 }
 
 }  // namespace
