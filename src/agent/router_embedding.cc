@@ -15,14 +15,16 @@ namespace {
 
 double Dot(const std::vector<float>& a, const std::vector<float>& b) {
   double d = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) d += static_cast<double>(a[i]) * b[i];
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+    d += static_cast<double>(a[i]) * b[i];
   return d;
 }
 
 class EmbeddingRouter : public SourceRouter {
  public:
   Status Init(const RouterOptions& o) {
-    if (!(o.margin >= 0 && o.margin <= 2)) return InvalidArgument("--margin must be in [0, 2], got " + std::to_string(o.margin));
+    if (!(o.margin >= 0 && o.margin <= 2))
+      return InvalidArgument("--margin must be in [0, 2], got " + std::to_string(o.margin));
     if (o.level != "basic" && o.level != "enhanced")
       return InvalidArgument("--summary-level must be basic or enhanced, got '" + o.level + "'");
     margin_ = o.margin;
@@ -30,7 +32,8 @@ class EmbeddingRouter : public SourceRouter {
     std::map<std::string, std::string> summaries = o.given;
     if (summaries.empty()) {
       LAKEQA_ASSIGN_OR_RETURN(index::SourceSummaries s, index::LoadSourceSummaries(o.index_dir));
-      for (const auto& x : s.sources) summaries[x.name] = o.level == "basic" ? x.basic : x.enhanced;
+      for (const auto& x : s.sources)
+        summaries[x.name] = o.level == "basic" ? x.basic : x.enhanced;
     }
     LAKEQA_ASSIGN_OR_RETURN(embedder_, index::OpenEmbedder(o.embedder));
     std::vector<std::string> texts;
@@ -38,9 +41,11 @@ class EmbeddingRouter : public SourceRouter {
       auto it = summaries.find(s);
       if (it == summaries.end() || Trim(it->second).empty()) continue;
       names_.push_back(s);
-      texts.push_back(o.embedder.use_http ? std::string(TruncateUtf8(it->second, kHttpSummaryBytes)) : it->second);
+      texts.push_back(o.embedder.use_http ? std::string(TruncateUtf8(it->second, kHttpSummaryBytes))
+                                          : it->second);
     }
-    if (names_.empty()) return InvalidArgument("no source has a summary to embed (index " + o.index_dir + ")");
+    if (names_.empty())
+      return InvalidArgument("no source has a summary to embed (index " + o.index_dir + ")");
     auto v = embedder_->Embed(texts);
     if (!v.ok()) return v.status().WithContext("embedding the source summaries with " + embedder_->name());
     vectors_ = std::move(*v);
@@ -77,7 +82,8 @@ class EmbeddingRouter : public SourceRouter {
  private:
   std::string FormatMargin() const {
     std::string m = std::to_string(margin_);
-    while (m.size() > 1 && m.back() == '0') m.pop_back();
+    while (m.size() > 1 && m.back() == '0')
+      m.pop_back();
     if (!m.empty() && m.back() == '.') m.pop_back();
     return m;
   }

@@ -193,7 +193,8 @@ Result<std::vector<CmdbenchQuestion>> LoadCmdbenchRoutingQuestions(const std::ve
                                                                    size_t* duplicates) {
   if (paths.empty()) return InvalidArgument("no question file given");
   std::vector<CmdbenchQuestion> out;
-  std::map<std::string, size_t> by_qid;  // explicit qids only: a generated one (the item's position) is per file
+  std::map<std::string, size_t>
+      by_qid;  // explicit qids only: a generated one (the item's position) is per file
   size_t dups = 0;
   for (const std::string& path : paths) {
     LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 256ull << 20));
@@ -203,7 +204,8 @@ Result<std::vector<CmdbenchQuestion>> LoadCmdbenchRoutingQuestions(const std::ve
       std::string where = path + ": item " + std::to_string(i);
       std::optional<CmdbenchKind> kind = CmdbenchKindOf(j[i]);
       if (!kind)
-        return ParseError(where + ": no provenance_sources, provenance_doc, provenance_graph or provenance_table");
+        return ParseError(where +
+                          ": no provenance_sources, provenance_doc, provenance_graph or provenance_table");
       LAKEQA_ASSIGN_OR_RETURN(CmdbenchQuestion q, ParseCmdbenchQuestion(j[i], where, *kind));
       if (*kind != CmdbenchKind::kSource) q.sources = {std::string(CmdbenchKindName(*kind))};
       if (q.qid.empty()) {
@@ -223,7 +225,9 @@ Result<std::vector<CmdbenchQuestion>> LoadCmdbenchRoutingQuestions(const std::ve
   return out;
 }
 
-double HarmonicMean(double p, double r) { return p + r > 0 ? 2 * p * r / (p + r) : 0.0; }
+double HarmonicMean(double p, double r) {
+  return p + r > 0 ? 2 * p * r / (p + r) : 0.0;
+}
 
 Json SourceSelectionScores::ToJson() const {
   Json pc = Json::object();

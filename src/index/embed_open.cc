@@ -12,8 +12,9 @@ Result<std::unique_ptr<Embedder>> OpenEmbedder(const EmbedderChoice& c) {
   std::string path = c.glove_path.empty() ? DefaultGlovePath(".") : c.glove_path;
   auto g = GloveEmbedder::Open(path);
   if (!g.ok())
-    return g.status().WithContext("GloVe vectors (--glove <file> or $LAKEQA_GLOVE, default .deps/glove/glove100.bin, "
-                                  "made by scripts/setup)");
+    return g.status().WithContext(
+        "GloVe vectors (--glove <file> or $LAKEQA_GLOVE, default .deps/glove/glove100.bin, "
+        "made by scripts/setup)");
   return std::unique_ptr<Embedder>(std::move(*g));
 }
 

@@ -265,7 +265,8 @@ TEST_F(EmbeddingRouterTest, GloveSimilaritiesAndTheMarginRule) {
   double ws = (*g)->SifWeight(rs), wp = (*g)->SifWeight(rp), n = std::hypot(ws, wp);
   auto b = (*r)->Route("score of the player");
   ASSERT_TRUE(b.ok());
-  double st = b->detail["table"]["similarity"].get<double>(), sg = b->detail["graph"]["similarity"].get<double>();
+  double st = b->detail["table"]["similarity"].get<double>(),
+         sg = b->detail["graph"]["similarity"].get<double>();
   EXPECT_NEAR(st, ws / n, 1e-5);
   EXPECT_NEAR(sg, wp / n, 1e-5);
   // SIF: "score" (rank 1) is more frequent than "player" (rank 2), so it weighs less: graph is the best.
@@ -305,7 +306,8 @@ TEST_F(EmbeddingRouterTest, BadInputIsAClearError) {
   auto missing = MakeRouter(o);
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), ErrorCode::kNotFound);
-  EXPECT_NE(missing.status().message().find("no-such-glove.bin"), std::string::npos) << missing.status().message();
+  EXPECT_NE(missing.status().message().find("no-such-glove.bin"), std::string::npos)
+      << missing.status().message();
   EXPECT_NE(missing.status().message().find("GloVe"), std::string::npos) << missing.status().message();
   // A file that is not the binary.
   ASSERT_TRUE(WriteFileAtomic(dir_ + "/not-glove.bin", "plain text, not vectors").ok());
@@ -342,7 +344,9 @@ lakeqa::testing::Reply Embeddings(const Json& body) {
     data.push_back({{"object", "embedding"}, {"index", i}, {"embedding", vec(in[i].get<std::string>())}});
   lakeqa::testing::Reply r;
   r.content_type = "application/json";
-  r.chunks.push_back(Json({{"object", "list"}, {"data", data}, {"model", body["model"]},
+  r.chunks.push_back(Json({{"object", "list"},
+                           {"data", data},
+                           {"model", body["model"]},
                            {"usage", {{"prompt_tokens", 3}, {"total_tokens", 3}}}})
                          .dump());
   return r;
@@ -370,7 +374,8 @@ TEST_F(EmbeddingRouterTest, HttpEmbedderOverTheWireProtocol) {
   ASSERT_EQ(server.calls(), 1);  // the three summaries in one request
   Json first = Json::parse(server.Bodies()[0]);
   EXPECT_EQ(first["model"], "router-embed");
-  EXPECT_EQ(first["input"], Json::array({"wikipedia pages", "game score", "player team"}));  // doc, table, graph
+  EXPECT_EQ(first["input"],
+            Json::array({"wikipedia pages", "game score", "player team"}));  // doc, table, graph
   auto a = (*r)->Route("the player's height");
   ASSERT_TRUE(a.ok()) << a.status().ToString();
   EXPECT_EQ(a->sources, V{"graph"});
@@ -396,13 +401,15 @@ TEST_F(EmbeddingRouterTest, UnreachableOrFailingServerIsAnError) {
   o.embedder.http.base_url = url;
   auto r = MakeRouter(o);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("embedding the source summaries"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("embedding the source summaries"), std::string::npos)
+      << r.status().message();
   // A server answering 401 (a bad key): the error says so, once, without retrying forever.
   lakeqa::testing::ModelServer denied([](const std::string&, const Json&) {
     lakeqa::testing::Reply rep;
     rep.status = 401;
     rep.content_type = "application/json";
-    rep.chunks.push_back(R"({"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}})");
+    rep.chunks.push_back(
+        R"({"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}})");
     return rep;
   });
   o.embedder.http.base_url = denied.Url();
@@ -413,11 +420,13 @@ TEST_F(EmbeddingRouterTest, UnreachableOrFailingServerIsAnError) {
 
 // The CLI: bad input exits non-zero with a JSON error under --json.
 TEST_F(EmbeddingRouterTest, CliErrorsAreJson) {
-  lakeqa::testing::PutFile(dir_, "q.json", R"([{"qid": "1", "question": "score?", "provenance_sources": ["table"]}])");
+  lakeqa::testing::PutFile(dir_, "q.json",
+                           R"([{"qid": "1", "question": "score?", "provenance_sources": ["table"]}])");
   using lakeqa::testing::Sh;
-  std::string base = "eval cmdbench --task source --questions " + Sh(dir_ + "/q.json") + " --index " + Sh(dir_) +
-                     " --router embedding --json";
-  Json missing = lakeqa::testing::LakeqaJson(base + " --glove " + Sh(dir_ + "/absent.bin") + " 2>/dev/null", 3);
+  std::string base = "eval cmdbench --task source --questions " + Sh(dir_ + "/q.json") + " --index " +
+                     Sh(dir_) + " --router embedding --json";
+  Json missing =
+      lakeqa::testing::LakeqaJson(base + " --glove " + Sh(dir_ + "/absent.bin") + " 2>/dev/null", 3);
   ASSERT_TRUE(missing.contains("error")) << missing.dump();
   EXPECT_EQ(missing["error"]["code"], "not_found");
   EXPECT_NE(missing["error"]["message"].get<std::string>().find("absent.bin"), std::string::npos);
@@ -430,15 +439,17 @@ TEST_F(EmbeddingRouterTest, CliErrorsAreJson) {
   // --embed-url: the http embedder over the wire, from the CLI.
   {
     lakeqa::testing::ModelServer server([](const std::string&, const Json& b) { return Embeddings(b); });
-    Json http = lakeqa::testing::LakeqaJson(base + " --embed-url " + Sh(server.Url()) + " --embed-model cli-embed");
+    Json http =
+        lakeqa::testing::LakeqaJson(base + " --embed-url " + Sh(server.Url()) + " --embed-model cli-embed");
     EXPECT_EQ(http["method"], "embedding(http:cli-embed, enhanced, margin 0.175)");
     EXPECT_EQ(http["per_question"][0]["predicted"], Json::array({"table"}));
     EXPECT_EQ(server.calls(), 2);
   }
   // Several question files are for --task source only.
-  Json two = lakeqa::testing::LakeqaJson("eval cmdbench --task table --questions " + Sh(dir_ + "/q.json") + " " +
-                                             Sh(dir_ + "/q.json") + " --index " + Sh(dir_) + " --json 2>/dev/null",
-                                         2);
+  Json two =
+      lakeqa::testing::LakeqaJson("eval cmdbench --task table --questions " + Sh(dir_ + "/q.json") + " " +
+                                      Sh(dir_ + "/q.json") + " --index " + Sh(dir_) + " --json 2>/dev/null",
+                                  2);
   EXPECT_NE(two["error"]["message"].get<std::string>().find("takes one question file"), std::string::npos)
       << two.dump();
 }

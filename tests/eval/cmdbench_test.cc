@@ -142,12 +142,17 @@ TEST_F(CmdbenchFiles, AFileOfTheWrongKindIsRefusedWithWhatWasExpected) {
 // Routing questions from files of every kind: a modality file's questions are labelled with it, a qid in
 // two files is kept once with its provenance_sources label, and bad items are errors naming the file.
 TEST_F(CmdbenchFiles, RoutingQuestionsFromFilesOfEveryKind) {
-  std::string src = Write("s.json", R"([{"qid": "g1", "question": "drafted?", "provenance_sources": ["doc", "graph"]},
+  std::string src =
+      Write("s.json", R"([{"qid": "g1", "question": "drafted?", "provenance_sources": ["doc", "graph"]},
                                          {"question": "no qid?", "provenance_sources": ["table"]}])");
-  std::string graph = Write("g.json", R"([{"qid": "g1", "question": "drafted?", "provenance_graph": {"cypher": "MATCH (n) RETURN n"}},
+  std::string graph =
+      Write("g.json",
+            R"([{"qid": "g1", "question": "drafted?", "provenance_graph": {"cypher": "MATCH (n) RETURN n"}},
                                           {"qid": "g2", "question": "born?", "provenance_graph": {"cypher": "MATCH (n) RETURN n"}}])");
-  std::string table = Write("t.json", R"([{"qid": "t1", "question": "points?", "provenance_table": {"table": "t_1"}}])");
-  std::string doc = Write("d.json", R"([{"question": "city?", "provenance_doc": {"paragraphs": [{"wikipedia_title": "X"}]}}])");
+  std::string table =
+      Write("t.json", R"([{"qid": "t1", "question": "points?", "provenance_table": {"table": "t_1"}}])");
+  std::string doc = Write(
+      "d.json", R"([{"question": "city?", "provenance_doc": {"paragraphs": [{"wikipedia_title": "X"}]}}])");
   size_t dups = 9;
   // The graph file first: the source file's label for g1 still wins.
   auto qs = LoadCmdbenchRoutingQuestions({graph, src, table, doc}, &dups);
@@ -173,7 +178,8 @@ TEST_F(CmdbenchFiles, RoutingQuestionsFromFilesOfEveryKind) {
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.status().message().find("n.json: item 0: no provenance_sources"), std::string::npos)
       << none.status().message();
-  auto bad = LoadCmdbenchRoutingQuestions({Write("b.json", R"([{"question": "q?", "provenance_table": {}}])")});
+  auto bad =
+      LoadCmdbenchRoutingQuestions({Write("b.json", R"([{"question": "q?", "provenance_table": {}}])")});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("b.json: item 0"), std::string::npos) << bad.status().message();
   EXPECT_EQ(LoadCmdbenchRoutingQuestions({dir_ + "/absent.json"}).status().code(), ErrorCode::kNotFound);
