@@ -51,7 +51,8 @@ eval::DiscoveryMetrics Mean(eval::DiscoveryMetrics s, size_t n) {
 
 // ---- source ----
 Result<Json> RunSource(const CmdbenchEvalOptions& o) {
-  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions, CmdbenchKind::kSource));
+  size_t duplicates = 0;
+  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchRoutingQuestions(o.questions, &duplicates));
   RouterOptions ro = o.router;
   ro.index_dir = o.index_dir;
   LAKEQA_ASSIGN_OR_RETURN(auto router, MakeRouter(ro));
@@ -62,18 +63,20 @@ Result<Json> RunSource(const CmdbenchEvalOptions& o) {
     gold.push_back(q.sources);
     pred.push_back(r.sources);
     std::set<std::string> g(q.sources.begin(), q.sources.end()), p(r.sources.begin(), r.sources.end());
-    rows.push_back({{"qid", q.qid}, {"question", q.question}, {"gold", q.sources}, {"predicted", r.sources},
+    rows.push_back({{"qid", q.qid}, {"question", q.question}, {"gold", q.sources},
+                    {"gold_from", std::string(eval::CmdbenchProvenanceKey(q.kind))}, {"predicted", r.sources},
                     {"exact", g == p}, {"detail", r.detail}});
   }
   auto s = eval::ScoreSourceSelection(gold, pred);
-  return Json{{"method", router->Name()}, {"metrics", s.ToJson()}, {"per_question", rows}};
+  return Json{{"method", router->Name()}, {"metrics", s.ToJson()}, {"per_question", rows},
+              {"duplicate_questions", duplicates}};
 }
 
 // ---- table ----
 Result<Json> RunTable(const CmdbenchEvalOptions& o) {
   // Checks the kind first (a clear refusal), then reuses the discovery evaluation as it is.
-  LAKEQA_RETURN_IF_ERROR(eval::LoadCmdbenchQuestionFile(o.questions, CmdbenchKind::kTable).status());
-  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestions(o.questions, o.ns));
+  LAKEQA_RETURN_IF_ERROR(eval::LoadCmdbenchQuestionFile(o.questions[0], CmdbenchKind::kTable).status());
+  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestions(o.questions[0], o.ns));
   eval::DiscoveryOptions d;
   d.k = o.k;
   LAKEQA_ASSIGN_OR_RETURN(eval::DiscoveryReport r, eval::RunDiscovery(o.index_dir, qs, d));
@@ -84,7 +87,7 @@ Result<Json> RunTable(const CmdbenchEvalOptions& o) {
 
 // ---- doc ----
 Result<Json> RunDoc(const CmdbenchEvalOptions& o) {
-  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions, CmdbenchKind::kDoc));
+  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions[0], CmdbenchKind::kDoc));
   LAKEQA_ASSIGN_OR_RETURN(auto reader, index::IndexReader::Open(o.index_dir + "/text"));
   LAKEQA_ASSIGN_OR_RETURN(auto cat, catalog::Catalog::Open(o.index_dir + "/catalog.sqlite", true));
   text::AnalyzerOptions ao;
@@ -135,7 +138,7 @@ Result<Json> RunDoc(const CmdbenchEvalOptions& o) {
 // query word scores 0), ties in page order then paragraph order. all: every paragraph of the lake, scored on
 // its text and its page title (paragraph discovery without being told the page), ties by id.
 Result<Json> RunParagraph(const CmdbenchEvalOptions& o) {
-  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions, CmdbenchKind::kDoc));
+  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions[0], CmdbenchKind::kDoc));
   const bool gold_pages = o.paragraph_scope == "gold-pages";
   if (!gold_pages && o.paragraph_scope != "all")
     return InvalidArgument("--paragraph-scope must be gold-pages or all, got '" + o.paragraph_scope + "'");
@@ -317,7 +320,7 @@ std::string Nl2CypherPrompt(const std::string& question, const std::string& sche
 }
 
 Result<Json> RunGraph(const CmdbenchEvalOptions& o) {
-  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions, CmdbenchKind::kGraph));
+  LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions[0], CmdbenchKind::kGraph));
   LAKEQA_ASSIGN_OR_RETURN(auto g, graph::Graph::Open(o.index_dir + "/graph"));
   std::unique_ptr<LexicalGraphRetriever> lex;
   std::unique_ptr<eval::JudgeClient> llm;
@@ -385,6 +388,10 @@ Result<Json> RunGraph(const CmdbenchEvalOptions& o) {
 }  // namespace
 
 Result<Json> RunCmdbenchEval(const CmdbenchEvalOptions& o) {
+  if (o.questions.empty()) return InvalidArgument("--questions: no question file given");
+  if (o.task != "source" && o.questions.size() > 1)
+    return InvalidArgument("--questions: --task " + o.task + " takes one question file, got " +
+                           std::to_string(o.questions.size()) + " (only --task source takes several)");
   Result<Json> r = InvalidArgument("--task must be source, table, doc, paragraph or graph, got '" + o.task + "'");
   if (o.task == "source") r = RunSource(o);
   else if (o.task == "table") r = RunTable(o);
@@ -394,7 +401,9 @@ Result<Json> RunCmdbenchEval(const CmdbenchEvalOptions& o) {
   if (!r.ok()) return r;
   Json j = std::move(*r);
   j["task"] = o.task;
-  j["questions_file"] = o.questions;
+  std::string files;
+  for (const auto& f : o.questions) files += (files.empty() ? "" : ", ") + f;
+  j["questions_file"] = files;
   j["questions"] = j["per_question"].size();
   return j;
 }

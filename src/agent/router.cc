@@ -155,6 +155,7 @@ Result<std::unique_ptr<SourceRouter>> MakeRouter(const RouterOptions& o) {
     LAKEQA_ASSIGN_OR_RETURN(auto r, MakeLexicalRouter(o));
     return std::unique_ptr<SourceRouter>(std::move(r));
   }
+  if (o.kind == "embedding") return MakeEmbeddingRouter(o);
   if (o.kind == "llm") {
     if (o.level != "basic" && o.level != "enhanced")
       return InvalidArgument("--summary-level must be basic or enhanced, got '" + o.level + "'");
@@ -168,7 +169,7 @@ Result<std::unique_ptr<SourceRouter>> MakeRouter(const RouterOptions& o) {
     return std::unique_ptr<SourceRouter>(new LlmRouter(std::move(client), std::move(summaries), o.level, cache));
   }
   return InvalidArgument("unknown router '" + o.kind +
-                         "'; the routers are select-doc, select-table, select-graph, select-all, random, lexical, llm");
+                         "'; the routers are select-doc, select-table, select-graph, select-all, random, lexical, embedding, llm");
 }
 
 }  // namespace lakeqa::agent

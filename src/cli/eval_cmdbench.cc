@@ -1,5 +1,6 @@
-// `lakeqa eval cmdbench --task source|table|doc|paragraph|graph --questions <file> --index <dir>
-//  [--router select-doc|select-table|select-graph|select-all|random|lexical|llm] [--seed N]
+// `lakeqa eval cmdbench --task source|table|doc|paragraph|graph --questions <file>... --index <dir>
+//  [--router select-doc|select-table|select-graph|select-all|random|lexical|embedding|llm] [--seed N]
+//  [--glove <bin>] [--embed-url <base url>] [--embed-model M] [--margin X]
 //  [--summaries <file>] [--summary-level basic|enhanced] [--model provider:model] [--router-cache <dir>]
 //  [--graph-method lexical|llm] [--paragraph-scope gold-pages|all] [--k 10] [--html <file>] [--json]`: CMDBench's discovery metrics
 // (docs/cmdbench.md) with one row per question.
@@ -16,7 +17,7 @@ namespace {
 
 struct Opts {
   agent::CmdbenchEvalOptions e;
-  std::string summaries, model, html;
+  std::string summaries, model, html, embed_url;
   double th_doc = -1, th_table = -1, th_graph = -1;
   OutputOptions out;
 };
@@ -26,6 +27,10 @@ int Run(Opts& o) {
     auto g = index::LoadGivenSummaries(o.summaries);
     if (!g.ok()) return Fail(g.status(), o.out);
     o.e.router.given = *g;
+  }
+  if (!o.embed_url.empty()) {
+    o.e.router.embedder.use_http = true;
+    o.e.router.embedder.http.base_url = o.embed_url;
   }
   if (o.th_doc >= 0) o.e.router.lexical.doc = o.th_doc;
   if (o.th_table >= 0) o.e.router.lexical.table = o.th_table;
@@ -50,7 +55,7 @@ int Run(Opts& o) {
   }
   const Json& m = (*r)["metrics"];
   fmt::print("CMDBench {} discovery: {} questions from {}, method {}\n", o.e.task, (*r)["questions"].get<size_t>(),
-             o.e.questions, (*r)["method"].get<std::string>());
+             (*r)["questions_file"].get<std::string>(), (*r)["method"].get<std::string>());
   if (o.e.task == "source") {
     fmt::print("{:<6} {:>6} {:>6} {:>6} {:>8} {:>10}\n", "class", "P", "R", "F1", "support", "predicted");
     for (const char* c : {"graph", "doc", "table"}) {
@@ -89,19 +94,35 @@ Registration reg([](CLI::App& root, Commands& commands) {
   CLI::App* cmd = Commands::Group(root, "eval", "Evaluate runs and indexes")
                       ->add_subcommand("cmdbench", "CMDBench discovery metrics: source routing, table, doc, paragraph, graph");
   cmd->add_option("--task", o->e.task, "source, table, doc, paragraph or graph")->required();
-  cmd->add_option("--questions", o->e.questions, "CMDBench question file of that kind")->required();
+  cmd->add_option("--questions", o->e.questions,
+                  "CMDBench question file of that kind; --task source also takes several files of any kind (a doc, "
+                  "graph or table file's questions need that source)")
+      ->required();
   cmd->add_option("--index", o->e.index_dir, "Index directory (from `lakeqa index build`)")->required();
   cmd->add_option("--router", o->e.router.kind,
-                  "select-doc, select-table, select-graph, select-all, random, lexical, llm")
+                  "select-doc, select-table, select-graph, select-all, random, lexical, embedding, llm")
       ->capture_default_str();
   cmd->add_option("--seed", o->e.router.seed, "Seed of the random router")->capture_default_str();
-  cmd->add_option("--summaries", o->summaries, "CMDBench modality summary JSON (replaces the index's for llm; adds words for lexical)");
+  cmd->add_option("--summaries", o->summaries, "CMDBench modality summary JSON (replaces the index's for llm and embedding; adds words for lexical)");
   cmd->add_option("--summary-level", o->e.router.level, "basic or enhanced (the index's summaries)")->capture_default_str();
   cmd->add_option("--model", o->model, "provider:model for --router llm / --graph-method llm");
   cmd->add_option("--router-cache", o->e.router.cache_dir, "Folder caching the llm router's answers");
   cmd->add_option("--threshold-doc", o->th_doc, "Lexical router threshold for doc");
   cmd->add_option("--threshold-table", o->th_table, "Lexical router threshold for table");
   cmd->add_option("--threshold-graph", o->th_graph, "Lexical router threshold for graph");
+  cmd->add_option("--glove", o->e.router.embedder.glove_path,
+                  "--router embedding: GloVe binary (default $LAKEQA_GLOVE, else ./.deps/glove/glove100.bin)");
+  cmd->add_option("--embed-url", o->embed_url,
+                  "--router embedding: base URL of an OpenAI-compatible embeddings server (POST <url>/v1/embeddings) "
+                  "instead of GloVe");
+  cmd->add_option("--embed-model", o->e.router.embedder.http.model, "--router embedding with --embed-url: the model")
+      ->capture_default_str();
+  cmd->add_option("--embed-key-env", o->e.router.embedder.http.api_key_env,
+                  "--router embedding with --embed-url: environment variable holding the API key")
+      ->capture_default_str();
+  cmd->add_option("--margin", o->e.router.margin,
+                  "--router embedding: choose the sources whose similarity is within this of the best")
+      ->capture_default_str();
   cmd->add_option("--graph-method", o->e.graph_method, "lexical or llm")->capture_default_str();
   cmd->add_option("--paragraph-scope", o->e.paragraph_scope,
                   "paragraph: gold-pages (rank the gold pages' paragraphs, CMDBench's baseline) or all (every paragraph)")

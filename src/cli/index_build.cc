@@ -37,18 +37,17 @@ struct Opts {
 
 // The document embedder named by --vectors: "glove" (the GloVe binary) or "http:<base url>".
 Result<std::unique_ptr<index::Embedder>> MakeEmbedder(const Opts& o) {
+  index::EmbedderChoice c;
   if (o.vectors == "glove") {
-    std::string path = o.glove.empty() ? index::DefaultGlovePath(".") : o.glove;
-    LAKEQA_ASSIGN_OR_RETURN(auto g, index::GloveEmbedder::Open(path));
-    return std::unique_ptr<index::Embedder>(std::move(g));
+    c.glove_path = o.glove;
+    return index::OpenEmbedder(c);
   }
   if (o.vectors.rfind("http:", 0) == 0 && o.vectors.size() > 5) {
-    index::HttpEmbedderOptions ho;
-    ho.base_url = o.vectors.substr(5);
-    ho.model = o.embed_model;
-    ho.api_key_env = o.embed_key_env;
-    LAKEQA_ASSIGN_OR_RETURN(auto h, index::HttpEmbedder::Create(ho));
-    return std::unique_ptr<index::Embedder>(std::move(h));
+    c.use_http = true;
+    c.http.base_url = o.vectors.substr(5);
+    c.http.model = o.embed_model;
+    c.http.api_key_env = o.embed_key_env;
+    return index::OpenEmbedder(c);
   }
   return InvalidArgument("--vectors must be 'glove' or 'http:<base url>' (e.g. http:http://127.0.0.1:8080), got '" +
                          o.vectors + "'");

@@ -189,7 +189,45 @@ Result<std::vector<CmdbenchQuestion>> LoadCmdbenchQuestionFile(const std::string
   return out;
 }
 
-double HarmonicMean(double p, double r) { return p + r > 0 ? 2 * p * r / (p + r) : 0.0; }
+Result<std::vector<CmdbenchQuestion>> LoadCmdbenchRoutingQuestions(const std::vector<std::string>& paths,
+                                                                   size_t* duplicates) {
+  if (paths.empty()) return InvalidArgument("no question file given");
+  std::vector<CmdbenchQuestion> out;
+  std::map<std::string, size_t>
+      by_qid;  // explicit qids only: a generated one (the item's position) is per file
+  size_t dups = 0;
+  for (const std::string& path : paths) {
+    LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 256ull << 20));
+    LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));
+    if (!j.is_array()) return ParseError(path + ": expected a JSON array of CMDBench questions");
+    for (size_t i = 0; i < j.size(); ++i) {
+      std::string where = path + ": item " + std::to_string(i);
+      std::optional<CmdbenchKind> kind = CmdbenchKindOf(j[i]);
+      if (!kind)
+        return ParseError(where +
+                          ": no provenance_sources, provenance_doc, provenance_graph or provenance_table");
+      LAKEQA_ASSIGN_OR_RETURN(CmdbenchQuestion q, ParseCmdbenchQuestion(j[i], where, *kind));
+      if (*kind != CmdbenchKind::kSource) q.sources = {std::string(CmdbenchKindName(*kind))};
+      if (q.qid.empty()) {
+        q.qid = path + "#" + std::to_string(i);
+      } else if (auto it = by_qid.find(q.qid); it != by_qid.end()) {
+        ++dups;
+        if (q.kind == CmdbenchKind::kSource && out[it->second].kind != CmdbenchKind::kSource)
+          out[it->second] = std::move(q);
+        continue;
+      } else {
+        by_qid[q.qid] = out.size();
+      }
+      out.push_back(std::move(q));
+    }
+  }
+  if (duplicates) *duplicates = dups;
+  return out;
+}
+
+double HarmonicMean(double p, double r) {
+  return p + r > 0 ? 2 * p * r / (p + r) : 0.0;
+}
 
 Json SourceSelectionScores::ToJson() const {
   Json pc = Json::object();

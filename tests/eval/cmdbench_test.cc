@@ -139,6 +139,52 @@ TEST_F(CmdbenchFiles, AFileOfTheWrongKindIsRefusedWithWhatWasExpected) {
   EXPECT_NE(none.status().message().find("no \"provenance_doc\""), std::string::npos);
 }
 
+// Routing questions from files of every kind: a modality file's questions are labelled with it, a qid in
+// two files is kept once with its provenance_sources label, and bad items are errors naming the file.
+TEST_F(CmdbenchFiles, RoutingQuestionsFromFilesOfEveryKind) {
+  std::string src =
+      Write("s.json", R"([{"qid": "g1", "question": "drafted?", "provenance_sources": ["doc", "graph"]},
+                                         {"question": "no qid?", "provenance_sources": ["table"]}])");
+  std::string graph =
+      Write("g.json",
+            R"([{"qid": "g1", "question": "drafted?", "provenance_graph": {"cypher": "MATCH (n) RETURN n"}},
+                                          {"qid": "g2", "question": "born?", "provenance_graph": {"cypher": "MATCH (n) RETURN n"}}])");
+  std::string table =
+      Write("t.json", R"([{"qid": "t1", "question": "points?", "provenance_table": {"table": "t_1"}}])");
+  std::string doc = Write(
+      "d.json", R"([{"question": "city?", "provenance_doc": {"paragraphs": [{"wikipedia_title": "X"}]}}])");
+  size_t dups = 9;
+  // The graph file first: the source file's label for g1 still wins.
+  auto qs = LoadCmdbenchRoutingQuestions({graph, src, table, doc}, &dups);
+  ASSERT_TRUE(qs.ok()) << qs.status().ToString();
+  EXPECT_EQ(dups, 1u);
+  ASSERT_EQ(qs->size(), 5u);
+  EXPECT_EQ((*qs)[0].qid, "g1");
+  EXPECT_EQ((*qs)[0].sources, (std::vector<std::string>{"doc", "graph"}));
+  EXPECT_EQ((*qs)[0].kind, CmdbenchKind::kSource);
+  EXPECT_EQ((*qs)[1].sources, std::vector<std::string>{"graph"});
+  EXPECT_EQ((*qs)[1].kind, CmdbenchKind::kGraph);
+  EXPECT_EQ((*qs)[2].qid, src + "#1");  // no qid: named by file and position, never merged
+  EXPECT_EQ((*qs)[2].sources, std::vector<std::string>{"table"});
+  EXPECT_EQ((*qs)[3].sources, std::vector<std::string>{"table"});
+  EXPECT_EQ((*qs)[4].sources, std::vector<std::string>{"doc"});
+  // One source file alone reads as before.
+  auto one = LoadCmdbenchRoutingQuestions({src});
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->size(), 2u);
+  // Bad input.
+  EXPECT_FALSE(LoadCmdbenchRoutingQuestions({}).ok());
+  auto none = LoadCmdbenchRoutingQuestions({Write("n.json", R"([{"qid": "x", "question": "q?"}])")});
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("n.json: item 0: no provenance_sources"), std::string::npos)
+      << none.status().message();
+  auto bad =
+      LoadCmdbenchRoutingQuestions({Write("b.json", R"([{"question": "q?", "provenance_table": {}}])")});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("b.json: item 0"), std::string::npos) << bad.status().message();
+  EXPECT_EQ(LoadCmdbenchRoutingQuestions({dir_ + "/absent.json"}).status().code(), ErrorCode::kNotFound);
+}
+
 TEST(CmdbenchSharedExamples, TheGivenExamplesLoad) {
   std::string dir = testing::SharedData() + "/cmdbench-nba/examples";
   if (!PathExists(dir)) GTEST_SKIP() << dir << " is absent";
@@ -146,6 +192,15 @@ TEST(CmdbenchSharedExamples, TheGivenExamplesLoad) {
   EXPECT_EQ(LoadCmdbenchQuestionFile(dir + "/q_graph_examples.json", CmdbenchKind::kGraph)->size(), 3u);
   EXPECT_EQ(LoadCmdbenchQuestionFile(dir + "/q_doc_examples.json", CmdbenchKind::kDoc)->size(), 3u);
   EXPECT_EQ(LoadCmdbenchQuestionFile(dir + "/q_table_examples.json", CmdbenchKind::kTable)->size(), 5u);
+  // As one routing collection: 15 items, 14 questions (the first graph example is also a source example,
+  // labelled graph in both).
+  size_t dups = 0;
+  auto all = LoadCmdbenchRoutingQuestions({dir + "/q_source_examples.json", dir + "/q_doc_examples.json",
+                                           dir + "/q_graph_examples.json", dir + "/q_table_examples.json"},
+                                          &dups);
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  EXPECT_EQ(all->size(), 14u);
+  EXPECT_EQ(dups, 1u);
 }
 
 }  // namespace

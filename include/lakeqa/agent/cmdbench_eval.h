@@ -1,6 +1,7 @@
 // `lakeqa eval cmdbench`: runs a discovery method on a CMDBench question file over an index and scores it
 // with CMDBench's metrics (eval/cmdbench.h, eval/discovery.h). Tasks and methods:
-//   source     a router (router.h) per question → per-class and macro P/R/F1 (CMDBench Table 3)
+//   source     a router (router.h) per question → per-class and macro P/R/F1 (CMDBench Table 3); the
+//              questions may come from several files of any kind (a doc file's questions need doc, ...)
 //   table      the text index's ranking of datasets (eval::RunDiscovery) → P@1, R@k, R-precision (Table 4)
 //   doc        the text index restricted to doc-source datasets, gold = the pages of the gold paragraphs
 //   paragraph  the paragraph index (<index>/paragraphs/, index/paragraphs.h): scope gold-pages = BM25 over the
@@ -23,7 +24,9 @@ namespace lakeqa::agent {
 
 struct CmdbenchEvalOptions {
   std::string task;       // source|table|doc|paragraph|graph
-  std::string questions;  // the CMDBench question file
+  // The CMDBench question file; source also takes several files, of any kind (eval::LoadCmdbenchRoutingQuestions:
+  // a doc, graph or table file's questions are labelled with that modality).
+  std::vector<std::string> questions;
   std::string index_dir;
   std::string paragraph_scope = "gold-pages";  // paragraph: gold-pages|all
   RouterOptions router;         // source

@@ -55,6 +55,15 @@ struct CmdbenchQuestion {
 // file and the item.
 Result<std::vector<CmdbenchQuestion>> LoadCmdbenchQuestionFile(const std::string& path, CmdbenchKind expected);
 
+// Source-routing questions from one or more CMDBench question files (the shared examples hold four source
+// questions and, in the doc, graph and table files, questions whose answer is in that modality): an item with
+// provenance_sources keeps its label; an item of a doc, graph or table file is labelled with that modality.
+// A qid given in several files is kept once, a provenance_sources label preferred over a modality label, and
+// counted in *duplicates. `kind` of each question stays the kind of the item it was read from. A file that is
+// not a JSON array, an item of no CMDBench kind, or a malformed item is an error naming the file and item.
+Result<std::vector<CmdbenchQuestion>> LoadCmdbenchRoutingQuestions(const std::vector<std::string>& paths,
+                                                                   size_t* duplicates = nullptr);
+
 // One item of a question file, of a known kind; `where` names it in errors ("q.json: item 3").
 Result<CmdbenchQuestion> ParseCmdbenchQuestion(const Json& item, const std::string& where, CmdbenchKind kind);
 

@@ -109,4 +109,15 @@ class HttpEmbedder : public Embedder {
   HttpEmbedderStats stats_;
 };
 
+// ---- the embedder a user names (embed_open.cc) ----
+// `index build --vectors`, `eval cmdbench --router embedding`: an HTTP embedder when http.base_url is set,
+// else GloVe from glove_path ("" → DefaultGlovePath(".")). A missing or malformed GloVe file is an error
+// saying where the vectors are looked for and how to make them.
+struct EmbedderChoice {
+  std::string glove_path;
+  bool use_http = false;
+  HttpEmbedderOptions http;
+};
+Result<std::unique_ptr<Embedder>> OpenEmbedder(const EmbedderChoice& choice);
+
 }  // namespace lakeqa::index
