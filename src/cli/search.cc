@@ -127,7 +127,7 @@ int Run(const Opts& o) {
   auto ranking = ApplyRankingFlags(o.ranking, reader.schema(), reader.ranking());
   if (!ranking.ok()) return Fail(ranking.status(), o.out);
   std::vector<index::Correction> corrections;
-  auto q = r.searcher().Parse(o.query, &corrections);
+  auto q = r.searcher().Parse(o.query, &corrections, *ranking ? &**ranking : nullptr);
   if (!q.ok()) return Fail(q.status().WithContext("query"), o.out);
   if (Status s = AddFilters(o.filters, reader.schema(), *q); !s.ok()) return Fail(s, o.out);
   index::SearchOptions so;

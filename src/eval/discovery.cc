@@ -207,7 +207,7 @@ Result<DiscoveryReport> DiscoveryRunner::Run(const std::vector<DiscoveryQuestion
     for (char& c : text) {
       if (c == ':' || c == '"' || c == '*') c = ' ';
     }
-    LAKEQA_ASSIGN_OR_RETURN(index::Query query, retriever.searcher().Parse(text, &qr.corrections));
+    LAKEQA_ASSIGN_OR_RETURN(index::Query query, retriever.searcher().Parse(text, &qr.corrections, so.ranking));
     qr.dropped = query.dropped;
     LAKEQA_ASSIGN_OR_RETURN(index::SearchResult r, retriever.Search(text, query, so));
     std::vector<ScoredId> ranked;

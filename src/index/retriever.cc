@@ -105,7 +105,7 @@ Result<std::optional<Hit>> Retriever::Lookup(const std::string& id) {
 
 Result<SearchResult> Retriever::Search(std::string_view query, const SearchOptions& options) {
   std::vector<Correction> corrections;
-  LAKEQA_ASSIGN_OR_RETURN(Query q, searcher_->Parse(query, &corrections));
+  LAKEQA_ASSIGN_OR_RETURN(Query q, searcher_->Parse(query, &corrections, options.ranking));
   LAKEQA_ASSIGN_OR_RETURN(SearchResult r, Search(query, q, options));
   r.corrections = std::move(corrections);
   return r;

@@ -1003,16 +1003,18 @@ text::AnalyzerOptions QueryAnalyzerOptions(bool keep_stop_words) {
 Searcher::Searcher(std::shared_ptr<const IndexReader> reader, text::AnalyzerOptions analyzer)
     : reader_(std::move(reader)), analyzer_(analyzer) {}
 
-Result<Query> Searcher::Parse(std::string_view query, std::vector<Correction>* corrections) {
+Result<Query> Searcher::Parse(std::string_view query, std::vector<Correction>* corrections,
+                              const RankingParams* ranking) {
   LAKEQA_ASSIGN_OR_RETURN(Query q, ParseQuery(query, reader_->schema(), analyzer_));
-  std::vector<Correction> c = CorrectSpelling(*reader_, q, analyzer_);
+  const RankingParams& rp = ranking != nullptr ? *ranking : reader_->ranking();
+  std::vector<Correction> c = CorrectSpelling(*reader_, q, analyzer_, rp.fuzzy > 0);
   if (corrections != nullptr) *corrections = std::move(c);
   return q;
 }
 
 Result<SearchResult> Searcher::Search(std::string_view query, const SearchOptions& options) {
   std::vector<Correction> corrections;
-  LAKEQA_ASSIGN_OR_RETURN(Query q, Parse(query, &corrections));
+  LAKEQA_ASSIGN_OR_RETURN(Query q, Parse(query, &corrections, options.ranking));
   LAKEQA_ASSIGN_OR_RETURN(SearchResult r, Search(q, options));
   r.corrections = std::move(corrections);
   return r;

@@ -174,7 +174,8 @@ std::vector<std::string> Edits(const std::string& w) {
 
 }  // namespace
 
-std::vector<Correction> CorrectSpelling(const IndexReader& reader, Query& query, text::Analyzer& analyzer) {
+std::vector<Correction> CorrectSpelling(const IndexReader& reader, Query& query, text::Analyzer& analyzer,
+                                        bool fuzzy_wanted) {
   std::vector<Correction> out;
   Present present;
   for (const TermClause& t : query.terms) present.emplace(t.field, t.term);
@@ -188,7 +189,7 @@ std::vector<Correction> CorrectSpelling(const IndexReader& reader, Query& query,
     if (folded.size() < kMinLetters || !AllLetters(folded)) continue;
     bool known = freq.Any(t.term, t.field) > 0;
     // An unknown word gets its correction instead (which finds a metadata typo too).
-    bool fuzzy = known && folded.size() >= kMinFuzzyLetters;
+    bool fuzzy = fuzzy_wanted && known && folded.size() >= kMinFuzzyLetters;
     if (known && !fuzzy) continue;
     // Each variant's term (once per term: several edits stem alike).
     std::set<std::string> terms;

@@ -255,7 +255,7 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
   // One query for every keyword, and one per keyword when there are several; collapsed or not.
   auto run = [&](const std::string& text, const index::SearchOptions& o) -> Result<index::SearchResult> {
     std::vector<index::Correction> corrections;
-    LAKEQA_ASSIGN_OR_RETURN(index::Query q, searcher.Parse(text, &corrections));
+    LAKEQA_ASSIGN_OR_RETURN(index::Query q, searcher.Parse(text, &corrections, o.ranking));
     auto once = [&](const index::SearchOptions& x) { return searcher.Search(q, x); };
     Result<index::SearchResult> r = collapse ? index::SearchCollapsed(t.duplicates_, o, once) : once(o);
     if (r.ok()) r->corrections = std::move(corrections);

@@ -605,9 +605,19 @@ TEST_F(BehaviourTest, FuzzyMatchesFindATypoInMetadata) {
   ASSERT_TRUE(r.ok());
   for (const Hit& h : r->hits) EXPECT_NE(h.id, "t/lakers-feb");
   // Short words (under 5 letters) get no fuzzy variants: "Bosh" does not find "Bush".
-  auto q = s.Parse("Bosh");
+  auto q = s.Parse("Bosh", nullptr, &fuzzy);
   ASSERT_TRUE(q.ok());
   EXPECT_EQ(q->terms.size(), 1u);
+  // Variants are looked up only for a ranking that scores them: with fuzzy 0 (the default) none is added,
+  // which keeps the one-edit dictionary lookups off the default query path.
+  auto with = s.Parse("February", nullptr, &fuzzy);
+  ASSERT_TRUE(with.ok());
+  bool variant = false;
+  for (const TermClause& t : with->terms) variant |= t.variant == TermClause::Variant::kFuzzy;
+  EXPECT_TRUE(variant);
+  auto without = s.Parse("February", nullptr, &ranking);
+  ASSERT_TRUE(without.ok());
+  EXPECT_EQ(without->terms.size(), 1u);
 }
 
 TEST_F(BehaviourTest, MatchesExplanationsOffsetsAndFacets) {

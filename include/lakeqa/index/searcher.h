@@ -92,9 +92,11 @@ struct Correction {
 //   restricted to that field (Variant::kFuzzy), so a typo in a caption ("Feburary") still finds the
 //   table. Not reported (explanations show the term).
 // The ranking's `correction` and `fuzzy` factors discount them (ranking.h), so the word as written counts
-// more.
+// more; with `fuzzy` false (the ranking's fuzzy factor is 0, so the variants would score nothing) no
+// variant is looked up, which is most of a query's time on a large dictionary (docs/benchmarks.md).
 // Runs on the text index's terms, so it needs the reader.
-std::vector<Correction> CorrectSpelling(const IndexReader& reader, Query& query, text::Analyzer& analyzer);
+std::vector<Correction> CorrectSpelling(const IndexReader& reader, Query& query, text::Analyzer& analyzer,
+                                        bool fuzzy = true);
 
 struct SearchOptions {
   size_t k = 20;
@@ -206,8 +208,10 @@ text::AnalyzerOptions QueryAnalyzerOptions(bool keep_stop_words = false);
 class Searcher {
  public:
   explicit Searcher(std::shared_ptr<const IndexReader> reader, text::AnalyzerOptions analyzer = QueryAnalyzerOptions());
-  // Parses the text (ParseQuery) and corrects its spelling (CorrectSpelling).
-  Result<Query> Parse(std::string_view query, std::vector<Correction>* corrections = nullptr);
+  // Parses the text (ParseQuery) and corrects its spelling (CorrectSpelling). `ranking`: the parameters the
+  // query will be scored with (null: the index's); fuzzy variants are added only when its fuzzy factor is > 0.
+  Result<Query> Parse(std::string_view query, std::vector<Correction>* corrections = nullptr,
+                      const RankingParams* ranking = nullptr);
   // Parse + Search.
   Result<SearchResult> Search(std::string_view query, const SearchOptions& options = {});
   Result<SearchResult> Search(const Query& query, const SearchOptions& options = {});
