@@ -28,29 +28,30 @@ std::string_view RetrievalModeName(RetrievalMode mode) {
 }
 
 Result<std::unique_ptr<Embedder>> OpenQueryEmbedder(const VectorIndex& vi, const RetrieverOptions& o) {
+  // The index's manifest names the embedder its vectors came from; the query must be embedded by the same
+  // one, so only where to find it (the GloVe file, the server's URL) comes from the options.
   const std::string& name = vi.options().embedder;
-  std::unique_ptr<Embedder> e;
+  EmbedderChoice choice;
   if (name.rfind("glove", 0) == 0) {
-    std::string path = o.glove;
-    if (path.empty()) {
+    choice.glove_path = o.glove;
+    if (choice.glove_path.empty()) {
       const char* env = std::getenv("LAKEQA_GLOVE");
       if (env == nullptr || !*env)
         return InvalidArgument("the vector index was embedded with " + name +
                                ": pass --glove <glove100.bin> or set LAKEQA_GLOVE");
-      path = env;
+      choice.glove_path = env;
     }
-    LAKEQA_ASSIGN_OR_RETURN(e, GloveEmbedder::Open(path));
   } else if (name.rfind("http:", 0) == 0) {
     if (o.embed_url.empty())
       return InvalidArgument("the vector index was embedded with " + name + ": pass --embed-url <base url>");
-    HttpEmbedderOptions ho;
-    ho.base_url = o.embed_url;
-    ho.model = name.substr(5);
-    ho.dim = vi.dim();
-    LAKEQA_ASSIGN_OR_RETURN(e, HttpEmbedder::Create(ho));
+    choice.use_http = true;
+    choice.http.base_url = o.embed_url;
+    choice.http.model = name.substr(5);
+    choice.http.dim = vi.dim();
   } else {
     return Unsupported("vector index embedded with unknown embedder '" + name + "'");
   }
+  LAKEQA_ASSIGN_OR_RETURN(std::unique_ptr<Embedder> e, OpenEmbedder(choice));
   LAKEQA_RETURN_IF_ERROR(vi.CheckEmbedder(*e));
   return e;
 }
