@@ -6,6 +6,7 @@
 #include <set>
 
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/cmdbench.h"
@@ -88,8 +89,8 @@ Result<Json> RunTable(const CmdbenchEvalOptions& o) {
 // ---- doc ----
 Result<Json> RunDoc(const CmdbenchEvalOptions& o) {
   LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions[0], CmdbenchKind::kDoc));
-  LAKEQA_ASSIGN_OR_RETURN(auto reader, index::IndexReader::Open(o.index_dir + "/text"));
-  LAKEQA_ASSIGN_OR_RETURN(auto cat, catalog::Catalog::Open(o.index_dir + "/catalog.sqlite", true));
+  LAKEQA_ASSIGN_OR_RETURN(auto reader, index::IndexReader::Open(catalog::IndexDir(o.index_dir).Text()));
+  LAKEQA_ASSIGN_OR_RETURN(auto cat, catalog::Catalog::Open(catalog::IndexDir(o.index_dir).Catalog(), true));
   text::AnalyzerOptions ao;
   ao.stop_words = true;
   index::Searcher searcher(reader, ao);
@@ -142,7 +143,7 @@ Result<Json> RunParagraph(const CmdbenchEvalOptions& o) {
   const bool gold_pages = o.paragraph_scope == "gold-pages";
   if (!gold_pages && o.paragraph_scope != "all")
     return InvalidArgument("--paragraph-scope must be gold-pages or all, got '" + o.paragraph_scope + "'");
-  const std::string dir = o.index_dir + "/" + index::kParagraphsDir;
+  const std::string dir = catalog::IndexDir(o.index_dir).Paragraphs();
   if (!PathExists(dir + "/" + std::string(index::kManifestName)))
     return NotFound(dir + ": no paragraph index (the index was built before paragraphs were indexed, or the lake "
                     "has no doc-source pages): rebuild it with `lakeqa index build --lake <lake> --index " +
@@ -321,7 +322,7 @@ std::string Nl2CypherPrompt(const std::string& question, const std::string& sche
 
 Result<Json> RunGraph(const CmdbenchEvalOptions& o) {
   LAKEQA_ASSIGN_OR_RETURN(auto qs, eval::LoadCmdbenchQuestionFile(o.questions[0], CmdbenchKind::kGraph));
-  LAKEQA_ASSIGN_OR_RETURN(auto g, graph::Graph::Open(o.index_dir + "/graph"));
+  LAKEQA_ASSIGN_OR_RETURN(auto g, graph::Graph::Open(catalog::IndexDir(o.index_dir).Graph()));
   std::unique_ptr<LexicalGraphRetriever> lex;
   std::unique_ptr<eval::JudgeClient> llm;
   if (o.graph_method == "lexical") {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/strings.h"
 
 #include "agent/provenance_gold.h"
@@ -193,7 +194,7 @@ class Provider {
     if (graph_) return graph_.get();
     if (s_.index_dir.empty())
       return InvalidArgument("the gold sub-graph is read from the index's graph: pass --index");
-    auto g = graph::Graph::Open(s_.index_dir + "/graph");
+    auto g = graph::Graph::Open(catalog::IndexDir(s_.index_dir).Graph());
     if (!g.ok()) return g.status().WithContext("opening the index's graph for the gold sub-graph");
     graph_ = std::move(*g);
     return graph_.get();

@@ -14,6 +14,7 @@
 
 #include "lakeqa/agent/router.h"
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/words.h"
 #include "lakeqa/graph/graph.h"
@@ -39,7 +40,8 @@ class Lexical : public LexicalRouter {
     ao.stop_words = true;
     analyzer_ = std::make_unique<text::Analyzer>(ao);
     std::map<std::string, std::string> texts;
-    if (PathExists(o.index_dir + "/sources.json")) {
+    const catalog::IndexDir dir(o.index_dir);
+    if (PathExists(dir.Sources())) {
       LAKEQA_ASSIGN_OR_RETURN(index::SourceSummaries s, index::LoadSourceSummaries(o.index_dir));
       for (const auto& x : s.sources) texts[x.name] = SplitSchemaName(x.enhanced);
     }
@@ -50,14 +52,14 @@ class Lexical : public LexicalRouter {
     for (const char* s : index::kSourceNames) {
       for (const auto& t : vocab_[s]) ++df_[t];
     }
-    if (PathExists(o.index_dir + "/text/" + std::string(index::kManifestName))) {
-      LAKEQA_ASSIGN_OR_RETURN(auto reader, index::IndexReader::Open(o.index_dir + "/text"));
+    if (PathExists(dir.Text() + "/" + std::string(index::kManifestName))) {
+      LAKEQA_ASSIGN_OR_RETURN(auto reader, index::IndexReader::Open(dir.Text()));
       reader_ = reader;
       searcher_ = std::make_unique<index::Searcher>(reader_, ao);
-      LAKEQA_ASSIGN_OR_RETURN(catalog_, catalog::Catalog::Open(o.index_dir + "/catalog.sqlite", true));
+      LAKEQA_ASSIGN_OR_RETURN(catalog_, catalog::Catalog::Open(dir.Catalog(), true));
     }
-    if (PathExists(o.index_dir + "/graph/schema.json")) {
-      LAKEQA_ASSIGN_OR_RETURN(auto g, graph::Graph::Open(o.index_dir + "/graph"));
+    if (PathExists(dir.GraphSchema())) {
+      LAKEQA_ASSIGN_OR_RETURN(auto g, graph::Graph::Open(dir.Graph()));
       for (const auto& n : g->schema().nodes) {
         LAKEQA_ASSIGN_OR_RETURN(auto all, g->FindNodes("", n.label, "", 1000000));
         for (const auto& m : all) {

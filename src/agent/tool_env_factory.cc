@@ -7,6 +7,7 @@
 
 #include "lakeqa/agent/run.h"
 #include "lakeqa/agent/tool_env.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/tools/model_view.h"
 #include "lakeqa/catalog/lake_check.h"
 #include "lakeqa/common/fs.h"
@@ -76,7 +77,7 @@ Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options, ToolEnv
   if (info != nullptr) {
     info->lake = {{"uri", check.lake}, {"forced", check.differs}, {"moved", check.moved}};
     Json manifest;
-    if (auto text = ReadFile(options.index_dir + "/manifest.json", 16 << 20); text.ok())
+    if (auto text = ReadFile(catalog::IndexDir(options.index_dir).Manifest(), 16 << 20); text.ok())
       manifest = Json::parse(*text, nullptr, false);
     info->index = {{"dir", std::filesystem::absolute(options.index_dir).lexically_normal().string()},
                    {"lake", check.index_lake.empty() ? Json() : Json(check.index_lake)},

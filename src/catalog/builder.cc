@@ -1,4 +1,5 @@
 #include "lakeqa/catalog/builder.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/catalog/lake_check.h"
 
 #include <openssl/evp.h>
@@ -263,20 +264,17 @@ Json BuildReport::ToJson() const {
           {"seconds", seconds},   {"estimate", estimate},   {"warnings", warnings}};
 }
 
-namespace {
-constexpr const char* kPartialDir = ".partial-build";
-const char* const kCatalogFiles[] = {"catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm"};
-}  // namespace
-
 FirstBuildCleanup::FirstBuildCleanup(std::string index_dir) : dir_(std::move(index_dir)) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  first_ = !PathExists(dir_ + "/catalog.sqlite") && !PathExists(dir_ + "/manifest.json");
+  const IndexDir index(dir_);
+  first_ = !PathExists(index.Catalog()) && !PathExists(index.Manifest());
   created_dir_ = !fs::exists(dir_, ec);
   if (!first_ || created_dir_) return;
-  std::string partial = dir_ + "/" + kPartialDir;
-  if (PathExists(partial + "/catalog.sqlite")) {
-    for (const char* f : kCatalogFiles) {
+  std::string partial = index.PartialBuild();
+  if (PathExists(IndexDir(partial).Catalog())) {
+    for (std::string_view name : IndexDir::kCatalogFiles) {
+      std::string f(name);
       if (PathExists(partial + "/" + f)) fs::rename(partial + "/" + f, dir_ + "/" + f, ec);
     }
     fs::remove_all(partial, ec);
@@ -284,7 +282,7 @@ FirstBuildCleanup::FirstBuildCleanup(std::string index_dir) : dir_(std::move(ind
   }
   for (const auto& e : fs::directory_iterator(dir_, ec)) {
     std::string name = e.path().filename().string();
-    if (name.rfind("catalog.sqlite", 0) != 0) kept_.push_back(name);
+    if (!name.starts_with(IndexDir::kCatalogName)) kept_.push_back(name);
   }
 }
 
@@ -293,11 +291,12 @@ FirstBuildCleanup::~FirstBuildCleanup() {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::exists(dir_, ec)) return;
-  bool stash = PathExists(dir_ + "/catalog.sqlite");
+  bool stash = PathExists(IndexDir(dir_).Catalog());
   if (stash) {
-    std::string partial = dir_ + "/" + kPartialDir;
+    std::string partial = IndexDir(dir_).PartialBuild();
     fs::create_directories(partial, ec);
-    for (const char* f : kCatalogFiles) {
+    for (std::string_view name : IndexDir::kCatalogFiles) {
+      std::string f(name);
       if (PathExists(dir_ + "/" + f)) fs::rename(dir_ + "/" + f, partial + "/" + f, ec);
     }
   }
@@ -308,7 +307,7 @@ FirstBuildCleanup::~FirstBuildCleanup() {
   std::vector<fs::path> made;
   for (const auto& e : fs::directory_iterator(dir_, ec)) {
     std::string name = e.path().filename().string();
-    if (name != kPartialDir && std::find(kept_.begin(), kept_.end(), name) == kept_.end()) made.push_back(e.path());
+    if (name != IndexDir::kPartialBuildName && std::find(kept_.begin(), kept_.end(), name) == kept_.end()) made.push_back(e.path());
   }
   for (const auto& p : made) fs::remove_all(p, ec);
 }
@@ -332,7 +331,7 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
                               " (--force)");
   }
   LAKEQA_RETURN_IF_ERROR(MakeDirs(index_dir));
-  LAKEQA_ASSIGN_OR_RETURN(auto cat, Catalog::Open(index_dir + "/catalog.sqlite"));
+  LAKEQA_ASSIGN_OR_RETURN(auto cat, Catalog::Open(IndexDir(index_dir).Catalog()));
   sqlite3* db = cat->db();
   std::string mode(ProfileModeName(o.mode));
   auto* s3 = dynamic_cast<lake::S3Store*>(&store);
@@ -537,10 +536,10 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
                      {"lake", store.Uri()},
                      {"lake_snapshot_sha256", hex},
                      {"lake_content_sha256", content.Finish()},
-                     {"catalog", {{"file", "catalog.sqlite"}, {"schema_version", kSchemaVersion},
+                     {"catalog", {{"file", IndexDir::kCatalogName}, {"schema_version", kSchemaVersion},
                                   {"datasets", stats.datasets}, {"files", stats.files}, {"bytes", stats.bytes}}},
                      {"build", {{"profile", mode}, {"head_bytes", o.head_bytes}}}};
-    LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(index_dir + "/manifest.json", DumpJson(manifest, 2) + "\n"));
+    LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(IndexDir(index_dir).Manifest(), DumpJson(manifest, 2) + "\n"));
   }
   LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "complete"));
   report.requests = s3 ? s3->requests() - requests_before : 0;

@@ -1,5 +1,6 @@
 // Opening a lake at start-up and matching it with the index's manifest.
 #include "lakeqa/catalog/lake_check.h"
+#include "lakeqa/catalog/index_dir.h"
 
 #include <openssl/evp.h>
 
@@ -27,7 +28,7 @@ std::string Canonical(std::string uri) {
 Result<std::string> CatalogFingerprint(const std::string& index_dir, const Json& manifest) {
   if (manifest.contains("lake_content_sha256") && manifest["lake_content_sha256"].is_string())
     return manifest["lake_content_sha256"].get<std::string>();
-  std::string path = index_dir + "/catalog.sqlite";
+  std::string path = IndexDir(index_dir).Catalog();
   if (!PathExists(path)) return std::string();
   LAKEQA_ASSIGN_OR_RETURN(auto cat, Catalog::Open(path, /*read_only=*/true));
   ContentFingerprint fp;
@@ -94,7 +95,7 @@ Result<LakeCheck> CheckLake(lake::Store& store, const std::string& index_dir, bo
   if (require_objects && page->objects.empty() && page->common_prefixes.empty()) {
     return NotFound("the lake " + out.lake + " holds no objects (does it exist?)");
   }
-  std::string manifest = index_dir + "/manifest.json";
+  std::string manifest = IndexDir(index_dir).Manifest();
   if (index_dir.empty() || !PathExists(manifest)) return out;
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(manifest, 16 << 20));
   LAKEQA_ASSIGN_OR_RETURN(Json m, ParseJson(text, manifest));

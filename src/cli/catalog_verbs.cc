@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/common/strings.h"
 
@@ -19,7 +20,7 @@ struct Opts {
 };
 
 Result<std::unique_ptr<catalog::Catalog>> OpenCatalog(const std::string& index) {
-  return catalog::Catalog::Open(index + "/catalog.sqlite", /*read_only=*/true);
+  return catalog::Catalog::Open(catalog::IndexDir(index).Catalog(), /*read_only=*/true);
 }
 
 int Ls(const Opts& o) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/graph/graph.h"
 
 namespace lakeqa::cli {
@@ -16,7 +17,7 @@ struct Opts {
   OutputOptions out;
 };
 
-Result<std::unique_ptr<graph::Graph>> OpenGraph(const Opts& o) { return graph::Graph::Open(o.index + "/graph"); }
+Result<std::unique_ptr<graph::Graph>> OpenGraph(const Opts& o) { return graph::Graph::Open(catalog::IndexDir(o.index).Graph()); }
 
 int Query(const Opts& o) {
   auto g = OpenGraph(o);

@@ -11,6 +11,7 @@
 #include "cli/search_flags.h"
 #include "cli/store_options.h"
 #include "lakeqa/catalog/builder.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/index/catalog_docs.h"
@@ -59,9 +60,10 @@ Result<std::unique_ptr<index::Embedder>> MakeEmbedder(const Opts& o) {
 bool VectorsUpToDate(const std::string& index_dir, const std::string& embedder,
                      const std::optional<index::TextBuildReport>& text) {
   if (!text || text->added || text->updated || text->deleted) return false;
-  auto raw = ReadFile(index_dir + "/vectors/manifest.json", 1 << 20);
+  const std::string path = catalog::IndexDir(index_dir).VectorsManifest();
+  auto raw = ReadFile(path, 1 << 20);
   if (!raw.ok()) return false;
-  auto m = ParseJson(*raw, "vectors/manifest.json");
+  auto m = ParseJson(*raw, path);
   if (!m.ok() || !m->is_object()) return false;
   auto e = m->find("embedder");
   auto c = m->find("count");
@@ -106,7 +108,7 @@ int Run(const Opts& o) {
     fmt::print(stderr, "lakeqa: warning: {}\n", w);
   std::optional<index::TextBuildReport> text;
   if (!o.no_text || o.chunks) {
-    auto cat = catalog::Catalog::Open(o.index + "/catalog.sqlite");
+    auto cat = catalog::Catalog::Open(catalog::IndexDir(o.index).Catalog());
     if (!cat.ok()) return Fail(cat.status(), o.out);
     index::TextBuildOptions to;
     to.text = !o.no_text;
@@ -127,12 +129,12 @@ int Run(const Opts& o) {
   std::optional<graph::LakeGraphReport> graph_report;
   std::optional<index::ParagraphBuildReport> paragraphs;
   {
-    auto cat = catalog::Catalog::Open(o.index + "/catalog.sqlite", /*read_only=*/true);
+    auto cat = catalog::Catalog::Open(catalog::IndexDir(o.index).Catalog(), /*read_only=*/true);
     if (!cat.ok()) return Fail(cat.status(), o.out);
     auto ss = index::BuildSourceSummaries(**cat, o.index);
     if (!ss.ok()) return Fail(ss.status().WithContext("source summaries of " + o.index), o.out);
     sources = std::move(*ss);
-    auto gr = graph::BuildLakeGraph(**cat, **store, o.index + "/graph");
+    auto gr = graph::BuildLakeGraph(**cat, **store, catalog::IndexDir(o.index).Graph());
     if (!gr.ok()) return Fail(gr.status().WithContext("graph of " + o.index), o.out);
     graph_report = std::move(*gr);
     // Paragraph units of the doc-source pages (<index>/paragraphs/): rebuilt whole when a page changed.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "cli/command.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/index/retriever.h"
 
 namespace lakeqa::cli {
@@ -18,7 +19,7 @@ struct Opts {
 };
 
 int Run(const Opts& o) {
-  auto reader = index::IndexReader::Open(o.index + "/text");
+  auto reader = index::IndexReader::Open(catalog::IndexDir(o.index).Text());
   if (!reader.ok()) return Fail(reader.status(), o.out);
   std::set<std::string> want(o.ids.begin(), o.ids.end());
   size_t found = 0;
@@ -32,7 +33,7 @@ int Run(const Opts& o) {
   });
   if (!s.ok()) return Fail(s, o.out);
   if (!want.empty() && found < want.size())
-    return Fail(NotFound(std::to_string(want.size() - found) + " of the --id datasets are not in " + o.index + "/text"),
+    return Fail(NotFound(std::to_string(want.size() - found) + " of the --id datasets are not in " + catalog::IndexDir(o.index).Text()),
                 o.out);
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "cli/search_flags.h"
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/index/hit_view.h"
@@ -60,7 +61,7 @@ Status AddFilters(const std::vector<std::string>& filters, const index::Schema& 
 }
 
 int RunPrefix(const Opts& o) {
-  auto cat = catalog::Catalog::Open(o.index + "/catalog.sqlite", /*read_only=*/true);
+  auto cat = catalog::Catalog::Open(catalog::IndexDir(o.index).Catalog(), /*read_only=*/true);
   if (!cat.ok()) return Fail(cat.status(), o.out);
   index::PrefixRequest req;
   req.prefix = o.query;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/index/near_duplicates.h"
 
 namespace lakeqa::eval {
@@ -174,7 +175,7 @@ Result<std::unique_ptr<DiscoveryRunner>> DiscoveryRunner::Open(const std::string
   std::unique_ptr<DiscoveryRunner> r(new DiscoveryRunner());
   r->impl_ = std::make_unique<Impl>();
   LAKEQA_ASSIGN_OR_RETURN(r->impl_->retriever, index::Retriever::Open(index_dir, options));
-  auto cat = catalog::Catalog::Open(index_dir + "/catalog.sqlite", /*read_only=*/true);
+  auto cat = catalog::Catalog::Open(catalog::IndexDir(index_dir).Catalog(), /*read_only=*/true);
   if (cat.ok()) r->impl_->catalog = std::move(*cat);
   LAKEQA_ASSIGN_OR_RETURN(r->impl_->twins, index::NearDuplicates::Load(index_dir));
   return r;

@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/csv.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
@@ -300,7 +301,7 @@ Status GraphBuilder::Write(const std::string& dir) {
     LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(dir + "/" + t.file, out));
     schema_.relations.push_back(t);
   }
-  return WriteFileAtomic(dir + "/schema.json", DumpJson(schema_.ToJson(), 2) + "\n");
+  return WriteFileAtomic(dir + "/" + std::string(catalog::IndexDir::kGraphSchemaName), DumpJson(schema_.ToJson(), 2) + "\n");
 }
 
 }  // namespace lakeqa::graph

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/exec/sql.h"
@@ -63,7 +64,7 @@ Result<std::unique_ptr<Graph>> Graph::Open(const std::string& given_dir, const G
   std::error_code ec;
   std::filesystem::path abs = std::filesystem::absolute(given_dir, ec);
   const std::string dir = ec ? given_dir : abs.lexically_normal().string();
-  std::string path = dir + "/schema.json";
+  std::string path = dir + "/" + std::string(catalog::IndexDir::kGraphSchemaName);
   if (!PathExists(path)) return NotFound("no graph at " + dir + " (no schema.json; `lakeqa index build` writes it when the lake has Neo4j-import node and relation files)");
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 64 << 20));
   LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));

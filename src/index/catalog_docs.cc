@@ -9,6 +9,7 @@
 
 #include "index/coverage.h"
 #include "index/manifest.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/log.h"
 #include "lakeqa/common/progress.h"
@@ -450,13 +451,13 @@ Result<TextBuildReport> BuildTextIndex(catalog::Catalog& catalog, const std::str
   TextBuildReport r;
   std::unique_ptr<Target> text, chunks;
   if (o.text) {
-    text = std::make_unique<Target>(index_dir + "/text", Schema::Datasets(), false);
+    text = std::make_unique<Target>(catalog::IndexDir(index_dir).Text(), Schema::Datasets(), false);
     LAKEQA_RETURN_IF_ERROR(text->Open(o.rebuild));
     LAKEQA_RETURN_IF_ERROR(
         text->SetRanking(o.ranking ? *o.ranking : DatasetRanking()).WithContext("--ranking"));
   }
   if (o.chunks) {
-    chunks = std::make_unique<Target>(index_dir + "/chunks", ChunkSchema(), true);
+    chunks = std::make_unique<Target>(catalog::IndexDir(index_dir).Chunks(), ChunkSchema(), true);
     LAKEQA_RETURN_IF_ERROR(chunks->Open(o.rebuild));
   }
   auto stats = catalog.Stats();

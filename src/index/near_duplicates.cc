@@ -5,6 +5,7 @@
 #include <numeric>
 #include <set>
 
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/text/normalize.h"
 
@@ -125,13 +126,13 @@ Result<NearDuplicateReport> BuildNearDuplicates(catalog::Catalog& catalog, const
               {"min_column_overlap", o.min_column_overlap},
               {"min_value_overlap", o.min_value_overlap},
               {"groups", groups}};
-  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(index_dir + "/" + std::string(kNearDuplicatesFile), DumpJson(doc, 1) + "\n"));
+  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(catalog::IndexDir(index_dir).NearDuplicates(), DumpJson(doc, 1) + "\n"));
   return report;
 }
 
 Result<NearDuplicates> NearDuplicates::Load(const std::string& index_dir) {
   NearDuplicates out;
-  std::string path = index_dir + "/" + std::string(kNearDuplicatesFile);
+  std::string path = catalog::IndexDir(index_dir).NearDuplicates();
   if (!PathExists(path)) return out;
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 1u << 30));
   LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/index/catalog_docs.h"
 #include "lakeqa/common/strings.h"
@@ -109,7 +110,7 @@ constexpr const char* kStateFile = "build.json";  // {"fingerprint": hex, "repor
 Result<ParagraphBuildReport> BuildParagraphIndex(catalog::Catalog& catalog, lake::Store& store,
                                                  const std::string& index_dir, const ParagraphOptions& o) {
   ParagraphBuildReport r;
-  const std::string dir = index_dir + "/" + kParagraphsDir;
+  const std::string dir = catalog::IndexDir(index_dir).Paragraphs();
   const std::string tmp = dir + ".tmp";
   LAKEQA_ASSIGN_OR_RETURN(uint64_t fp, PagesFingerprint(catalog, o));
   const std::string fp_hex = fmt::format("{:016x}", fp);

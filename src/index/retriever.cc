@@ -5,6 +5,7 @@
 
 #include "index/postings.h"
 #include "index/segment.h"
+#include "lakeqa/catalog/index_dir.h"
 
 namespace lakeqa::index {
 
@@ -59,17 +60,18 @@ Result<std::unique_ptr<Embedder>> OpenQueryEmbedder(const VectorIndex& vi, const
 Result<std::unique_ptr<Retriever>> Retriever::Open(const std::string& index_dir, const RetrieverOptions& options) {
   std::unique_ptr<Retriever> r(new Retriever());
   r->options_ = options;
-  auto reader = IndexReader::Open(index_dir + "/text");
+  const catalog::IndexDir dir(index_dir);
+  auto reader = IndexReader::Open(dir.Text());
   if (!reader.ok()) {
     if (reader.status().code() == ErrorCode::kNotFound)
-      return NotFound("no text index at " + index_dir + "/text (run `lakeqa index build` without --no-text)");
+      return NotFound("no text index at " + dir.Text() + " (run `lakeqa index build` without --no-text)");
     return reader.status();
   }
   r->reader_ = *reader;
   LAKEQA_ASSIGN_OR_RETURN(r->duplicates_, NearDuplicates::Load(index_dir));
   r->searcher_ = std::make_unique<Searcher>(r->reader_, QueryAnalyzerOptions(options.keep_stop_words));
   if (options.mode != RetrievalMode::kBm25) {
-    auto vi = VectorIndex::Load(index_dir + "/vectors");
+    auto vi = VectorIndex::Load(dir.Vectors());
     if (!vi.ok())
       return vi.status().WithContext("vector index (build it with `lakeqa index build --vectors glove|http:<url>`)");
     r->vectors_ = std::move(*vi);

@@ -3,6 +3,7 @@
 #include <optional>
 #include <set>
 
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 
@@ -196,12 +197,12 @@ Result<SourceSummaries> BuildSourceSummaries(catalog::Catalog& catalog, const st
     }
     out.sources.push_back(std::move(ss));
   }
-  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(index_dir + "/sources.json", DumpJson(out.ToJson(), 2) + "\n"));
+  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(catalog::IndexDir(index_dir).Sources(), DumpJson(out.ToJson(), 2) + "\n"));
   return out;
 }
 
 Result<SourceSummaries> LoadSourceSummaries(const std::string& index_dir) {
-  std::string path = index_dir + "/sources.json";
+  std::string path = catalog::IndexDir(index_dir).Sources();
   if (!PathExists(path)) return NotFound("no " + path + " (rebuild the index with `lakeqa index build`)");
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 64 << 20));
   LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));

@@ -2,6 +2,7 @@
 // Reading the text index (not the catalog) keeps this step independent of how documents were made.
 #include <cmath>
 
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/index/searcher.h"
 #include "lakeqa/index/vector_index.h"
@@ -33,7 +34,7 @@ std::string DatasetEmbeddingText(const std::vector<std::pair<std::string, std::s
 Result<BuildVectorsReport> BuildDatasetVectors(const std::string& index_dir, Embedder& embedder,
                                                const BuildVectorsOptions& options) {
   if (options.batch == 0) return InvalidArgument("vector build: batch must be > 0");
-  LAKEQA_ASSIGN_OR_RETURN(auto reader, IndexReader::Open(index_dir + "/text"));
+  LAKEQA_ASSIGN_OR_RETURN(auto reader, IndexReader::Open(catalog::IndexDir(index_dir).Text()));
   std::unique_ptr<VectorIndex> vix;
   BuildVectorsReport report;
   std::vector<std::string> ids, texts;
@@ -87,7 +88,7 @@ Result<BuildVectorsReport> BuildDatasetVectors(const std::string& index_dir, Emb
     vo.embedder = embedder.name();
     LAKEQA_ASSIGN_OR_RETURN(vix, VectorIndex::Create(vo));
   }
-  LAKEQA_RETURN_IF_ERROR(vix->Save(index_dir + "/vectors"));
+  LAKEQA_RETURN_IF_ERROR(vix->Save(catalog::IndexDir(index_dir).Vectors()));
   return report;
 }
 

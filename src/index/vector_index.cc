@@ -19,6 +19,7 @@
 
 #include <hnswlib/hnswlib.h>
 
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 
@@ -26,7 +27,7 @@ namespace lakeqa::index {
 namespace {
 
 constexpr int kVectorFormat = 1;
-constexpr std::string_view kVectorManifest = "manifest.json";
+constexpr std::string_view kVectorManifest = catalog::IndexDir::kVectorsManifestName;
 
 uint32_t Crc(std::string_view data) {
   uLong c = crc32(0L, Z_NULL, 0);

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/graph/graph.h"
 #include "tools/internal.h"
@@ -94,8 +95,9 @@ void AddGraphSchemas(Json& tools) {
 }
 
 Status ToolSet::Impl::OpenGraph(ToolSet& t, const std::string& index_dir) {
-  if (!PathExists(index_dir + "/graph/schema.json")) return Status::Ok();
-  auto g = graph::Graph::Open(index_dir + "/graph");
+  const catalog::IndexDir dir(index_dir);
+  if (!PathExists(dir.GraphSchema())) return Status::Ok();
+  auto g = graph::Graph::Open(dir.Graph());
   if (!g.ok()) return g.status().WithContext("opening the graph of " + index_dir);
   t.graph_ = std::move(*g);
   return Status::Ok();

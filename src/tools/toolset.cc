@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lakeqa/catalog/catalog.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/exec/python.h"
 #include "lakeqa/graph/graph.h"
@@ -372,11 +373,12 @@ Result<std::unique_ptr<ToolSet>> ToolSet::Open(std::unique_ptr<lake::Store> stor
   if (!store) return InvalidArgument("ToolSet needs a lake store");
   auto t = std::unique_ptr<ToolSet>(new ToolSet());
   t->options_ = options;
-  std::string cat_path = options.index_dir + "/catalog.sqlite";
+  const catalog::IndexDir dir(options.index_dir);
+  std::string cat_path = dir.Catalog();
   if (!PathExists(cat_path))
     return NotFound("no catalog at " + cat_path + " (build the index with `lakeqa index build`)");
   LAKEQA_ASSIGN_OR_RETURN(t->catalog_, catalog::Catalog::Open(cat_path, /*read_only=*/true));
-  std::string text_dir = options.index_dir + "/text";
+  std::string text_dir = dir.Text();
   if (PathExists(text_dir + "/" + std::string(index::kManifestName))) {
     auto r = index::IndexReader::Open(text_dir);
     if (!r.ok()) return r.status().WithContext("opening the text index " + text_dir);

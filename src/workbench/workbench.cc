@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/task.h"
@@ -81,12 +82,13 @@ Result<std::unique_ptr<Workbench>> Workbench::Open(std::unique_ptr<lake::Store> 
   eo.limits.max_search_results = std::max<size_t>(eo.limits.max_search_results, 1000);
   LAKEQA_ASSIGN_OR_RETURN(w.env, server::OpenEnv(std::move(store), eo));
   LAKEQA_ASSIGN_OR_RETURN(w.project, Project::Open(options.project_path));
-  LAKEQA_ASSIGN_OR_RETURN(w.catalog, catalog::Catalog::Open(options.index_dir + "/catalog.sqlite", /*read_only=*/true));
-  auto text = index::IndexReader::Open(options.index_dir + "/text");
+  const catalog::IndexDir index_dir(options.index_dir);
+  LAKEQA_ASSIGN_OR_RETURN(w.catalog, catalog::Catalog::Open(index_dir.Catalog(), /*read_only=*/true));
+  auto text = index::IndexReader::Open(index_dir.Text());
   if (text.ok()) {
     w.text = *text;
   } else if (text.status().code() != ErrorCode::kNotFound) {
-    return text.status().WithContext(options.index_dir + "/text");
+    return text.status().WithContext(index_dir.Text());
   }
   Impl* self = &w;
   w.runs = std::make_unique<RunLibrary>(options.runs, [self](const std::string& d) { return self->CategoryOf(d); });
@@ -101,7 +103,7 @@ Result<std::unique_ptr<Workbench>> Workbench::Open(std::unique_ptr<lake::Store> 
   }
   w.export_dir = options.export_dir.empty() ? options.project_path + ".export" : options.export_dir;
   w.example_source = ExampleSource(*w.catalog);
-  if (std::string schema = options.index_dir + "/graph/schema.json"; PathExists(schema)) {
+  if (std::string schema = index_dir.GraphSchema(); PathExists(schema)) {
     LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(schema, 64ull << 20));
     LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, schema));
     LAKEQA_ASSIGN_OR_RETURN(graph::Schema gs, graph::Schema::FromJson(j));
