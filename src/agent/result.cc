@@ -40,17 +40,24 @@ bool IsFinal(Outcome o) {
   return eval::IsFinalStatus(OutcomeName(o));
 }
 
-Json AgentResult::ToPrediction() const {
-  Json j = {{"task_id", task_id},      {"status", OutcomeName(outcome)},
-            {"answer", answer},        {"raw_answer", raw_answer},
-            {"reasoning", reasoning},  {"sources", sources},
-            {"turns", turns},          {"tool_calls", tool_calls},
-            {"usage", usage.ToJson()}, {"cost_usd", cost_usd ? Json(*cost_usd) : Json()},
-            {"elapsed_s", elapsed_s},  {"returned", returned},
-            {"accessed", accessed}};
-  if (!error.empty()) j["error"] = error;
-  if (!extra.empty()) j["extra"] = extra;
-  return j;
+eval::PredictionRecord AgentResult::ToRecord() const {
+  eval::PredictionRecord r;
+  r.task_id = task_id;
+  r.status = OutcomeName(outcome);
+  r.answer = answer;
+  r.raw_answer = raw_answer;
+  r.reasoning = reasoning;
+  r.sources = sources;
+  r.turns = turns;
+  r.tool_calls = tool_calls;
+  r.usage = usage;
+  r.cost_usd = cost_usd;
+  r.elapsed_s = elapsed_s;
+  r.returned = returned;
+  r.accessed = accessed;
+  r.error = error;
+  r.extra = extra;
+  return r;
 }
 
 }  // namespace lakeqa::agent

@@ -15,6 +15,7 @@
 #include "lakeqa/common/log.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/common/thread_pool.h"
+#include "lakeqa/eval/run_dir.h"
 #include "lakeqa/eval/score.h"
 
 #include "agent/internal.h"
@@ -71,11 +72,6 @@ Status RepairTornTail(const std::string& path) {
 
 }  // namespace
 
-std::string TraceRelativePath(const std::string& task_id, int epoch) {
-  std::string name = TraceFileName(task_id) + ".jsonl";
-  return epoch <= 1 ? "traces/" + name : "traces/epoch-" + std::to_string(epoch) + "/" + name;
-}
-
 Json RunSummary::ToJson() const {
   Json cost = cost_unknown > 0 && cost_known == 0 ? Json() : Json(cost_usd);
   return {{"tasks", tasks},
@@ -108,7 +104,7 @@ Result<std::map<std::pair<std::string, int>, std::string>> ReadRecordedEpochStat
     const std::string& out_dir) {
   std::map<std::pair<std::string, int>, std::string> status;
   std::vector<eval::PredictionLine> lines;
-  std::string path = out_dir + "/predictions.jsonl";
+  std::string path = eval::RunDir(out_dir).Predictions();
   if (!PathExists(path)) return status;
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   LineReader reader(text);
@@ -147,14 +143,13 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
                              "); pass each task set once");
     }
   }
-  LAKEQA_RETURN_IF_ERROR(MakeDirs(o.out_dir + "/traces"));
-  for (int e = 2; e <= o.epochs; ++e)
-    LAKEQA_RETURN_IF_ERROR(MakeDirs(o.out_dir + "/traces/epoch-" + std::to_string(e)));
+  const eval::RunDir run_dir(o.out_dir);
+  for (int e = 1; e <= o.epochs; ++e) LAKEQA_RETURN_IF_ERROR(MakeDirs(run_dir.TracesDir(e)));
   LAKEQA_ASSIGN_OR_RETURN(internal::RunRecord record, internal::RunRecord::Open(o));
   record.Begin(o, tasks);
   LAKEQA_RETURN_IF_ERROR(record.Save());
 
-  std::string pred_path = o.out_dir + "/predictions.jsonl";
+  std::string pred_path = run_dir.Predictions();
   LAKEQA_RETURN_IF_ERROR(RepairTornTail(pred_path));
   LAKEQA_ASSIGN_OR_RETURN(auto recorded, ReadRecordedEpochStatus(o.out_dir));
   LAKEQA_ASSIGN_OR_RETURN(auto log, LineLog::Open(pred_path));
@@ -228,10 +223,10 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
       if (o.epochs > 1) ev["epoch"] = epoch;
       trace += DumpJson(ev) + "\n";
     }
-    Json line = r.ToPrediction();
-    if (o.epochs > 1) line["epoch"] = epoch;
-    Status st = WriteFileAtomic(o.out_dir + "/" + TraceRelativePath(task.id, epoch), trace);
-    if (st.ok()) st = log->Append(DumpJson(line));
+    eval::PredictionRecord line = r.ToRecord();
+    if (o.epochs > 1) line.epoch = epoch;
+    Status st = WriteFileAtomic(run_dir.Trace(task.id, epoch), trace);
+    if (st.ok()) st = log->Append(DumpJson(line.ToJson()));
     std::lock_guard<std::mutex> lock(mu);
     if (!st.ok()) {
       if (write_error.ok()) write_error = st;

@@ -8,6 +8,7 @@
 
 #include "lakeqa/agent/ablation.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/eval/run_dir.h"
 #include "lakeqa/eval/score.h"
 
 namespace lakeqa::agent::internal {
@@ -74,7 +75,7 @@ void MergePaths(Json& into, const std::vector<std::string>& paths) {
 
 Result<RunRecord> RunRecord::Open(const RunOptions& o) {
   RunRecord r;
-  r.path_ = o.out_dir + "/run.json";
+  r.path_ = eval::RunDir(o.out_dir).RunJson();
   if (!PathExists(r.path_)) {
     r.j_ = {{"format", eval::kRunFormat},  {"lakeqa_version", "0.1.0"}, {"created", NowUtc()},
             {"agent", o.agent},            {"model", o.model},           {"prompt_hash", o.prompt_hash},

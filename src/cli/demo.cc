@@ -22,8 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/progress.h"
+#include "lakeqa/eval/run_dir.h"
 
 #include "cli/command.h"
 
@@ -241,7 +243,7 @@ int Demo::Main() {
   }
 
   // 2. The index, when missing or older than the lake.
-  const std::string manifest = index_ + "/manifest.json";
+  const std::string manifest = catalog::IndexDir(index_).Manifest();
   bool index_reused = !o_.rebuild && PathExists(manifest) && MTime(manifest) >= MTime(lake_done);
   if (index_reused) {
     Say("reusing the index {}\n", index_);
@@ -330,9 +332,10 @@ int Demo::Main() {
     if (r.rc != 0) return Failed(r);
     Step e = Exec("eval " + a.name, {"eval", "--run", run, "--tasks", tasks_}, false);
     if (e.rc != 0) return Failed(e);
-    auto text = ReadFile(run + "/report.json", 256 << 20);
+    const eval::RunDir run_dir(run);
+    auto text = ReadFile(run_dir.ReportJson(), 256 << 20);
     Json rep = text.ok() ? Json::parse(*text, nullptr, false) : Json();
-    if (!rep.is_object()) return Failed(e, run + "/report.json is missing or not JSON");
+    if (!rep.is_object()) return Failed(e, run_dir.ReportJson() + " is missing or not JSON");
     Json tokens = rep.value("tokens", Json::object());
     rows.push_back({{"agent", a.name},
                     {"model", a.model},
@@ -348,8 +351,8 @@ int Demo::Main() {
                     {"tokens_out", tokens.value("output", int64_t{0})},
                     {"cost_usd", rep.contains("cost_usd") ? rep["cost_usd"] : Json()},
                     {"seconds", r.seconds},
-                    {"report_json", run + "/report.json"},
-                    {"report_html", run + "/report.html"}});
+                    {"report_json", run_dir.ReportJson()},
+                    {"report_html", run_dir.ReportHtml()}});
   }
   double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - total0).count();
 

@@ -7,6 +7,7 @@
 #include "lakeqa/eval/judge.h"
 #include "lakeqa/eval/kramabench.h"
 #include "lakeqa/eval/report.h"
+#include "lakeqa/eval/run_dir.h"
 #include "lakeqa/eval/score.h"
 #include "lakeqa/llm/pricing.h"
 
@@ -29,16 +30,17 @@ int Run(const Opts& o) {
         InvalidArgument("eval: --run <dir> is required (or use a verb: eval compare, eval discovery)"),
         o.out);
   }
+  const eval::RunDir run_dir(o.run);
   auto run = eval::LoadRun(o.run);
   if (!run.ok()) return Fail(run.status(), o.out);
   std::vector<std::string> paths = o.tasks;
   if (paths.empty()) {
-    auto from_run = eval::RunTaskPaths(run->run_json, o.run + "/run.json");
+    auto from_run = eval::RunTaskPaths(run->run_json, run_dir.RunJson());
     if (!from_run.ok()) return Fail(from_run.status(), o.out);
     paths = *from_run;
   }
   if (paths.empty()) {
-    return Fail(InvalidArgument(o.run + "/run.json names no \"tasks\": pass --tasks <files or folders>"),
+    return Fail(InvalidArgument(run_dir.RunJson() + " names no \"tasks\": pass --tasks <files or folders>"),
                 o.out);
   }
   eval::LoadResult loaded = eval::LoadTasks(paths);
@@ -83,8 +85,8 @@ int Run(const Opts& o) {
   if (o.out.json) {
     Json j = score.ToJson();
     j.erase("per_task");
-    j["report_json"] = o.run + "/report.json";
-    j["report_html"] = o.run + "/report.html";
+    j["report_json"] = run_dir.ReportJson();
+    j["report_html"] = run_dir.ReportHtml();
     int rc = judge_failed.empty() ? 0 : PartialFailure(judge_failed, o.out, &j);
     PrintJson(j);
     return rc;
@@ -119,7 +121,7 @@ int Run(const Opts& o) {
   for (eval::FunnelStage s : eval::AllFunnelStages())
     fmt::print(" {}={}", eval::FunnelStageName(s), score.funnel[s]);
   if (score.epochs) fmt::print("\n{}", score.epochs->FormatText());
-  fmt::print("\nwrote {0}/report.json and {0}/report.html\n", o.run);
+  fmt::print("\nwrote {} and {}\n", run_dir.ReportJson(), run_dir.ReportHtml());
   return judge_failed.empty() ? 0 : PartialFailure(judge_failed, o.out, nullptr);
 }
 

@@ -19,6 +19,7 @@
 #include "lakeqa/agent/prompts.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/progress.h"
+#include "lakeqa/eval/run_dir.h"
 #include "lakeqa/llm/cassette.h"
 #include "lakeqa/llm/preflight.h"
 #include "lakeqa/llm/providers.h"
@@ -157,7 +158,7 @@ int Run(const Opts& o) {
   agent::ToolEnvOptions eo;
   eo.index_dir = o.index;
   eo.lake = o.lake;
-  eo.work_dir = o.out + "/work";
+  eo.work_dir = eval::RunDir(o.out).WorkDir();
   eo.store_options = StoreFlagsJson(o.store);
   eo.force_lake = o.force;
   agent::ToolEnvInfo info;
@@ -173,7 +174,7 @@ int Run(const Opts& o) {
   std::vector<std::unique_ptr<llm::ChatClient>> clients;
   std::optional<llm::PricingTable> pricing;
   agent::EpochAgentFactory make_agent;
-  std::string cassette = o.cassette.empty() ? o.out + "/cassette.jsonl" : o.cassette;
+  std::string cassette = o.cassette.empty() ? eval::RunDir(o.out).Cassette() : o.cassette;
   auto cassette_of = [&](int epoch) {
     if (epoch == 1) return cassette;
     std::string stem = cassette.size() > 6 && cassette.ends_with(".jsonl")

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "lakeqa/common/fs.h"
+#include "lakeqa/eval/run_dir.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -28,7 +29,7 @@ double Round(double v, int decimals) {
 Json Fraction(double v) { return Round(v, 4); }
 
 Json RunJson(const std::string& dir) {
-  auto text = ReadFile(dir + "/run.json", 256ull << 20);
+  auto text = ReadFile(RunDir(dir).RunJson(), 256ull << 20);
   if (!text.ok()) return Json();
   Json j = Json::parse(*text, nullptr, false);
   return j.is_object() ? j : Json();
@@ -132,7 +133,7 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
   c.options = o;
   std::map<std::string, size_t> task_index;
   for (size_t r = 0; r < dirs.size(); ++r) {
-    const std::string path = dirs[r] + "/report.json";
+    const std::string path = RunDir(dirs[r]).ReportJson();
     if (!PathExists(path)) {
       return NotFound(path + ": no report.json; score the run first with `lakeqa eval --run " + dirs[r] +
                       "`");

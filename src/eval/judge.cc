@@ -9,6 +9,7 @@
 
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
+#include "lakeqa/eval/run_dir.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -96,7 +97,7 @@ Result<JudgeVerdict> ParseJudgeReply(std::string_view text) {
 
 Status JudgeRun(RunScore& score, JudgeClient& client, const JudgeSpec& spec, const std::string& run_dir) {
   const std::string model = client.Model().empty() ? spec.Name() : client.Model();
-  const std::string dir = run_dir + "/judge";
+  const std::string dir = RunDir(run_dir).JudgeDir();
   const std::string path = dir + "/" + SafeName(model) + ".jsonl";
   // key → cache line
   std::map<std::string, Json> cache;

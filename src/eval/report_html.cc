@@ -15,6 +15,7 @@
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/kramabench.h"
 #include "lakeqa/eval/report.h"
+#include "lakeqa/eval/run_dir.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -214,7 +215,7 @@ std::string TracePlaceholder(const TaskScore& t, size_t index) {
       "calls — <a href=\"#row-{0}\">task row</a></summary><div class=\"tbody\"><i>Open to load "
       "{5}.</i></div></details>",
       index, HtmlEscape(t.task_id), t.answer.em ? "✔" : "✘", FunnelStageName(t.stage), t.sets.calls,
-      TraceScriptPath(index));
+      RunDir::ReportTraceScript(index));
 }
 
 // "1,234,567"
@@ -639,10 +640,11 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
 
 Status WriteReports(const RunScore& score, const RunData& run, const std::string& dir,
                     const ReportOptions& o) {
-  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(dir + "/report.json", DumpJson(score.ToJson(), 2) + "\n"));
+  const RunDir run_dir(dir);
+  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(run_dir.ReportJson(), DumpJson(score.ToJson(), 2) + "\n"));
   // The traces first, so a page never points at trace scripts that are not there yet.
   LAKEQA_RETURN_IF_ERROR(WriteTraceScripts(score, run, dir, o));
-  return WriteFileAtomic(dir + "/report.html", RenderHtml(score, run, o));
+  return WriteFileAtomic(run_dir.ReportHtml(), RenderHtml(score, run, o));
 }
 
 }  // namespace lakeqa::eval

@@ -9,7 +9,7 @@
 #include "eval/report_util.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/eval/report.h"
-#include "lakeqa/eval/trace_file.h"
+#include "lakeqa/eval/run_dir.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -43,7 +43,7 @@ Json TraceJson(const TaskScore& t, const RunData& run, const ReportOptions& o) {
             {"status", t.status},
             {"stage", std::string(FunnelStageName(t.stage))},
             {"gold_datasets", t.gold_datasets},
-            {"trace_file", "traces/" + TraceFileName(t.task_id) + ".jsonl"}};
+            {"trace_file", RunDir::TraceRelative(t.task_id)}};
   j["judge"] = t.judge ? Json{{"correct", t.judge->correct}, {"rationale", Cut(t.judge->rationale, o.max_field_chars)}}
                        : Json(nullptr);
   Json events = Json::array();
@@ -72,17 +72,16 @@ Json TraceJson(const TaskScore& t, const RunData& run, const ReportOptions& o) {
   return j;
 }
 
-std::string TraceScriptPath(size_t index) { return "report-traces/" + std::to_string(index) + ".js"; }
-
 Status WriteTraceScripts(const RunScore& score, const RunData& run, const std::string& dir, const ReportOptions& o) {
   // A report written before for more tasks must not leave its traces behind.
-  LAKEQA_RETURN_IF_ERROR(RemoveAll(dir + "/report-traces"));
-  LAKEQA_RETURN_IF_ERROR(MakeDirs(dir + "/report-traces"));
+  const RunDir run_dir(dir);
+  LAKEQA_RETURN_IF_ERROR(RemoveAll(run_dir.ReportTracesDir()));
+  LAKEQA_RETURN_IF_ERROR(MakeDirs(run_dir.ReportTracesDir()));
   // One sync for the batch, not one per file (a run has a thousand tasks): temp files, syncfs, renames.
   std::vector<std::pair<std::string, std::string>> written;
   for (size_t i = 0; i < score.tasks.size(); ++i) {
     std::string js = "lakeqaTrace(" + std::to_string(i) + "," + DumpJson(TraceJson(score.tasks[i], run, o)) + ");\n";
-    std::string path = dir + "/" + TraceScriptPath(i);
+    std::string path = dir + "/" + RunDir::ReportTraceScript(i);
     LAKEQA_ASSIGN_OR_RETURN(std::string tmp, WriteTempFileBeside(path, js));
     written.emplace_back(std::move(tmp), std::move(path));
   }

@@ -14,7 +14,10 @@
 #include "lakeqa/eval/cmdbench.h"
 #include "lakeqa/eval/hops.h"
 #include "lakeqa/eval/kramabench.h"
-#include "lakeqa/eval/trace_file.h"
+#include "lakeqa/eval/prediction.h"
+#include "lakeqa/eval/run_dir.h"
+
+#include "eval/json_fields.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -43,53 +46,15 @@ TraceSets CmdbenchModalitySets(const TraceSets& in) {
 }
 
 namespace fs = std::filesystem;
+using internal::FieldError;
+using internal::GetIds;
+using internal::GetInt;
+using internal::GetNumber;
+using internal::GetString;
 
 // Caps that bound memory on hostile input: a run's predictions and one task's trace.
 constexpr uint64_t kMaxPredictionsBytes = 1ull << 30;
 constexpr uint64_t kMaxTraceBytes = 256ull << 20;
-
-Status FieldError(std::string_view where, std::string_view field, std::string_view expected) {
-  return ParseError(std::string(where) + ": field \"" + std::string(field) + "\": expected " +
-                    std::string(expected));
-}
-
-// Optional typed members: absent or null → the default; present with the wrong type → an error.
-Status GetNumber(const Json& j, const char* key, std::string_view where, double& out) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return Status::Ok();
-  if (!it->is_number()) return FieldError(where, key, "a number");
-  out = it->get<double>();
-  return Status::Ok();
-}
-
-Status GetInt(const Json& j, const char* key, std::string_view where, int64_t& out) {
-  double d = static_cast<double>(out);
-  LAKEQA_RETURN_IF_ERROR(GetNumber(j, key, where, d));
-  out = static_cast<int64_t>(d);
-  return Status::Ok();
-}
-
-Status GetString(const Json& j, const char* key, std::string_view where, std::string& out) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return Status::Ok();
-  if (!it->is_string()) return FieldError(where, key, "a string");
-  out = it->get<std::string>();
-  return Status::Ok();
-}
-
-Status GetIds(const Json& j, const char* key, std::string_view where, std::vector<std::string>& out) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return Status::Ok();
-  if (!it->is_array()) return FieldError(where, key, "an array of dataset ids");
-  for (const Json& e : *it) {
-    if (!e.is_string()) return FieldError(where, key, "an array of dataset ids (strings)");
-    std::string id = e.get<std::string>();
-    while (!id.empty() && id.back() == '/')
-      id.pop_back();
-    if (!id.empty()) out.push_back(std::move(id));
-  }
-  return Status::Ok();
-}
 
 // Calls `fn(json, where)` for each non-blank line; malformed lines go to `warnings`.
 template <typename Fn>
@@ -141,60 +106,31 @@ Json SetJson(const std::set<std::string>& s) {
 
 }  // namespace
 
-Result<Prediction> PredictionFromJson(const Json& j, std::string_view where) {
+namespace {
+// The scorer's view of a record: the raw answer when there is one, the statuses ok and turn_limit for
+// answered and max_turns.
+Prediction ScoredPrediction(const PredictionRecord& r) {
   Prediction p;
-  auto id = j.find("task_id");
-  if (id == j.end() || !(id->is_string() || id->is_number_integer() || id->is_number_unsigned())) {
-    return FieldError(where, "task_id", "a string");
-  }
-  p.task_id = id->is_string() ? id->get<std::string>() : DumpJson(*id);
-  if (p.task_id.empty()) return FieldError(where, "task_id", "a non-empty string");
+  p.task_id = r.task_id;
   // `lakeqa run` keeps the submitted text as raw_answer and its cleaned form as answer; the scorer cleans
   // itself, so it reads the raw text when there is one.
-  if (auto a = j.find("raw_answer"); a != j.end() && a->is_string()) p.answer = *a;
-  else if (auto b = j.find("answer"); b != j.end()) p.answer = *b;
-  p.status = "ok";
-  LAKEQA_RETURN_IF_ERROR(GetString(j, "status", where, p.status));
-  // lakeqa run's outcome names map onto the scorer's: answered is ok, max_turns is turn_limit.
-  if (p.status == "answered") p.status = "ok";
-  if (p.status == "max_turns") p.status = "turn_limit";
-  static const std::set<std::string> kStatuses = {"ok",          "timeout",    "crashed", "turn_limit",
-                                                  "token_limit", "cost_limit", "error",   "not_applicable"};
-  if (!kStatuses.count(p.status))
-    return FieldError(where, "status",
-                      "one of ok (answered), timeout, crashed, turn_limit (max_turns), token_limit, cost_limit, "
-                      "not_applicable, error");
-  // A line without a runtime has an unknown one, never 0 s.
-  for (const char* key : {"runtime_s", "elapsed_s"}) {
-    if (auto r = j.find(key); r != j.end() && !r->is_null()) {
-      double v = 0;
-      LAKEQA_RETURN_IF_ERROR(GetNumber(j, key, where, v));
-      p.runtime_s = v;
-      break;
-    }
-  }
-  if (auto c = j.find("cost_usd"); c != j.end() && !c->is_null()) {
-    if (!c->is_number()) return FieldError(where, "cost_usd", "a number or null (unknown)");
-    p.cost_usd = c->get<double>();
-  }
-  int64_t epoch = 1;
-  LAKEQA_RETURN_IF_ERROR(GetInt(j, "epoch", where, epoch));
-  if (epoch < 1) return FieldError(where, "epoch", "an integer of at least 1");
-  p.epoch = static_cast<int>(epoch);
-  int64_t turns = 0;
-  LAKEQA_RETURN_IF_ERROR(GetInt(j, "turns", where, turns));
-  p.turns = static_cast<int>(turns);
-  if (auto t = j.find("tokens"); t != j.end() && !t->is_null()) {
-    if (!t->is_object()) return FieldError(where, "tokens", "an object {input, output, cache_read}");
-    LAKEQA_RETURN_IF_ERROR(GetInt(*t, "input", where, p.input_tokens));
-    LAKEQA_RETURN_IF_ERROR(GetInt(*t, "output", where, p.output_tokens));
-    LAKEQA_RETURN_IF_ERROR(GetInt(*t, "cache_read", where, p.cache_read_tokens));
-  } else if (auto u = j.find("usage"); u != j.end() && u->is_object()) {  // lakeqa run's llm::Usage
-    LAKEQA_RETURN_IF_ERROR(GetInt(*u, "input_tokens", where, p.input_tokens));
-    LAKEQA_RETURN_IF_ERROR(GetInt(*u, "output_tokens", where, p.output_tokens));
-    LAKEQA_RETURN_IF_ERROR(GetInt(*u, "cache_read_tokens", where, p.cache_read_tokens));
-  }
+  p.answer = r.raw_answer ? Json(*r.raw_answer) : r.answer;
+  // The scorer's names of `lakeqa run`'s outcomes: answered is ok, max_turns is turn_limit.
+  p.status = r.status == "answered" ? "ok" : r.status == "max_turns" ? "turn_limit" : r.status;
+  p.runtime_s = r.elapsed_s;
+  p.cost_usd = r.cost_usd;
+  p.input_tokens = r.usage.input_tokens;
+  p.output_tokens = r.usage.output_tokens;
+  p.cache_read_tokens = r.usage.cache_read_tokens;
+  p.turns = r.turns;
+  p.epoch = r.Epoch();
   return p;
+}
+}  // namespace
+
+Result<Prediction> PredictionFromJson(const Json& j, std::string_view where) {
+  LAKEQA_ASSIGN_OR_RETURN(PredictionRecord r, PredictionRecord::FromJson(j, where));
+  return ScoredPrediction(r);
 }
 
 Result<TraceEvent> TraceEventFromJson(const Json& j, std::string_view where) {
@@ -266,8 +202,10 @@ void LoadTraces(const fs::path& traces, const std::vector<Prediction>& predictio
 Result<RunData> LoadRun(const std::string& dir) {
   RunData run;
   run.dir = dir;
-  std::string pred_path = (fs::path(dir) / "predictions.jsonl").string();
-  if (!PathExists(pred_path)) return NotFound(pred_path + ": no predictions.jsonl in the run directory");
+  const RunDir run_dir(dir);
+  std::string pred_path = run_dir.Predictions();
+  if (!PathExists(pred_path))
+    return NotFound(pred_path + ": no " + RunDir::kPredictionsName + " in the run directory");
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(pred_path, kMaxPredictionsBytes));
   std::vector<Prediction> all;
   std::vector<PredictionLine> lines;
@@ -288,7 +226,7 @@ Result<RunData> LoadRun(const std::string& dir) {
   }
 
   run.run_json = Json::object();
-  std::string run_path = (fs::path(dir) / "run.json").string();
+  std::string run_path = run_dir.RunJson();
   if (PathExists(run_path)) {
     auto t = ReadFile(run_path, 64ull << 20);
     auto j = t.ok() ? ParseJson(*t, run_path) : Result<Json>(t.status());
@@ -299,11 +237,9 @@ Result<RunData> LoadRun(const std::string& dir) {
     }
   }
 
-  LoadTraces(fs::path(dir) / "traces", run.predictions, run.traces, run.warnings);
-  for (const auto& [epoch, preds] : run.later_predictions) {
-    LoadTraces(fs::path(dir) / "traces" / ("epoch-" + std::to_string(epoch)), preds, run.later_traces[epoch],
-               run.warnings);
-  }
+  LoadTraces(run_dir.TracesDir(), run.predictions, run.traces, run.warnings);
+  for (const auto& [epoch, preds] : run.later_predictions)
+    LoadTraces(run_dir.TracesDir(epoch), preds, run.later_traces[epoch], run.warnings);
   return run;
 }
 

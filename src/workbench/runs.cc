@@ -6,10 +6,10 @@
 
 #include <sys/stat.h>
 
-#include "lakeqa/agent/run.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/lines.h"
 #include "lakeqa/eval/em.h"
+#include "lakeqa/eval/run_dir.h"
 #include "lakeqa/eval/score.h"
 
 namespace lakeqa::workbench {
@@ -86,13 +86,13 @@ std::vector<std::string> RunLibrary::Discover() {
   std::vector<std::string> dirs;
   std::error_code ec;
   for (const std::string& p : paths_) {
-    if (PathExists(p + "/predictions.jsonl")) {
+    if (PathExists(eval::RunDir(p).Predictions())) {
       dirs.push_back(fs::weakly_canonical(p, ec).string());
       continue;
     }
     std::vector<std::string> sub;
     for (auto it = fs::directory_iterator(p, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-      if (it->is_directory(ec) && PathExists(it->path().string() + "/predictions.jsonl"))
+      if (it->is_directory(ec) && PathExists(eval::RunDir(it->path().string()).Predictions()))
         sub.push_back(fs::weakly_canonical(it->path(), ec).string());
     }
     std::sort(sub.begin(), sub.end());
@@ -101,22 +101,22 @@ std::vector<std::string> RunLibrary::Discover() {
   return dirs;
 }
 
+Result<std::string> RunLibrary::DirOf(const std::string& run_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (dirs_.empty()) dirs_ = Discover();
+  bool number = !run_id.empty() && run_id.size() <= 9 &&
+                std::all_of(run_id.begin(), run_id.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!number) return InvalidArgument("a run id is a number from GET /api/runs, not '" + run_id + "'");
+  size_t i = std::stoul(run_id);
+  if (i >= dirs_.size())
+    return NotFound("no run " + run_id + " (" + std::to_string(dirs_.size()) + " runs: GET /api/runs lists them)");
+  return dirs_[i];
+}
+
 Result<std::shared_ptr<RunLibrary::Loaded>> RunLibrary::Load(const std::string& run_id) {
-  std::string dir;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (dirs_.empty()) dirs_ = Discover();
-    bool number = !run_id.empty() && run_id.size() <= 9 &&
-                  std::all_of(run_id.begin(), run_id.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!number) return InvalidArgument("a run id is a number from GET /api/runs, not '" + run_id + "'");
-    size_t i = std::stoul(run_id);
-    if (i >= dirs_.size())
-      return NotFound("no run " + run_id + " (" + std::to_string(dirs_.size()) +
-                      " runs: GET /api/runs lists them)");
-    dir = dirs_[static_cast<size_t>(i)];
-  }
-  std::string report_path = dir + "/report.json", pred_path = dir + "/predictions.jsonl";
-  double stamp = std::max(MTime(report_path), MTime(pred_path));
+  LAKEQA_ASSIGN_OR_RETURN(std::string dir, DirOf(run_id));
+  const eval::RunDir run_dir(dir);
+  double stamp = std::max(MTime(run_dir.ReportJson()), MTime(run_dir.Predictions()));
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = cache_.find(dir);
@@ -125,123 +125,135 @@ Result<std::shared_ptr<RunLibrary::Loaded>> RunLibrary::Load(const std::string& 
   auto l = std::make_shared<Loaded>();
   l->dir = dir;
   l->stamp = stamp;
-  std::string warning;
-  l->run_json = ReadJsonFile(dir + "/run.json", 64ull << 20, &warning);
-  if (!warning.empty()) l->warnings.push_back(warning);
-  warning.clear();
-  Json report = ReadJsonFile(report_path, kMaxReportBytes, &warning);
-  if (!warning.empty()) l->warnings.push_back(warning);
-  if (!report.is_object() || !report.contains("per_task")) {
-    // No report: score here when the run names its tasks, as `lakeqa eval` would.
-    std::vector<std::string> paths = TaskPaths(l->run_json);
-    eval::LoadResult tasks = paths.empty() ? eval::LoadResult{} : eval::LoadTasks(paths);
-    for (const auto& e : tasks.errors)
-      l->warnings.push_back(e.status.message());
-    if (!tasks.tasks.empty()) {
-      auto run = eval::LoadRun(dir);
-      if (!run.ok()) return run.status();
-      report = eval::ScoreRun(*run, tasks.tasks).ToJson();
-      l->source = "scored from the task files run.json names (no report.json: run `lakeqa eval`)";
-    }
-  } else {
-    l->source = "report.json";
-  }
-  if (report.is_object() && report.contains("per_task")) {
-    for (const char* k : {"tasks", "em", "lenient", "dacc_p", "dacc_r", "dacc_f1", "dret_p", "dret_r", "dret_f1",
-                          "runtime_s", "cost_usd", "funnel", "status", "by_hops", "tokens", "judge", "warnings",
-                          "not_run"}) {
-      if (report.contains(k)) l->summary[k] = report[k];
-    }
-    for (Json& t : report["per_task"]) {
-      Json row = Json::object();
-      for (const char* k : {"task_id",
-                            "question",
-                            "gold",
-                            "answer",
-                            "cleaned_answer",
-                            "normalized_answer",
-                            "normalized_gold",
-                            "status",
-                            "em",
-                            "lenient",
-                            "numeric_match",
-                            "date_match",
-                            "scorable",
-                            "token_f1",
-                            "hops",
-                            "documents",
-                            "namespace_mix",
-                            "answer_type",
-                            "gold_datasets",
-                            "funnel",
-                            "runtime_s",
-                            "cost_usd",
-                            "tokens",
-                            "turns",
-                            "tool_calls",
-                            "failed_tool_calls",
-                            "has_trace",
-                            "judge",
-                            "dret",
-                            "dacc"}) {
-        if (t.contains(k)) row[k] = t[k];
-      }
-      // What EM compared: a report written before reports carried it gets it from the same cleaning.
-      if (!row.contains("cleaned_answer")) row["cleaned_answer"] = eval::CleanAnswer(Field(t, "answer"));
-      row["correct"] = Field(t, "em");
-      std::set<std::string> cats;
-      if (category_of_ && t.contains("gold_datasets") && t["gold_datasets"].is_array()) {
-        for (const Json& d : t["gold_datasets"]) {
-          if (!d.is_string()) continue;
-          std::string c = category_of_(d.get<std::string>());
-          if (!c.empty()) cats.insert(c);
-        }
-      }
-      row["category"] = Json(std::vector<std::string>(cats.begin(), cats.end()));
-      std::string id = row.value("task_id", "");
-      l->index[id] = l->rows.size();
-      l->rows.push_back(std::move(row));
-    }
-  } else {
-    // Predictions only: what each task ended with; correctness and stage are unknown (null).
-    l->source = TaskPaths(l->run_json).empty() ? "predictions only (no report.json and no tasks in run.json)"
-                                               : "predictions only (no report.json, and the task files "
-                                                 "run.json names did not load: see the warnings)";
-    auto text = ReadFile(pred_path, kMaxReportBytes);
-    if (!text.ok()) return text.status();
-    ForEachLine(*text, [&](std::string_view line, size_t line_no) {
-      std::string where = pred_path + ":" + std::to_string(line_no);
-      auto j = ParseJson(line, where);
-      auto p = j.ok() ? eval::PredictionFromJson(*j, where) : Result<eval::Prediction>(j.status());
-      if (!p.ok()) {
-        l->warnings.push_back(p.status().message());
-        return;
-      }
-      if (l->index.count(p->task_id)) return;
-      Json row = {{"task_id", p->task_id},
-                  {"question", nullptr},
-                  {"gold", nullptr},
-                  {"answer", p->answer},
-                  {"status", p->status},
-                  {"em", nullptr},
-                  {"correct", nullptr},
-                  {"funnel", nullptr},
-                  {"hops", nullptr},
-                  {"category", Json::array()},
-                  {"runtime_s", p->runtime_s ? Json(*p->runtime_s) : Json(nullptr)},
-                  {"cost_usd", p->cost_usd ? Json(*p->cost_usd) : Json(nullptr)},
-                  {"tokens", {{"input", p->input_tokens}, {"output", p->output_tokens}}},
-                  {"turns", p->turns},
-                  {"cleaned_answer", eval::CleanAnswer(p->answer)},
-                  {"lenient", nullptr}};
-      l->index[p->task_id] = l->rows.size();
-      l->rows.push_back(std::move(row));
-    });
-    l->summary["tasks"] = l->rows.size();
-  }
+  LAKEQA_ASSIGN_OR_RETURN(Json report, ReadReport(*l));
+  if (report.is_object() && report.contains("per_task"))
+    AddReportRows(report, *l);
+  else
+    LAKEQA_RETURN_IF_ERROR(AddPredictionRows(*l));
   std::lock_guard<std::mutex> lock(mu_);
   cache_[dir] = l;
   return l;
+}
+
+// run.json, and report.json when `lakeqa eval` wrote one; else the run scored here when it names its task
+// files, as `lakeqa eval` would. Null when neither: the rows come from the predictions alone.
+Result<Json> RunLibrary::ReadReport(Loaded& l) {
+  const eval::RunDir run_dir(l.dir);
+  std::string warning;
+  l.run_json = ReadJsonFile(run_dir.RunJson(), 64ull << 20, &warning);
+  if (!warning.empty()) l.warnings.push_back(warning);
+  warning.clear();
+  Json report = ReadJsonFile(run_dir.ReportJson(), kMaxReportBytes, &warning);
+  if (!warning.empty()) l.warnings.push_back(warning);
+  if (report.is_object() && report.contains("per_task")) {
+    l.source = "report.json";
+    return report;
+  }
+  std::vector<std::string> paths = TaskPaths(l.run_json);
+  eval::LoadResult tasks = paths.empty() ? eval::LoadResult{} : eval::LoadTasks(paths);
+  for (const auto& e : tasks.errors)
+    l.warnings.push_back(e.status.message());
+  if (tasks.tasks.empty()) return report;
+  LAKEQA_ASSIGN_OR_RETURN(eval::RunData run, eval::LoadRun(l.dir));
+  l.source = "scored from the task files run.json names (no report.json: run `lakeqa eval`)";
+  return eval::ScoreRun(run, tasks.tasks).ToJson();
+}
+
+void RunLibrary::AddReportRows(Json& report, Loaded& l) const {
+  for (const char* k : {"tasks", "em", "lenient", "dacc_p", "dacc_r", "dacc_f1", "dret_p", "dret_r", "dret_f1",
+                        "runtime_s", "cost_usd", "funnel", "status", "by_hops", "tokens", "judge", "warnings",
+                        "not_run"}) {
+    if (report.contains(k)) l.summary[k] = report[k];
+  }
+  for (Json& t : report["per_task"]) {
+    Json row = Json::object();
+    for (const char* k : {"task_id",
+                          "question",
+                          "gold",
+                          "answer",
+                          "cleaned_answer",
+                          "normalized_answer",
+                          "normalized_gold",
+                          "status",
+                          "em",
+                          "lenient",
+                          "numeric_match",
+                          "date_match",
+                          "scorable",
+                          "token_f1",
+                          "hops",
+                          "documents",
+                          "namespace_mix",
+                          "answer_type",
+                          "gold_datasets",
+                          "funnel",
+                          "runtime_s",
+                          "cost_usd",
+                          "tokens",
+                          "turns",
+                          "tool_calls",
+                          "failed_tool_calls",
+                          "has_trace",
+                          "judge",
+                          "dret",
+                          "dacc"}) {
+      if (t.contains(k)) row[k] = t[k];
+    }
+    // What EM compared: a report written before reports carried it gets it from the same cleaning.
+    if (!row.contains("cleaned_answer")) row["cleaned_answer"] = eval::CleanAnswer(Field(t, "answer"));
+    row["correct"] = Field(t, "em");
+    std::set<std::string> cats;
+    if (category_of_ && t.contains("gold_datasets") && t["gold_datasets"].is_array()) {
+      for (const Json& d : t["gold_datasets"]) {
+        if (!d.is_string()) continue;
+        std::string c = category_of_(d.get<std::string>());
+        if (!c.empty()) cats.insert(c);
+      }
+    }
+    row["category"] = Json(std::vector<std::string>(cats.begin(), cats.end()));
+    std::string id = row.value("task_id", "");
+    l.index[id] = l.rows.size();
+    l.rows.push_back(std::move(row));
+  }
+}
+
+// Predictions only: what each task ended with (its first line); correctness and stage are unknown (null).
+Status RunLibrary::AddPredictionRows(Loaded& l) {
+  l.source = TaskPaths(l.run_json).empty() ? "predictions only (no report.json and no tasks in run.json)"
+                                           : "predictions only (no report.json, and the task files "
+                                             "run.json names did not load: see the warnings)";
+  const std::string pred_path = eval::RunDir(l.dir).Predictions();
+  LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(pred_path, kMaxReportBytes));
+  ForEachLine(text, [&](std::string_view line, size_t line_no) {
+    std::string where = pred_path + ":" + std::to_string(line_no);
+    auto j = ParseJson(line, where);
+    auto p = j.ok() ? eval::PredictionFromJson(*j, where) : Result<eval::Prediction>(j.status());
+    if (!p.ok()) {
+      l.warnings.push_back(p.status().message());
+      return;
+    }
+    if (l.index.count(p->task_id)) return;
+    Json row = {{"task_id", p->task_id},
+                {"question", nullptr},
+                {"gold", nullptr},
+                {"answer", p->answer},
+                {"status", p->status},
+                {"em", nullptr},
+                {"correct", nullptr},
+                {"funnel", nullptr},
+                {"hops", nullptr},
+                {"category", Json::array()},
+                {"runtime_s", p->runtime_s ? Json(*p->runtime_s) : Json(nullptr)},
+                {"cost_usd", p->cost_usd ? Json(*p->cost_usd) : Json(nullptr)},
+                {"tokens", {{"input", p->input_tokens}, {"output", p->output_tokens}}},
+                {"turns", p->turns},
+                {"cleaned_answer", eval::CleanAnswer(p->answer)},
+                {"lenient", nullptr}};
+    l.index[p->task_id] = l.rows.size();
+    l.rows.push_back(std::move(row));
+  });
+  l.summary["tasks"] = l.rows.size();
+  return Status::Ok();
 }
 
 Json RunLibrary::List() {
@@ -289,7 +301,7 @@ Result<Json> RunLibrary::Task(const std::string& run_id, const std::string& task
   auto it = l->index.find(task_id);
   if (it == l->index.end()) return NotFound("run " + run_id + " has no task '" + task_id + "'");
   Json out = {{"run", run_id}, {"row", l->rows[it->second]}};
-  std::string path = l->dir + "/traces/" + agent::TraceFileName(task_id) + ".jsonl";
+  std::string path = eval::RunDir(l->dir).Trace(task_id);
   Json events = Json::array();
   Json warnings = Json::array();
   if (!PathExists(path)) {

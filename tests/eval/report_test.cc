@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "lakeqa/common/fs.h"
+#include "lakeqa/eval/run_dir.h"
 
 #include "eval/run_fixture.h"
 
@@ -91,13 +92,13 @@ TEST_F(Report, HtmlHasChartsTilesFiltersAndTraceLinks) {
 
 // report-traces/<n>.js: "lakeqaTrace(n, {...});" with the trace's data, capped.
 Json ReadTraceScript(const std::string& dir, size_t n) {
-  auto text = ReadFile(dir + "/" + TraceScriptPath(n));
-  EXPECT_TRUE(text.ok()) << TraceScriptPath(n);
+  auto text = ReadFile(dir + "/" + RunDir::ReportTraceScript(n));
+  EXPECT_TRUE(text.ok()) << RunDir::ReportTraceScript(n);
   if (!text.ok()) return Json();
   std::string prefix = "lakeqaTrace(" + std::to_string(n) + ",";
   EXPECT_EQ(text->rfind(prefix, 0), 0u);
   EXPECT_EQ(text->substr(text->size() - 3), ");\n");
-  auto j = ParseJson(text->substr(prefix.size(), text->size() - prefix.size() - 3), TraceScriptPath(n));
+  auto j = ParseJson(text->substr(prefix.size(), text->size() - prefix.size() - 3), RunDir::ReportTraceScript(n));
   EXPECT_TRUE(j.ok()) << j.status().ToString();
   return j.ok() ? *j : Json();
 }

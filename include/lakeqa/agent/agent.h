@@ -13,6 +13,7 @@
 #include "lakeqa/agent/ablation.h"
 #include "lakeqa/agent/tool_env.h"
 #include "lakeqa/common/json.h"
+#include "lakeqa/eval/prediction.h"
 #include "lakeqa/eval/task.h"
 #include "lakeqa/llm/chat.h"
 #include "lakeqa/llm/pricing.h"
@@ -56,8 +57,8 @@ struct AgentResult {
   Json extra = Json::object();        // agent-specific (the oracle's search-recall diagnostic)
   std::vector<Json> trace;            // one event per turn, written to traces/<task>.jsonl
 
-  // The predictions.jsonl line (no trace).
-  Json ToPrediction() const;
+  // The predictions.jsonl line (no trace; no epoch: the runner sets it).
+  eval::PredictionRecord ToRecord() const;
 };
 
 class Agent {

@@ -18,7 +18,7 @@
 #include "lakeqa/agent/tool_env.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/eval/task.h"
-#include "lakeqa/eval/trace_file.h"
+#include "lakeqa/eval/run_dir.h"
 
 namespace lakeqa::agent {
 
@@ -104,10 +104,7 @@ Result<RunSummary> RunTasks(const RunOptions& options, const std::vector<eval::T
                             const EpochAgentFactory& make_agent, const ToolEnvFactory& make_env,
                             std::atomic<bool>& cancel);
 
-// Where a task's trace goes: traces/<task>.jsonl for epoch 1, traces/epoch-<e>/<task>.jsonl after.
-std::string TraceRelativePath(const std::string& task_id, int epoch);
-
-// A task id as a file name (eval/trace_file.h).
+// A task id as a file name (eval/trace_file.h); the run folder's paths are eval::RunDir's.
 using eval::TraceFileName;
 
 }  // namespace lakeqa::agent

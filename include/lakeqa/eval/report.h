@@ -30,8 +30,6 @@ Status WriteReports(const RunScore& score, const RunData& run, const std::string
 // The trace view's data for one task: its answers, status and funnel stage, and each event (capped: tool
 // result, model text, arguments) with its tool and model time and tokens (null when not recorded).
 Json TraceJson(const TaskScore& task, const RunData& run, const ReportOptions& options = {});
-// "report-traces/<index>.js", relative to the run directory.
-std::string TraceScriptPath(size_t index);
 // Writes every task's trace script into <dir>/report-traces/ (replacing what was there).
 Status WriteTraceScripts(const RunScore& score, const RunData& run, const std::string& dir,
                          const ReportOptions& options = {});

@@ -34,6 +34,11 @@ class RunLibrary {
  private:
   struct Loaded;
   Result<std::shared_ptr<Loaded>> Load(const std::string& run_id);
+  Result<std::string> DirOf(const std::string& run_id);
+  // The jobs of Load: the report (read, or scored here), then the rows from it or from the predictions.
+  static Result<Json> ReadReport(Loaded& l);
+  void AddReportRows(Json& report, Loaded& l) const;
+  static Status AddPredictionRows(Loaded& l);
   std::vector<std::string> Discover();
 
   std::vector<std::string> paths_;
