@@ -312,6 +312,217 @@ FirstBuildCleanup::~FirstBuildCleanup() {
   for (const auto& p : made) fs::remove_all(p, ec);
 }
 
+namespace {
+
+// Phase 1: every object of the lake into files, marked seen by this generation; a changed object (size,
+// etag or profile mode) is marked for profiling again.
+Status ListPhase(lake::Store& store, sqlite3* db, int64_t generation, const std::string& mode, const BuildOptions& o,
+                 BuildReport& report) {
+  ProgressBar bar("listing", 0, "objects", o.progress);
+  Stmt upsert(db, R"sql(INSERT INTO files(key, namespace, dataset_id, path, size, etag, mtime_ms, is_metadata, seen)
+      VALUES(?,?,?,?,?,?,?,?,?)
+      ON CONFLICT(key) DO UPDATE SET
+        profiled = CASE WHEN files.size = excluded.size AND files.etag = excluded.etag AND files.profile_mode IS ?10
+                        THEN files.profiled ELSE 0 END,
+        size = excluded.size, etag = excluded.etag, mtime_ms = excluded.mtime_ms, seen = excluded.seen)sql");
+  LAKEQA_RETURN_IF_ERROR(upsert.status());
+  lake::ListOptions lo;
+  // S3 caps a page at 1000 keys. A local listing has no per-request cost, and each page restarts the
+  // directory walk from the root, so larger pages make fewer walks.
+  lo.max_keys = store.IsRemote() ? 1000 : 10000;
+  for (;;) {
+    LAKEQA_ASSIGN_OR_RETURN(lake::ListPage page, store.List(lo));
+    Transaction tx(db);
+    for (const auto& obj : page.objects) {
+      std::string ns, id, path;
+      SplitKey(obj.key, ns, id, path);
+      bool meta = !id.empty() && ingest::IsMetadataFile(path);
+      upsert.Bind(1, obj.key).Bind(2, ns).Bind(3, id).Bind(4, path).Bind(5, static_cast<int64_t>(obj.size));
+      upsert.Bind(6, obj.etag).Bind(7, obj.mtime_ms).Bind(8, int64_t{meta}).Bind(9, generation).Bind(10, mode);
+      LAKEQA_RETURN_IF_ERROR(upsert.Run());
+    }
+    LAKEQA_RETURN_IF_ERROR(tx.Commit());
+    report.listed += page.objects.size();
+    bar.Add(page.objects.size());
+    if (page.next_continuation_token.empty()) break;
+    lo.continuation_token = std::move(page.next_continuation_token);
+  }
+  bar.Finish();
+  return Status::Ok();
+}
+
+// Files gone from the lake: only once the listing is complete. All in SQL, so that a lake emptied
+// of 40 M files costs no memory here.
+Status RemoveGone(sqlite3* db, int64_t generation, BuildReport& report) {
+  Transaction tx(db);
+  Stmt dirty(db, "INSERT INTO datasets(namespace, dataset_id, dirty) SELECT DISTINCT namespace, dataset_id, 1 FROM files "
+                 "WHERE seen < ?1 AND dataset_id != '' ON CONFLICT(namespace, dataset_id) DO UPDATE SET dirty=1");
+  LAKEQA_RETURN_IF_ERROR(dirty.Bind(1, generation).Run());
+  Stmt profiles(db, "DELETE FROM profiles WHERE file_id IN (SELECT id FROM files WHERE seen < ?)");
+  LAKEQA_RETURN_IF_ERROR(profiles.Bind(1, generation).Run());
+  Stmt del(db, "DELETE FROM files WHERE seen < ?");
+  LAKEQA_RETURN_IF_ERROR(del.Bind(1, generation).Run());
+  report.removed = static_cast<uint64_t>(sqlite3_changes64(db));
+  LAKEQA_RETURN_IF_ERROR(tx.Commit());
+  return Status::Ok();
+}
+
+// The cost of phase 2, known exactly before any file is read.
+Status Estimate(sqlite3* db, const std::string& mode, const BuildOptions& o, BuildReport& report) {
+  Stmt est(db, R"sql(SELECT count(*),
+      coalesce(sum(CASE WHEN is_metadata = 1 THEN min(size, ?2)
+                        WHEN ?1 = 'full' THEN size
+                        WHEN ?1 = 'head' THEN min(size, ?3)
+                        WHEN namespace = 'wikipedia' AND path = 'content.txt' THEN min(size, ?4)
+                        ELSE 0 END), 0),
+      coalesce(sum(CASE WHEN is_metadata = 1 OR ?1 != 'none' OR (namespace = 'wikipedia' AND path = 'content.txt')
+                        THEN 1 ELSE 0 END), 0)
+      FROM files WHERE profiled = 0)sql");
+  est.Bind(1, mode).Bind(2, static_cast<int64_t>(kMetadataCap)).Bind(3, static_cast<int64_t>(o.head_bytes));
+  est.Bind(4, static_cast<int64_t>(kWikiHeadBytes));
+  if (!est.Step()) return est.status();
+  report.estimate = {{"mode", mode},
+                     {"files_to_profile", est.Int(0)},
+                     {"get_requests", est.Int(2)},
+                     {"bytes_to_read", est.Int(1)},
+                     {"list_requests_done", (report.listed + 999) / 1000}};
+  report.unchanged = report.listed - static_cast<uint64_t>(est.Int(0));
+  if (o.on_estimate) o.on_estimate(report.estimate);
+  return Status::Ok();
+}
+
+// Phase 2: profile what changed, in id (= listing) order, in batches.
+Status ProfilePhase(lake::Store& store, sqlite3* db, const std::string& mode, const BuildOptions& o,
+                    BuildReport& report) {
+  size_t threads = o.jobs ? o.jobs : ThreadPool::DefaultThreads();
+  if (store.IsRemote()) threads = std::max<size_t>(threads, 32);
+  ThreadPool pool(threads);
+  uint64_t total = report.estimate["files_to_profile"].get<uint64_t>();
+  ProgressBar bar("profiling", total, "files", o.progress);
+  // In id order: listing order, so profiles rows are appended and their pages fill up.
+  Stmt next(db, "SELECT id, key, size FROM files WHERE profiled = 0 AND id > ?1 ORDER BY id LIMIT ?2");
+  Stmt save(db, "UPDATE files SET format=?, error=?, error_code=?, profile_mode=?, profiled=1 WHERE id=?");
+  Stmt save_profile(db, "INSERT OR REPLACE INTO profiles(file_id, columns, metadata, profile) VALUES(?,?,?,?)");
+  Stmt drop_profile(db, "DELETE FROM profiles WHERE file_id=?");
+  Stmt dirty(db, kMarkDirty);
+  int64_t after = 0;
+  uint64_t batches = 0;
+  auto commit = [&](const std::vector<Done>& done) -> Status {
+    Transaction tx(db);
+    for (const Done& d : done) {
+      auto text = [](Stmt& st, int i, const std::string& v) {
+        if (v.empty()) st.BindNull(i);
+        else st.Bind(i, v);
+      };
+      text(save, 1, d.format);
+      text(save, 2, d.error);
+      text(save, 3, d.error_code);
+      save.Bind(4, mode).Bind(5, d.id);
+      LAKEQA_RETURN_IF_ERROR(save.Run());
+      if (d.profile.empty() && d.metadata.empty() && d.columns.empty()) {
+        LAKEQA_RETURN_IF_ERROR(drop_profile.Bind(1, d.id).Run());
+      } else {
+        save_profile.Bind(1, d.id);
+        text(save_profile, 2, d.columns);
+        text(save_profile, 3, d.metadata);
+        text(save_profile, 4, d.profile);
+        LAKEQA_RETURN_IF_ERROR(save_profile.Run());
+      }
+      LAKEQA_RETURN_IF_ERROR(MarkDirty(dirty, d.key));
+      report.bytes_read += d.bytes_read;
+      if (!d.error.empty()) LAKEQA_LOG_DEBUG("{}: {}", d.key, d.error);
+    }
+    LAKEQA_RETURN_IF_ERROR(tx.Commit());
+    report.profiled += done.size();
+    if (o.debug_kill_after_batches && ++batches >= o.debug_kill_after_batches) ::raise(SIGKILL);
+    return Status::Ok();
+  };
+  // Pipelined: the workers profile batch n+1 while this thread commits batch n.
+  std::vector<Todo> todo;
+  std::vector<Done> done, pending;
+  for (;;) {
+    todo.clear();
+    next.Bind(1, after).Bind(2, static_cast<int64_t>(kBatch));
+    while (next.Step()) todo.push_back({next.Int(0), next.Text(1), static_cast<uint64_t>(next.Int(2))});
+    LAKEQA_RETURN_IF_ERROR(next.status());
+    next.Reset();
+    if (!todo.empty()) after = todo.back().id;
+    done.assign(todo.size(), Done{});
+    // One task per thread drawing files from a shared cursor: Submit() never blocks on the pool's bounded
+    // queue, so the commit below really runs while the batch is being profiled.
+    std::atomic<size_t> cursor{0};
+    for (size_t w = 0; w < std::min(threads, todo.size()); ++w) {
+      pool.Submit([&] {
+        for (size_t i; (i = cursor.fetch_add(1)) < todo.size();) {
+          done[i] = ProfileOne(store, todo[i], o);
+          bar.Add(1, done[i].bytes_read);
+        }
+      });
+    }
+    Status committed = pending.empty() ? Status::Ok() : commit(pending);
+    pool.Wait();
+    LAKEQA_RETURN_IF_ERROR(committed);
+    if (todo.empty()) break;
+    pending.swap(done);
+  }
+  bar.Finish();
+  return Status::Ok();
+}
+
+// Phase 3: datasets whose files changed, recomputed from their files.
+Status DatasetPhase(sqlite3* db, BuildReport& report) {
+  Stmt dirty(db, "SELECT namespace, dataset_id FROM datasets WHERE dirty = 1 ORDER BY namespace, dataset_id LIMIT ?");
+  DatasetStatements statements(db);
+  for (;;) {
+    std::vector<std::pair<std::string, std::string>> ids;
+    dirty.Bind(1, static_cast<int64_t>(kBatch));
+    while (dirty.Step()) ids.push_back({dirty.Text(0), dirty.Text(1)});
+    LAKEQA_RETURN_IF_ERROR(dirty.status());
+    dirty.Reset();
+    if (ids.empty()) break;
+    Transaction tx(db);
+    for (const auto& [ns, id] : ids) LAKEQA_RETURN_IF_ERROR(RecomputeDataset(statements, ns, id));
+    LAKEQA_RETURN_IF_ERROR(tx.Commit());
+    report.datasets_updated += ids.size();
+  }
+  return Status::Ok();
+}
+
+// manifest.json: the lake snapshot hash is over the sorted (key, size, etag) list; the catalog's totals.
+Status WriteManifest(lake::Store& store, Catalog& cat, const std::string& index_dir, const std::string& mode,
+                     const BuildOptions& o, BuildReport& report) {
+  sqlite3* db = cat.db();
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
+  ContentFingerprint content;
+  Stmt all(db, "SELECT key, size, etag FROM files ORDER BY key");
+  while (all.Step()) {
+    std::string line = all.Text(0) + "\t" + std::to_string(all.Int(1)) + "\t" + all.Text(2) + "\n";
+    EVP_DigestUpdate(ctx.get(), line.data(), line.size());
+    content.Add(all.Text(0), static_cast<uint64_t>(all.Int(1)));
+  }
+  LAKEQA_RETURN_IF_ERROR(all.status());
+  unsigned char h[EVP_MAX_MD_SIZE];
+  unsigned int hlen = 0;
+  EVP_DigestFinal_ex(ctx.get(), h, &hlen);
+  std::string hex = Hex(h, hlen);
+  LAKEQA_ASSIGN_OR_RETURN(CatalogStats stats, cat.Stats());
+  report.errors = stats.file_errors;
+  report.datasets = stats.datasets;
+  Json manifest = {{"format_version", 1},
+                   {"lakeqa_version", "0.1.0"},
+                   {"lake", store.Uri()},
+                   {"lake_snapshot_sha256", hex},
+                   {"lake_content_sha256", content.Finish()},
+                   {"catalog", {{"file", IndexDir::kCatalogName}, {"schema_version", kSchemaVersion},
+                                {"datasets", stats.datasets}, {"files", stats.files}, {"bytes", stats.bytes}}},
+                   {"build", {{"profile", mode}, {"head_bytes", o.head_bytes}}}};
+  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(IndexDir(index_dir).Manifest(), DumpJson(manifest, 2) + "\n"));
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_dir, const BuildOptions& o) {
   auto t0 = std::chrono::steady_clock::now();
   BuildReport report;
@@ -342,205 +553,21 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
   LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "listing"));
   LAKEQA_RETURN_IF_ERROR(cat->SetMeta("lake", store.Uri()));
 
-  // Phase 1: list.
-  {
-    ProgressBar bar("listing", 0, "objects", o.progress);
-    Stmt upsert(db, R"sql(INSERT INTO files(key, namespace, dataset_id, path, size, etag, mtime_ms, is_metadata, seen)
-        VALUES(?,?,?,?,?,?,?,?,?)
-        ON CONFLICT(key) DO UPDATE SET
-          profiled = CASE WHEN files.size = excluded.size AND files.etag = excluded.etag AND files.profile_mode IS ?10
-                          THEN files.profiled ELSE 0 END,
-          size = excluded.size, etag = excluded.etag, mtime_ms = excluded.mtime_ms, seen = excluded.seen)sql");
-    LAKEQA_RETURN_IF_ERROR(upsert.status());
-    lake::ListOptions lo;
-    // S3 caps a page at 1000 keys. A local listing has no per-request cost, and each page restarts the
-    // directory walk from the root, so larger pages make fewer walks.
-    lo.max_keys = store.IsRemote() ? 1000 : 10000;
-    for (;;) {
-      LAKEQA_ASSIGN_OR_RETURN(lake::ListPage page, store.List(lo));
-      Transaction tx(db);
-      for (const auto& obj : page.objects) {
-        std::string ns, id, path;
-        SplitKey(obj.key, ns, id, path);
-        bool meta = !id.empty() && ingest::IsMetadataFile(path);
-        upsert.Bind(1, obj.key).Bind(2, ns).Bind(3, id).Bind(4, path).Bind(5, static_cast<int64_t>(obj.size));
-        upsert.Bind(6, obj.etag).Bind(7, obj.mtime_ms).Bind(8, int64_t{meta}).Bind(9, generation).Bind(10, mode);
-        LAKEQA_RETURN_IF_ERROR(upsert.Run());
-      }
-      LAKEQA_RETURN_IF_ERROR(tx.Commit());
-      report.listed += page.objects.size();
-      bar.Add(page.objects.size());
-      if (page.next_continuation_token.empty()) break;
-      lo.continuation_token = std::move(page.next_continuation_token);
-    }
-    bar.Finish();
-  }
-  // Files gone from the lake: only now that the listing is complete. All in SQL, so that a lake emptied
-  // of 40 M files costs no memory here.
-  {
-    Transaction tx(db);
-    Stmt dirty(db, "INSERT INTO datasets(namespace, dataset_id, dirty) SELECT DISTINCT namespace, dataset_id, 1 FROM files "
-                   "WHERE seen < ?1 AND dataset_id != '' ON CONFLICT(namespace, dataset_id) DO UPDATE SET dirty=1");
-    LAKEQA_RETURN_IF_ERROR(dirty.Bind(1, generation).Run());
-    Stmt profiles(db, "DELETE FROM profiles WHERE file_id IN (SELECT id FROM files WHERE seen < ?)");
-    LAKEQA_RETURN_IF_ERROR(profiles.Bind(1, generation).Run());
-    Stmt del(db, "DELETE FROM files WHERE seen < ?");
-    LAKEQA_RETURN_IF_ERROR(del.Bind(1, generation).Run());
-    report.removed = static_cast<uint64_t>(sqlite3_changes64(db));
-    LAKEQA_RETURN_IF_ERROR(tx.Commit());
-  }
-  // The cost of phase 2, known exactly before any file is read.
-  {
-    Stmt est(db, R"sql(SELECT count(*),
-        coalesce(sum(CASE WHEN is_metadata = 1 THEN min(size, ?2)
-                          WHEN ?1 = 'full' THEN size
-                          WHEN ?1 = 'head' THEN min(size, ?3)
-                          WHEN namespace = 'wikipedia' AND path = 'content.txt' THEN min(size, ?4)
-                          ELSE 0 END), 0),
-        coalesce(sum(CASE WHEN is_metadata = 1 OR ?1 != 'none' OR (namespace = 'wikipedia' AND path = 'content.txt')
-                          THEN 1 ELSE 0 END), 0)
-        FROM files WHERE profiled = 0)sql");
-    est.Bind(1, mode).Bind(2, static_cast<int64_t>(kMetadataCap)).Bind(3, static_cast<int64_t>(o.head_bytes));
-    est.Bind(4, static_cast<int64_t>(kWikiHeadBytes));
-    if (!est.Step()) return est.status();
-    report.estimate = {{"mode", mode},
-                       {"files_to_profile", est.Int(0)},
-                       {"get_requests", est.Int(2)},
-                       {"bytes_to_read", est.Int(1)},
-                       {"list_requests_done", (report.listed + 999) / 1000}};
-    report.unchanged = report.listed - static_cast<uint64_t>(est.Int(0));
-    if (o.on_estimate) o.on_estimate(report.estimate);
-  }
+  LAKEQA_RETURN_IF_ERROR(ListPhase(store, db, generation, mode, o, report));
+  LAKEQA_RETURN_IF_ERROR(RemoveGone(db, generation, report));
+  LAKEQA_RETURN_IF_ERROR(Estimate(db, mode, o, report));
   auto phase_seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   LAKEQA_LOG_INFO("listing done after {:.2f} s", phase_seconds());
   LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "profiling"));
 
-  // Phase 2: profile what changed, in id (= listing) order, in batches.
-  {
-    size_t threads = o.jobs ? o.jobs : ThreadPool::DefaultThreads();
-    if (store.IsRemote()) threads = std::max<size_t>(threads, 32);
-    ThreadPool pool(threads);
-    uint64_t total = report.estimate["files_to_profile"].get<uint64_t>();
-    ProgressBar bar("profiling", total, "files", o.progress);
-    // In id order: listing order, so profiles rows are appended and their pages fill up.
-    Stmt next(db, "SELECT id, key, size FROM files WHERE profiled = 0 AND id > ?1 ORDER BY id LIMIT ?2");
-    Stmt save(db, "UPDATE files SET format=?, error=?, error_code=?, profile_mode=?, profiled=1 WHERE id=?");
-    Stmt save_profile(db, "INSERT OR REPLACE INTO profiles(file_id, columns, metadata, profile) VALUES(?,?,?,?)");
-    Stmt drop_profile(db, "DELETE FROM profiles WHERE file_id=?");
-    Stmt dirty(db, kMarkDirty);
-    int64_t after = 0;
-    uint64_t batches = 0;
-    auto commit = [&](const std::vector<Done>& done) -> Status {
-      Transaction tx(db);
-      for (const Done& d : done) {
-        auto text = [](Stmt& st, int i, const std::string& v) {
-          if (v.empty()) st.BindNull(i);
-          else st.Bind(i, v);
-        };
-        text(save, 1, d.format);
-        text(save, 2, d.error);
-        text(save, 3, d.error_code);
-        save.Bind(4, mode).Bind(5, d.id);
-        LAKEQA_RETURN_IF_ERROR(save.Run());
-        if (d.profile.empty() && d.metadata.empty() && d.columns.empty()) {
-          LAKEQA_RETURN_IF_ERROR(drop_profile.Bind(1, d.id).Run());
-        } else {
-          save_profile.Bind(1, d.id);
-          text(save_profile, 2, d.columns);
-          text(save_profile, 3, d.metadata);
-          text(save_profile, 4, d.profile);
-          LAKEQA_RETURN_IF_ERROR(save_profile.Run());
-        }
-        LAKEQA_RETURN_IF_ERROR(MarkDirty(dirty, d.key));
-        report.bytes_read += d.bytes_read;
-        if (!d.error.empty()) LAKEQA_LOG_DEBUG("{}: {}", d.key, d.error);
-      }
-      LAKEQA_RETURN_IF_ERROR(tx.Commit());
-      report.profiled += done.size();
-      if (o.debug_kill_after_batches && ++batches >= o.debug_kill_after_batches) ::raise(SIGKILL);
-      return Status::Ok();
-    };
-    // Pipelined: the workers profile batch n+1 while this thread commits batch n.
-    std::vector<Todo> todo;
-    std::vector<Done> done, pending;
-    for (;;) {
-      todo.clear();
-      next.Bind(1, after).Bind(2, static_cast<int64_t>(kBatch));
-      while (next.Step()) todo.push_back({next.Int(0), next.Text(1), static_cast<uint64_t>(next.Int(2))});
-      LAKEQA_RETURN_IF_ERROR(next.status());
-      next.Reset();
-      if (!todo.empty()) after = todo.back().id;
-      done.assign(todo.size(), Done{});
-      // One task per thread drawing files from a shared cursor: Submit() never blocks on the pool's bounded
-      // queue, so the commit below really runs while the batch is being profiled.
-      std::atomic<size_t> cursor{0};
-      for (size_t w = 0; w < std::min(threads, todo.size()); ++w) {
-        pool.Submit([&] {
-          for (size_t i; (i = cursor.fetch_add(1)) < todo.size();) {
-            done[i] = ProfileOne(store, todo[i], o);
-            bar.Add(1, done[i].bytes_read);
-          }
-        });
-      }
-      Status committed = pending.empty() ? Status::Ok() : commit(pending);
-      pool.Wait();
-      LAKEQA_RETURN_IF_ERROR(committed);
-      if (todo.empty()) break;
-      pending.swap(done);
-    }
-    bar.Finish();
-  }
+  LAKEQA_RETURN_IF_ERROR(ProfilePhase(store, db, mode, o, report));
   LAKEQA_LOG_INFO("profiling done after {:.2f} s", phase_seconds());
   LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "datasets"));
 
-  // Phase 3: datasets whose files changed.
-  {
-    Stmt dirty(db, "SELECT namespace, dataset_id FROM datasets WHERE dirty = 1 ORDER BY namespace, dataset_id LIMIT ?");
-    DatasetStatements statements(db);
-    for (;;) {
-      std::vector<std::pair<std::string, std::string>> ids;
-      dirty.Bind(1, static_cast<int64_t>(kBatch));
-      while (dirty.Step()) ids.push_back({dirty.Text(0), dirty.Text(1)});
-      LAKEQA_RETURN_IF_ERROR(dirty.status());
-      dirty.Reset();
-      if (ids.empty()) break;
-      Transaction tx(db);
-      for (const auto& [ns, id] : ids) LAKEQA_RETURN_IF_ERROR(RecomputeDataset(statements, ns, id));
-      LAKEQA_RETURN_IF_ERROR(tx.Commit());
-      report.datasets_updated += ids.size();
-    }
-  }
+  LAKEQA_RETURN_IF_ERROR(DatasetPhase(db, report));
 
   LAKEQA_LOG_INFO("datasets done after {:.2f} s", phase_seconds());
-  // Manifest: the lake snapshot hash is over the sorted (key, size, etag) list.
-  {
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-    EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
-    ContentFingerprint content;
-    Stmt all(db, "SELECT key, size, etag FROM files ORDER BY key");
-    while (all.Step()) {
-      std::string line = all.Text(0) + "\t" + std::to_string(all.Int(1)) + "\t" + all.Text(2) + "\n";
-      EVP_DigestUpdate(ctx.get(), line.data(), line.size());
-      content.Add(all.Text(0), static_cast<uint64_t>(all.Int(1)));
-    }
-    LAKEQA_RETURN_IF_ERROR(all.status());
-    unsigned char h[EVP_MAX_MD_SIZE];
-    unsigned int hlen = 0;
-    EVP_DigestFinal_ex(ctx.get(), h, &hlen);
-    std::string hex = Hex(h, hlen);
-    LAKEQA_ASSIGN_OR_RETURN(CatalogStats stats, cat->Stats());
-    report.errors = stats.file_errors;
-    report.datasets = stats.datasets;
-    Json manifest = {{"format_version", 1},
-                     {"lakeqa_version", "0.1.0"},
-                     {"lake", store.Uri()},
-                     {"lake_snapshot_sha256", hex},
-                     {"lake_content_sha256", content.Finish()},
-                     {"catalog", {{"file", IndexDir::kCatalogName}, {"schema_version", kSchemaVersion},
-                                  {"datasets", stats.datasets}, {"files", stats.files}, {"bytes", stats.bytes}}},
-                     {"build", {{"profile", mode}, {"head_bytes", o.head_bytes}}}};
-    LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(IndexDir(index_dir).Manifest(), DumpJson(manifest, 2) + "\n"));
-  }
+  LAKEQA_RETURN_IF_ERROR(WriteManifest(store, *cat, index_dir, mode, o, report));
   LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "complete"));
   report.requests = s3 ? s3->requests() - requests_before : 0;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

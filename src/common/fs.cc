@@ -1,6 +1,7 @@
 #include "lakeqa/common/fs.h"
 
 #include "lakeqa/common/cleanup.h"
+#include "lakeqa/common/posix_io.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -17,11 +18,7 @@ Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoStatus(errno, path);
   struct stat st{};
-  if (::fstat(fd, &st) != 0) {
-    int e = errno;
-    ::close(fd);
-    return ErrnoStatus(e, path);
-  }
+  if (::fstat(fd, &st) != 0) return CloseAfterError(fd, path);
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
     return InvalidArgument(path + ": is a directory");
@@ -35,13 +32,8 @@ Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
   out.reserve(static_cast<size_t>(st.st_size));
   char buf[1 << 16];
   for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      return ErrnoStatus(e, path);
-    }
+    ssize_t n = ReadRetrying(fd, buf, sizeof buf);
+    if (n < 0) return CloseAfterError(fd, path);
     if (n == 0) break;
     if (out.size() + static_cast<size_t>(n) > max_bytes) {
       ::close(fd);
@@ -75,17 +67,10 @@ Result<std::string> WriteTemp(const std::string& path, std::string_view data, bo
   std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rng() % 1000000);
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoStatus(errno, tmp);
-  size_t off = 0;
-  while (off < data.size()) {
-    ssize_t n = ::write(fd, data.data() + off, data.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return ErrnoStatus(e, tmp);
-    }
-    off += static_cast<size_t>(n);
+  if (!WriteFully(fd, data)) {
+    Status st = CloseAfterError(fd, tmp);
+    ::unlink(tmp.c_str());
+    return st;
   }
   int e = sync && ::fsync(fd) != 0 ? errno : 0;
   if (::close(fd) != 0 && e == 0) e = errno;

@@ -124,6 +124,91 @@ struct LiveChild {
   }
 };
 
+// The descriptors the child starts from: stdin from /dev/null, the two output pipes, and the pipe that
+// reports a failed step before exec (close-on-exec, so a successful exec closes it silently).
+struct ChildFds {
+  int devnull, out_w, err_w, exec_w;
+};
+
+// In the child: tells the parent which step failed (and errno) through the exec pipe, and exits.
+[[noreturn]] void ReportStepAndExit(int exec_w, int step) {
+  int msg[2] = {step, errno};
+  (void)!::write(exec_w, msg, sizeof msg);
+  ::_exit(127);
+}
+
+// The child's side of the fork, up to exec: only async-signal-safe calls (everything was prepared
+// before the fork). A failed step is written to the exec pipe as {step, errno}.
+[[noreturn]] void ExecChild(const ChildSpec& spec, char** argv, char** envp, ChildFds fds, pid_t parent) {
+  int exec_w = fds.exec_w;
+  auto fail = [&exec_w](int step) { ReportStepAndExit(exec_w, step); };
+  ::setpgid(0, 0);
+  // Dies with the thread that started it, so a crashed lakeqa leaves no sandbox behind.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(127);
+  if (::dup2(fds.devnull, 0) < 0 || ::dup2(fds.out_w, 1) < 0 || ::dup2(fds.err_w, 2) < 0) fail(1);
+  // Passed descriptors go to 3, 4, ...: first lift them (and the exec pipe) above every target, so
+  // that no dup2 below overwrites one not yet moved.
+  int npass = static_cast<int>(spec.pass_fds.size());
+  int floor_fd = 3 + npass + 16;
+  for (int fd : spec.pass_fds) floor_fd = std::max(floor_fd, fd + 1);
+  for (int fd : spec.join_fds) floor_fd = std::max(floor_fd, fd + 1);
+  int keep = ::fcntl(exec_w, F_DUPFD_CLOEXEC, floor_fd);
+  if (keep < 0) fail(1);
+  exec_w = keep;  // fail() reports through the lifted copy from here on
+  int lifted[16];
+  for (int i = 0; i < npass && i < 16; ++i) {
+    lifted[i] = ::fcntl(spec.pass_fds[static_cast<size_t>(i)], F_DUPFD, floor_fd);
+    if (lifted[i] < 0) fail(1);
+  }
+  for (int i = 0; i < npass && i < 16; ++i)
+    if (::dup2(lifted[i], 3 + i) < 0) fail(1);  // dup2 clears close-on-exec on the target
+  // Join the cgroup before anything else runs as the sandbox.
+  for (int fd : spec.join_fds)
+    if (::write(fd, "0", 1) != 1) fail(6);
+  // Close every other descriptor the parent had open (DuckDB files, sockets...).
+  ::syscall(SYS_close_range, static_cast<unsigned>(3 + npass), static_cast<unsigned>(keep - 1), 0U);
+  ::syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0U, 0U);
+  for (const auto& [res, val] : spec.rlimits) {
+    struct rlimit rl{val, val};
+    if (::setrlimit(res, &rl) != 0) fail(2);
+  }
+  if (spec.gid >= 0) {
+    if (::setgroups(0, nullptr) != 0 || ::setgid(static_cast<gid_t>(spec.gid)) != 0) fail(3);
+  }
+  if (spec.uid >= 0 && ::setuid(static_cast<uid_t>(spec.uid)) != 0) fail(4);
+  ::execve(argv[0], argv, envp);
+  ReportStepAndExit(exec_w, 5);
+}
+
+// Waits for the child's exec: Ok once it ran the program (the exec pipe closed without a word), the failed
+// step otherwise (the child has exited; it is reaped here).
+Status ExecOutcome(int exec_r, pid_t pid, const std::string& program) {
+  int msg[2] = {0, 0};
+  ssize_t got;
+  do {
+    got = ::read(exec_r, msg, sizeof msg);
+  } while (got < 0 && errno == EINTR);
+  if (got != static_cast<ssize_t>(sizeof msg)) return Status::Ok();
+  int status;
+  ::waitpid(pid, &status, 0);
+  static const char* const kSteps[] = {"",          "redirecting output", "setting resource limits",
+                                       "dropping group", "dropping user",   "executing",
+                                       "joining the sandbox's cgroup"};
+  std::string what = std::string(kSteps[msg[0] < 7 && msg[0] > 0 ? msg[0] : 0]) + " " + program;
+  return ErrnoStatus(msg[1], what);
+}
+
+// A wait status as the outcome's exit code (128 + the signal for a killed child, as a shell reports it).
+void RecordExit(int status, ChildOutcome& res) {
+  if (WIFEXITED(status)) {
+    res.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    res.term_signal = WTERMSIG(status);
+    res.exit_code = 128 + res.term_signal;
+  }
+}
+
 }  // namespace
 
 Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& capture) {
@@ -147,69 +232,13 @@ Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& captu
   pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) return ErrnoStatus(errno, "fork");
-  if (pid == 0) {
-    auto fail = [&](int step) {
-      int msg[2] = {step, errno};
-      (void)!::write(exec_w.fd, msg, sizeof msg);
-      ::_exit(127);
-    };
-    ::setpgid(0, 0);
-    // Dies with the thread that started it, so a crashed lakeqa leaves no sandbox behind.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);
-    if (::dup2(devnull.fd, 0) < 0 || ::dup2(out_w.fd, 1) < 0 || ::dup2(err_w.fd, 2) < 0) fail(1);
-    // Passed descriptors go to 3, 4, ...: first lift them (and the exec pipe) above every target, so
-    // that no dup2 below overwrites one not yet moved.
-    int npass = static_cast<int>(spec.pass_fds.size());
-    int floor_fd = 3 + npass + 16;
-    for (int fd : spec.pass_fds) floor_fd = std::max(floor_fd, fd + 1);
-    for (int fd : spec.join_fds) floor_fd = std::max(floor_fd, fd + 1);
-    int keep = ::fcntl(exec_w.fd, F_DUPFD_CLOEXEC, floor_fd);
-    if (keep < 0) fail(1);
-    exec_w.fd = keep;  // fail() reports through the lifted copy from here on
-    int lifted[16];
-    for (int i = 0; i < npass && i < 16; ++i) {
-      lifted[i] = ::fcntl(spec.pass_fds[static_cast<size_t>(i)], F_DUPFD, floor_fd);
-      if (lifted[i] < 0) fail(1);
-    }
-    for (int i = 0; i < npass && i < 16; ++i)
-      if (::dup2(lifted[i], 3 + i) < 0) fail(1);  // dup2 clears close-on-exec on the target
-    // Join the cgroup before anything else runs as the sandbox.
-    for (int fd : spec.join_fds)
-      if (::write(fd, "0", 1) != 1) fail(6);
-    // Close every other descriptor the parent had open (DuckDB files, sockets...).
-    ::syscall(SYS_close_range, static_cast<unsigned>(3 + npass), static_cast<unsigned>(keep - 1), 0U);
-    ::syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0U, 0U);
-    for (const auto& [res, val] : spec.rlimits) {
-      struct rlimit rl{val, val};
-      if (::setrlimit(res, &rl) != 0) fail(2);
-    }
-    if (spec.gid >= 0) {
-      if (::setgroups(0, nullptr) != 0 || ::setgid(static_cast<gid_t>(spec.gid)) != 0) fail(3);
-    }
-    if (spec.uid >= 0 && ::setuid(static_cast<uid_t>(spec.uid)) != 0) fail(4);
-    ::execve(argv[0], argv.data(), envp.data());
-    fail(5);
-  }
+  if (pid == 0) ExecChild(spec, argv.data(), envp.data(), {devnull.fd, out_w.fd, err_w.fd, exec_w.fd}, parent);
   ::setpgid(pid, pid);  // also in the parent, so the kill below cannot race the child's own setpgid
   out_w.Close();
   err_w.Close();
   exec_w.Close();
 
-  int msg[2] = {0, 0};
-  ssize_t got;
-  do {
-    got = ::read(exec_r.fd, msg, sizeof msg);
-  } while (got < 0 && errno == EINTR);
-  if (got == static_cast<ssize_t>(sizeof msg)) {
-    int status;
-    ::waitpid(pid, &status, 0);
-    static const char* const kSteps[] = {"",          "redirecting output", "setting resource limits",
-                                         "dropping group", "dropping user",   "executing",
-                                         "joining the sandbox's cgroup"};
-    std::string what = std::string(kSteps[msg[0] < 7 && msg[0] > 0 ? msg[0] : 0]) + " " + spec.argv[0];
-    return ErrnoStatus(msg[1], what);
-  }
+  LAKEQA_RETURN_IF_ERROR(ExecOutcome(exec_r.fd, pid, spec.argv[0]));
 
   LiveChild live(pid);
   if (capture.on_start) capture.on_start(pid);
@@ -291,12 +320,7 @@ Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& captu
     kill_all();
     ::waitpid(pid, &status, 0);
   }
-  if (WIFEXITED(status)) {
-    res.exit_code = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    res.term_signal = WTERMSIG(status);
-    res.exit_code = 128 + res.term_signal;
-  }
+  RecordExit(status, res);
   res.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return res;
 }

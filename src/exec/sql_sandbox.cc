@@ -469,6 +469,117 @@ Status SqlSandbox::RegisterFileViews() {
   return impl_->Exec(std::string("CREATE VIEW ") + kListingView + " AS " + body);
 }
 
+namespace {
+
+// Refuses a text of zero or several statements (DuckDB's parser decides, not a split on ';').
+Status CheckOneStatement(duckdb_connection conn, const std::string& sql) {
+  duckdb_extracted_statements ext = nullptr;
+  idx_t n = duckdb_extract_statements(conn, sql.c_str(), &ext);
+  if (n == 0) {
+    const char* e = duckdb_extract_statements_error(ext);
+    std::string msg = e != nullptr ? e : "no statement found";
+    duckdb_destroy_extracted(&ext);
+    return InvalidArgument(msg);
+  }
+  duckdb_destroy_extracted(&ext);
+  if (n != 1) return InvalidArgument("exactly one SQL statement is allowed per query; got " + std::to_string(n));
+  return Status::Ok();
+}
+
+// DuckDB checks allowed_directories on the literal path, so 'rows.txt' inside read_csv() or a
+// relative '*.csv' is refused although file_search_path would find it: retry with absolute paths
+// (sql is rewritten in place).
+duckdb_state PrepareInside(duckdb_connection conn, int root_fd, std::string& sql, duckdb_prepared_statement* prep) {
+  duckdb_state pst = duckdb_prepare(conn, sql.c_str(), prep);
+  for (int retry = 0; pst == DuckDBError && retry < 8; ++retry) {
+    const char* e = duckdb_prepare_error(*prep);
+    std::string rel = RefusedPath(e != nullptr ? e : "");
+    std::string abs = ResolveInside(root_fd, rel);
+    if (abs.empty() || !ReplaceLiteral(sql, rel, abs)) break;
+    duckdb_destroy_prepare(prep);
+    pst = duckdb_prepare(conn, sql.c_str(), prep);
+  }
+  return pst;
+}
+
+// Fills out's column names and types; true when a column has a type we do not convert natively.
+bool DescribeColumns(duckdb_prepared_statement prep, SqlResult& out) {
+  idx_t ncol = duckdb_prepared_statement_column_count(prep);
+  bool cast_needed = false;
+  for (idx_t c = 0; c < ncol; ++c) {
+    const char* name = duckdb_prepared_statement_column_name(prep, c);
+    out.columns.emplace_back(name != nullptr ? name : "");
+    duckdb_free(const_cast<char*>(name));
+    duckdb_logical_type t = duckdb_prepared_statement_column_logical_type(prep, c);
+    out.types.push_back(TypeName(t));
+    cast_needed = cast_needed || NeedsVarcharCast(t);
+    duckdb_destroy_logical_type(&t);
+  }
+  return cast_needed;
+}
+
+// The statement wrapped so the types we do not convert natively come out as VARCHAR, with positional
+// aliases so duplicate or odd column names cannot break it.
+std::string WithVarcharCasts(const std::string& sql, duckdb_prepared_statement prep, idx_t ncol) {
+  std::string body = sql;
+  while (!body.empty() && (body.back() == ';' || std::isspace(static_cast<unsigned char>(body.back())) != 0))
+    body.pop_back();
+  std::string aliases, exprs;
+  for (idx_t c = 0; c < ncol; ++c) {
+    duckdb_logical_type t = duckdb_prepared_statement_column_logical_type(prep, c);
+    std::string a = "_c" + std::to_string(c);
+    aliases += (c ? ", " : "") + a;
+    exprs += (c ? ", " : "") + (NeedsVarcharCast(t) ? "CAST(" + a + " AS VARCHAR)" : a);
+    duckdb_destroy_logical_type(&t);
+  }
+  return "SELECT " + exprs + " FROM (\n" + body + "\n) AS _q(" + aliases + ")";
+}
+
+// Streams the result's rows into out up to the row and byte caps; true when a cap stopped it (the
+// result is truncated, and an error DuckDB reports after that point is not the caller's).
+bool FetchRows(duckdb_result& res, idx_t ncol, const SqlLimits& limits, SqlResult& out) {
+  uint64_t bytes = 0;
+  bool stop = false;
+  while (!stop) {
+    duckdb_data_chunk chunk = duckdb_fetch_chunk(res);
+    if (chunk == nullptr) break;
+    idx_t rows = duckdb_data_chunk_get_size(chunk);
+    if (rows == 0) {
+      duckdb_destroy_data_chunk(&chunk);
+      break;
+    }
+    out.total_rows_seen += rows;
+    std::vector<ColumnReader> readers;
+    for (idx_t c = 0; c < ncol; ++c) {
+      duckdb_logical_type t = duckdb_column_logical_type(&res, c);
+      readers.emplace_back(duckdb_data_chunk_get_vector(chunk, c), t);
+      duckdb_destroy_logical_type(&t);
+    }
+    for (idx_t r = 0; r < rows; ++r) {
+      if (out.rows.size() >= limits.max_rows) {
+        out.truncated = true;
+        stop = true;
+        break;
+      }
+      std::vector<Json> row;
+      row.reserve(ncol);
+      for (auto& rd : readers) row.push_back(rd.ValueAt(r));
+      uint64_t row_bytes = DumpJson(Json(row)).size() + 1;
+      if (bytes + row_bytes > limits.max_result_bytes) {
+        out.truncated = true;
+        stop = true;
+        break;
+      }
+      bytes += row_bytes;
+      out.rows.push_back(std::move(row));
+    }
+    duckdb_destroy_data_chunk(&chunk);
+  }
+  return stop;
+}
+
+}  // namespace
+
 Result<SqlResult> SqlSandbox::Query(std::string_view sql_in, CancelToken* cancel) {
   auto start = std::chrono::steady_clock::now();
   std::string sql(sql_in);
@@ -504,39 +615,17 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in, CancelToken* cancel
     return st;
   };
 
-  duckdb_extracted_statements ext = nullptr;
-  idx_t n = duckdb_extract_statements(impl_->conn, sql.c_str(), &ext);
+  if (Status one = CheckOneStatement(impl_->conn, sql); !one.ok()) return timed_out(one);
   auto refuse = [&](std::string_view what) {
     return InvalidArgument("only read-only queries (SELECT, WITH, VALUES, DESCRIBE, SUMMARIZE, EXPLAIN) are allowed; "
                            "this is a " + std::string(what) + " statement");
   };
-  if (n == 0) {
-    const char* e = duckdb_extract_statements_error(ext);
-    std::string msg = e != nullptr ? e : "no statement found";
-    duckdb_destroy_extracted(&ext);
-    return timed_out(InvalidArgument(msg));
-  }
-  if (n != 1) {
-    duckdb_destroy_extracted(&ext);
-    return timed_out(InvalidArgument("exactly one SQL statement is allowed per query; got " + std::to_string(n)));
-  }
-  duckdb_destroy_extracted(&ext);
   // Checked before binding, because binding COPY/EXPORT/ATTACH already touches files; the prepared
   // statement's type is checked again below.
   std::string kw = LeadingKeyword(sql);
   if (!ReadOnlyKeyword(kw)) return timed_out(refuse(kw.empty() ? "non-query" : kw));
   duckdb_prepared_statement prep = nullptr;
-  duckdb_state pst = duckdb_prepare(impl_->conn, sql.c_str(), &prep);
-  // DuckDB checks allowed_directories on the literal path, so 'rows.txt' inside read_csv() or a
-  // relative '*.csv' is refused although file_search_path would find it: retry with absolute paths.
-  for (int retry = 0; pst == DuckDBError && retry < 8; ++retry) {
-    const char* e = duckdb_prepare_error(prep);
-    std::string rel = RefusedPath(e != nullptr ? e : "");
-    std::string abs = ResolveInside(impl_->root_fd, rel);
-    if (abs.empty() || !ReplaceLiteral(sql, rel, abs)) break;
-    duckdb_destroy_prepare(&prep);
-    pst = duckdb_prepare(impl_->conn, sql.c_str(), &prep);
-  }
+  duckdb_state pst = PrepareInside(impl_->conn, impl_->root_fd, sql, &prep);
   auto prepare_failed = [&](duckdb_prepared_statement p) {
     const char* e = duckdb_prepare_error(p);
     std::string msg = e != nullptr ? e : "prepare failed";
@@ -557,32 +646,10 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in, CancelToken* cancel
 
   SqlResult out;
   idx_t ncol = duckdb_prepared_statement_column_count(prep);
-  bool cast_needed = false;
-  for (idx_t c = 0; c < ncol; ++c) {
-    const char* name = duckdb_prepared_statement_column_name(prep, c);
-    out.columns.emplace_back(name != nullptr ? name : "");
-    duckdb_free(const_cast<char*>(name));
-    duckdb_logical_type t = duckdb_prepared_statement_column_logical_type(prep, c);
-    out.types.push_back(TypeName(t));
-    cast_needed = cast_needed || NeedsVarcharCast(t);
-    duckdb_destroy_logical_type(&t);
-  }
+  bool cast_needed = DescribeColumns(prep, out);
   if (cast_needed && type == DUCKDB_STATEMENT_TYPE_SELECT) {
-    // Re-prepare as a wrapper that casts the types we do not convert natively to VARCHAR, with
-    // positional aliases so duplicate or odd column names cannot break it.
-    std::string body = sql;
-    while (!body.empty() && (body.back() == ';' || std::isspace(static_cast<unsigned char>(body.back())) != 0))
-      body.pop_back();
-    std::string aliases, exprs;
-    for (idx_t c = 0; c < ncol; ++c) {
-      duckdb_logical_type t = duckdb_prepared_statement_column_logical_type(prep, c);
-      std::string a = "_c" + std::to_string(c);
-      aliases += (c ? ", " : "") + a;
-      exprs += (c ? ", " : "") + (NeedsVarcharCast(t) ? "CAST(" + a + " AS VARCHAR)" : a);
-      duckdb_destroy_logical_type(&t);
-    }
+    std::string wrapped = WithVarcharCasts(sql, prep, ncol);
     duckdb_destroy_prepare(&prep);
-    std::string wrapped = "SELECT " + exprs + " FROM (\n" + body + "\n) AS _q(" + aliases + ")";
     if (duckdb_prepare(impl_->conn, wrapped.c_str(), &prep) == DuckDBError) return prepare_failed(prep);
   }
 
@@ -595,43 +662,7 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in, CancelToken* cancel
   }
   duckdb_destroy_prepare(&prep);
 
-  uint64_t bytes = 0;
-  bool stop = false;
-  while (!stop) {
-    duckdb_data_chunk chunk = duckdb_fetch_chunk(res);
-    if (chunk == nullptr) break;
-    idx_t rows = duckdb_data_chunk_get_size(chunk);
-    if (rows == 0) {
-      duckdb_destroy_data_chunk(&chunk);
-      break;
-    }
-    out.total_rows_seen += rows;
-    std::vector<ColumnReader> readers;
-    for (idx_t c = 0; c < ncol; ++c) {
-      duckdb_logical_type t = duckdb_column_logical_type(&res, c);
-      readers.emplace_back(duckdb_data_chunk_get_vector(chunk, c), t);
-      duckdb_destroy_logical_type(&t);
-    }
-    for (idx_t r = 0; r < rows; ++r) {
-      if (out.rows.size() >= limits_.max_rows) {
-        out.truncated = true;
-        stop = true;
-        break;
-      }
-      std::vector<Json> row;
-      row.reserve(ncol);
-      for (auto& rd : readers) row.push_back(rd.ValueAt(r));
-      uint64_t row_bytes = DumpJson(Json(row)).size() + 1;
-      if (bytes + row_bytes > limits_.max_result_bytes) {
-        out.truncated = true;
-        stop = true;
-        break;
-      }
-      bytes += row_bytes;
-      out.rows.push_back(std::move(row));
-    }
-    duckdb_destroy_data_chunk(&chunk);
-  }
+  bool stop = FetchRows(res, ncol, limits_, out);
   const char* rerr = duckdb_result_error(&res);
   std::string stream_error = rerr != nullptr ? rerr : "";
   duckdb_destroy_result(&res);

@@ -126,6 +126,10 @@ class Translator {
   Result<Sql> Postfix();
   Result<Sql> Primary();
   Result<Sql> Function(const Token& name);
+  // A function of values (text, numbers, lists) and one of a node or relationship variable (its identity,
+  // type or labels); arguments already parsed.
+  Result<Sql> ValueFunction(const Token& name, const std::string& fn, const std::vector<Sql>& args) const;
+  Result<Sql> VariableFunction(const Token& name, const std::string& fn, const std::vector<Sql>& args);
   Result<Sql> Case(const Token& at);
   Result<Sql> Property(const Token& var, const Token& prop);
   Result<Sql> Variable(const Token& var);
@@ -675,6 +679,15 @@ Result<Sql> Translator::Case(const Token& at) {
   return Sql{"(" + out + " END)", type, agg};
 }
 
+// Refuses a call with too few or too many arguments, at the function's name.
+Status CheckArity(const Token& name, size_t got, size_t lo, size_t hi) {
+  if (got < lo || got > hi)
+    return InvalidArgument(Where(name) + name.text + "() takes " +
+                           (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                           " argument(s), got " + std::to_string(got));
+  return Status::Ok();
+}
+
 Result<Sql> Translator::Function(const Token& name) {
   // '(' already consumed.
   std::string fn = ToLowerAscii(name.text);
@@ -708,19 +721,11 @@ Result<Sql> Translator::Function(const Token& name) {
       LAKEQA_RETURN_IF_ERROR(Expect(",", "or ')' between function arguments"));
     }
   }
-  auto arity = [&](size_t lo, size_t hi) -> Status {
-    if (args.size() < lo || args.size() > hi)
-      return InvalidArgument(Where(name) + name.text + "() takes " +
-                             (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-                             " argument(s), got " + std::to_string(args.size()));
-    return Status::Ok();
-  };
-  auto text = [&](size_t i) { return "CAST(" + args[i].text + " AS VARCHAR)"; };
   bool agg_inside = false;
   for (const auto& a : args) agg_inside = agg_inside || a.aggregate;
-  std::string d = distinct ? "DISTINCT " : "";
   if (aggregate) {
-    LAKEQA_RETURN_IF_ERROR(arity(1, 1));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
+    std::string d = distinct ? "DISTINCT " : "";
     std::string a = args[0].text;
     // count(p) counts matches of p: its identity is never null.
     if (fn == "count") return Sql{"count(" + d + a + ")", Ty::kNumber, true};
@@ -729,45 +734,56 @@ Result<Sql> Translator::Function(const Token& name) {
     return Sql{fn + "(" + d + a + ")", args[0].type, true};  // min, max
   }
   Sql out;
+  if (fn == "id" || fn == "elementid" || fn == "type" || fn == "labels") {
+    LAKEQA_ASSIGN_OR_RETURN(out, VariableFunction(name, fn, args));
+  } else {
+    LAKEQA_ASSIGN_OR_RETURN(out, ValueFunction(name, fn, args));
+  }
   out.aggregate = agg_inside;
+  return out;
+}
+
+Result<Sql> Translator::ValueFunction(const Token& name, const std::string& fn, const std::vector<Sql>& args) const {
+  auto text = [&](size_t i) { return "CAST(" + args[i].text + " AS VARCHAR)"; };
+  Sql out;
   if (fn == "tofloat") {
-    LAKEQA_RETURN_IF_ERROR(arity(1, 1));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
     out.text = "TRY_CAST(" + args[0].text + " AS DOUBLE)";
     out.type = Ty::kNumber;
   } else if (fn == "tointeger") {
-    LAKEQA_RETURN_IF_ERROR(arity(1, 1));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
     out.text = "CAST(trunc(TRY_CAST(" + args[0].text + " AS DOUBLE)) AS BIGINT)";
     out.type = Ty::kNumber;
   } else if (fn == "tostring") {
-    LAKEQA_RETURN_IF_ERROR(arity(1, 1));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
     out.text = text(0);
     out.type = Ty::kText;
   } else if (fn == "tolower" || fn == "lower" || fn == "toupper" || fn == "upper" || fn == "trim" || fn == "ltrim" ||
              fn == "rtrim") {
-    LAKEQA_RETURN_IF_ERROR(arity(1, 1));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
     std::string f = fn == "tolower" ? "lower" : fn == "toupper" ? "upper" : fn;
     out.text = f + "(" + text(0) + ")";
     out.type = Ty::kText;
   } else if (fn == "replace") {
-    LAKEQA_RETURN_IF_ERROR(arity(3, 3));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 3, 3));
     out.text = "replace(" + text(0) + ", " + text(1) + ", " + text(2) + ")";
     out.type = Ty::kText;
   } else if (fn == "substring") {
-    LAKEQA_RETURN_IF_ERROR(arity(2, 3));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 2, 3));
     // Cypher counts from 0, SQL from 1.
     out.text = "substring(" + text(0) + ", " + AsNumber(args[1]) + "::BIGINT + 1" +
                (args.size() == 3 ? ", " + AsNumber(args[2]) + "::BIGINT" : std::string()) + ")";
     out.type = Ty::kText;
   } else if (fn == "left" || fn == "right") {
-    LAKEQA_RETURN_IF_ERROR(arity(2, 2));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 2, 2));
     out.text = fn + "(" + text(0) + ", " + AsNumber(args[1]) + "::BIGINT)";
     out.type = Ty::kText;
   } else if (fn == "size" || fn == "length") {
-    LAKEQA_RETURN_IF_ERROR(arity(1, 1));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
     out.text = args[0].type == Ty::kList ? "len(" + args[0].text + ")" : "length(" + text(0) + ")";
     out.type = Ty::kNumber;
   } else if (fn == "split") {
-    LAKEQA_RETURN_IF_ERROR(arity(2, 2));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 2, 2));
     out.text = "string_split(" + text(0) + ", " + text(1) + ")";
     out.type = Ty::kList;
   } else if (fn == "coalesce") {
@@ -777,12 +793,21 @@ Result<Sql> Translator::Function(const Token& name) {
     out.text = "coalesce(" + list + ")";
     out.type = args[0].type;
   } else if (fn == "abs" || fn == "round" || fn == "floor" || fn == "ceil" || fn == "sqrt") {
-    LAKEQA_RETURN_IF_ERROR(arity(1, 1));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
     out.text = fn + "(" + AsNumber(args[0]) + ")";
     out.type = Ty::kNumber;
-  } else if (fn == "id" || fn == "elementid") {
+  } else {
+    return Unsupported(name, "function " + name.text + "()");
+  }
+  return out;
+}
+
+// The argument must be the variable itself (the token before the closing parenthesis).
+Result<Sql> Translator::VariableFunction(const Token& name, const std::string& fn, const std::vector<Sql>& args) {
+  Sql out;
+  if (fn == "id" || fn == "elementid") {
     // lakeqa's identity, not Neo4j's internal id (which the import files cannot reproduce).
-    LAKEQA_RETURN_IF_ERROR(arity(1, 1));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
     const Token& v = t_[pos_ - 2];
     if (!(v.kind == Tok::kIdent || v.kind == Tok::kQuotedIdent) ||
         (!node_by_name_.count(v.text) && !rel_by_name_.count(v.text)))
@@ -790,7 +815,7 @@ Result<Sql> Translator::Function(const Token& name) {
     out.text = KeyOf(node_by_name_.count(v.text) ? nodes_[node_by_name_[v.text]].name : rels_[rel_by_name_[v.text]].name);
     out.type = Ty::kText;
   } else if (fn == "type") {
-    LAKEQA_RETURN_IF_ERROR(arity(1, 1));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
     const Token& v = t_[pos_ - 2];
     auto it = rel_by_name_.find(v.text);
     if (it == rel_by_name_.end()) return InvalidArgument(Where(name) + "type() takes a relationship variable");
@@ -798,14 +823,12 @@ Result<Sql> Translator::Function(const Token& name) {
     out.text = r.candidates.size() == 1 ? SqlStr(r.candidates[0]->type) : QuoteId(r.name) + "._type";
     out.type = Ty::kText;
   } else if (fn == "labels") {
-    LAKEQA_RETURN_IF_ERROR(arity(1, 1));
+    LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
     const Token& v = t_[pos_ - 2];
     auto it = node_by_name_.find(v.text);
     if (it == node_by_name_.end()) return InvalidArgument(Where(name) + "labels() takes a node variable");
     out.text = "[" + SqlStr(nodes_[it->second].label) + "]";
     out.type = Ty::kList;
-  } else {
-    return Unsupported(name, "function " + name.text + "()");
   }
   return out;
 }

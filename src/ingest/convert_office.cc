@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "ingest/build_internal.h"
+#include "ingest/documents.h"
 #include "lakeqa/common/csv.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/ingest/convert.h"
@@ -86,15 +87,6 @@ std::string Attr(std::string_view tag, std::string_view name) {
   return e == std::string_view::npos ? "" : DecodeXmlEntities(tag.substr(start, e - start));
 }
 
-size_t ColumnOf(std::string_view ref) {
-  size_t col = 0;
-  for (char c : ref) {
-    if (c < 'A' || c > 'Z') break;
-    col = col * 26 + static_cast<size_t>(c - 'A' + 1);
-  }
-  return col ? col - 1 : 0;
-}
-
 std::vector<std::string> SharedStrings(std::string_view xml) {
   std::vector<std::string> out;
   std::string cur;
@@ -156,7 +148,7 @@ std::string SheetToCsv(std::string_view xml, const std::vector<std::string>& sha
     } else if (name == "c" && in_row) {
       if (!closing) {
         std::string r = Attr(tag, "r");
-        if (!r.empty()) col = ColumnOf(r);
+        if (!r.empty()) col = XlsxColumnOf(r);
         type = Attr(tag, "t");
         value.clear();
         inline_text.clear();

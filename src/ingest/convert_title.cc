@@ -1,6 +1,7 @@
 // Name ↔ folder mapping (see convert.h and docs/lake-build.md).
 #include <cstdint>
 
+#include "lakeqa/common/hex.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/ingest/convert.h"
 
@@ -81,13 +82,6 @@ std::string Encode(std::string_view name, bool title) {
   return out;
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
 Result<std::string> Decode(std::string_view folder, bool title) {
   if (folder == "%") return std::string();
   if (IsTruncatedFolder(folder)) {
@@ -103,7 +97,7 @@ Result<std::string> Decode(std::string_view folder, bool title) {
         return InvalidArgument("folder name '" + std::string(folder) + "': '%' at byte " + std::to_string(i) +
                                " is not followed by two hex digits");
       }
-      int hi = HexValue(folder[i + 1]), lo = HexValue(folder[i + 2]);
+      int hi = HexDigitValue(folder[i + 1]), lo = HexDigitValue(folder[i + 2]);
       if (hi < 0 || lo < 0) {
         return InvalidArgument("folder name '" + std::string(folder) + "': bad escape at byte " + std::to_string(i));
       }
@@ -124,7 +118,7 @@ bool IsTruncatedFolder(std::string_view folder) {
   size_t p = folder.rfind("%%");
   if (p == std::string_view::npos || folder.size() - p != kHashSuffixBytes) return false;
   for (size_t i = p + 2; i < folder.size(); ++i) {
-    if (HexValue(folder[i]) < 0) return false;
+    if (HexDigitValue(folder[i]) < 0) return false;
   }
   return true;
 }

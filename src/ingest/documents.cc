@@ -144,8 +144,9 @@ std::string Attr(std::string_view open_tag, std::string_view name) {
   return e == std::string_view::npos ? "" : std::string(open_tag.substr(p, e - p));
 }
 
-// Column letters of a cell reference ("BC12" → 54, 0-based).
-size_t ColumnOf(std::string_view ref) {
+}  // namespace
+
+size_t XlsxColumnOf(std::string_view ref) {
   size_t col = 0;
   for (char c : ref) {
     if (c < 'A' || c > 'Z') break;
@@ -153,8 +154,6 @@ size_t ColumnOf(std::string_view ref) {
   }
   return col ? col - 1 : 0;
 }
-
-}  // namespace
 
 std::string Squeeze(std::string_view s) {
   std::string out;
@@ -299,7 +298,7 @@ void ProfileXlsxParts(std::string_view workbook, std::string_view shared, std::s
     std::vector<std::string> cells;
     ForEachElement(row, "c", [&](std::string_view tag, std::string_view cell) {
       std::string ref = Attr(tag, "r");
-      size_t col = ref.empty() ? cells.size() : ColumnOf(ref);  // r is optional: then cells are in order
+      size_t col = ref.empty() ? cells.size() : XlsxColumnOf(ref);  // r is optional: then cells are in order
       if (col >= options.max_columns) return true;
       if (cells.size() <= col) cells.resize(col + 1);
       std::string type = Attr(tag, "t");

@@ -46,4 +46,8 @@ std::vector<std::string> XmlElementPaths(std::string_view xml, size_t max_paths,
 // Text of XML elements, tags stripped, entities decoded (for DOCX, XML samples).
 std::string StripTags(std::string_view xml, size_t max_bytes);
 
+// The 0-based column of a spreadsheet cell reference's letters ("BC12" -> 54): XLSX profiling and conversion
+// place cells by it.
+size_t XlsxColumnOf(std::string_view ref);
+
 }  // namespace lakeqa::ingest

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "lakeqa/common/hex.h"
 #include "lakeqa/common/strings.h"
 
 namespace lakeqa::ingest {
@@ -32,12 +33,6 @@ bool IsJsonLiteral(std::string_view v) {
   return i == v.size();
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 }  // namespace
 
 void JsonProfiler::Error(std::string what) {
@@ -251,7 +246,7 @@ void JsonProfiler::Feed(std::string_view chunk) {
         }
         continue;
       case State::kUnicode: {
-        int h = HexValue(c);
+        int h = HexDigitValue(c);
         if (h < 0) {
           Error("invalid \\u escape");
           state_ = State::kString;

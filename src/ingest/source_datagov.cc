@@ -6,7 +6,6 @@
 //                                  (pdftotext, time and output limits); XLSX → .csv per sheet;
 //                                  DOCX → .txt; images and other binaries dropped; identical outputs
 //                                  within a dataset written once.
-#include <dirent.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -19,6 +18,7 @@
 #include "ingest/subprocess.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/lines.h"
+#include "lakeqa/common/posix_io.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/common/thread_pool.h"
 #include "lakeqa/ingest/convert.h"
@@ -226,15 +226,7 @@ void BuildOne(BuildContext& ctx, const std::string& ns, const std::string& root,
 
 // Regular files directly in root (folders are resource folders and are not listed).
 Status ListTopLevelFiles(const std::string& root, std::vector<LocalFile>& files, std::vector<ReportItem>& skipped) {
-  DIR* d = ::opendir(root.c_str());
-  if (!d) return ErrnoStatus(errno, root);
-  std::vector<std::string> names;
-  while (dirent* e = ::readdir(d)) {
-    std::string_view n = e->d_name;
-    if (n != "." && n != "..") names.emplace_back(n);
-  }
-  ::closedir(d);
-  std::sort(names.begin(), names.end());
+  LAKEQA_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDirSorted(root));
   for (const auto& n : names) {
     struct stat st;
     if (::lstat((root + "/" + n).c_str(), &st) != 0) {

@@ -1,7 +1,6 @@
 // dir: any folder tree. Each top-level folder becomes a dataset <ns>/<folder>/<relative path> (files
 // copied byte for byte), or with one_dataset_per_file each file becomes a dataset named after its
 // relative path (NameToFolder: '/' → %2F) holding that one file.
-#include <dirent.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 
 #include "ingest/build_internal.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/posix_io.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/common/thread_pool.h"
 #include "lakeqa/ingest/convert.h"
@@ -73,15 +73,7 @@ Status BuildDir(BuildContext& ctx, const std::string& path) {
     return Status::Ok();
   }
   // Top level: folders are datasets, files are skipped.
-  DIR* d = ::opendir(path.c_str());
-  if (!d) return ErrnoStatus(errno, path);
-  std::vector<std::string> names;
-  while (dirent* e = ::readdir(d)) {
-    std::string_view n = e->d_name;
-    if (n != "." && n != "..") names.emplace_back(n);
-  }
-  ::closedir(d);
-  std::sort(names.begin(), names.end());
+  LAKEQA_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDirSorted(path));
   for (const auto& name : names) {
     if (ctx.fatal()) break;
     std::string full = path + "/" + name;

@@ -1,5 +1,6 @@
 // pg_dump plain-text reader: only COPY blocks matter (their header names the table and its columns);
 // everything else (CREATE, SET, comments) is skipped. Lines are read through a bounded buffer.
+#include "lakeqa/common/hex.h"
 #include "lakeqa/common/lines.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/ingest/sources.h"
@@ -64,13 +65,6 @@ Result<PgTable> ParseCopyHeader(std::string_view line) {
 }
 
 int OctalValue(char c) { return c >= '0' && c <= '7' ? c - '0' : -1; }
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 }  // namespace
 
 PgField PgUnescape(std::string_view f) {
@@ -95,7 +89,7 @@ PgField PgUnescape(std::string_view f) {
       case 'v': out.value += '\v'; break;
       case 'x': {
         int v = 0, n = 0;
-        while (n < 2 && i + 1 < f.size() && HexValue(f[i + 1]) >= 0) v = v * 16 + HexValue(f[++i]), ++n;
+        while (n < 2 && i + 1 < f.size() && HexDigitValue(f[i + 1]) >= 0) v = v * 16 + HexDigitValue(f[++i]), ++n;
         if (n == 0) out.value += 'x';
         else out.value += static_cast<char>(v);
         break;

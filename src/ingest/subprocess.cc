@@ -31,6 +31,53 @@ struct Fds {
   }
 };
 
+// Starts argv (looked up on PATH) with the given stdin, stdout and stderr, in its own process group with
+// default signal dispositions and an empty mask.
+Result<pid_t> Spawn(const std::vector<std::string>& argv, int in_child, int out_write, int err_write) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in_child, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_write, 1);
+  posix_spawn_file_actions_adddup2(&actions, err_write, 2);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // Own process group (killed whole on timeout), default signal dispositions and an empty mask.
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  sigaddset(&defaults, SIGTERM);
+  sigaddset(&defaults, SIGINT);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  std::vector<char*> args;
+  args.reserve(argv.size() + 1);
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc == ENOENT) return NotFound(argv[0] + ": program not found");
+  if (rc != 0) return ErrnoStatus(rc, "posix_spawn " + argv[0]);
+  return pid;
+}
+
+// Converters get bounded CPU and memory even if the wall-clock kill came late. (Set just after the
+// exec; the child has done little by then.)
+void LimitConverter(pid_t pid, int timeout_ms) {
+  struct rlimit cpu {
+    static_cast<rlim_t>(timeout_ms / 1000 + 2), static_cast<rlim_t>(timeout_ms / 1000 + 3)
+  };
+  prlimit(pid, RLIMIT_CPU, &cpu, nullptr);
+  struct rlimit as {
+    1ULL << 30, 1ULL << 30
+  };
+  prlimit(pid, RLIMIT_AS, &as, nullptr);
+}
+
 }  // namespace
 
 Result<CaptureResult> RunCapture(const std::vector<std::string>& argv, std::string_view stdin_data, int timeout_ms,
@@ -60,44 +107,8 @@ Result<CaptureResult> RunCapture(const std::vector<std::string>& argv, std::stri
   err_write = p[1];
   shutdown(in_child, SHUT_WR);
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in_child, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_write, 1);
-  posix_spawn_file_actions_adddup2(&actions, err_write, 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  // Own process group (killed whole on timeout), default signal dispositions and an empty mask.
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  sigaddset(&defaults, SIGTERM);
-  sigaddset(&defaults, SIGINT);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  std::vector<char*> args;
-  args.reserve(argv.size() + 1);
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc == ENOENT) return NotFound(argv[0] + ": program not found");
-  if (rc != 0) return ErrnoStatus(rc, "posix_spawn " + argv[0]);
-  // Converters get bounded CPU and memory even if the wall-clock kill came late. (Set just after the
-  // exec; the child has done little by then.)
-  struct rlimit cpu {
-    static_cast<rlim_t>(timeout_ms / 1000 + 2), static_cast<rlim_t>(timeout_ms / 1000 + 3)
-  };
-  prlimit(pid, RLIMIT_CPU, &cpu, nullptr);
-  struct rlimit as {
-    1ULL << 30, 1ULL << 30
-  };
-  prlimit(pid, RLIMIT_AS, &as, nullptr);
+  LAKEQA_ASSIGN_OR_RETURN(pid_t pid, Spawn(argv, in_child, out_write, err_write));
+  LimitConverter(pid, timeout_ms);
   Fds::Close(in_child);
   Fds::Close(out_write);
   Fds::Close(err_write);

@@ -329,6 +329,101 @@ Json CkanRecord(Rng& r, const std::string& name, const std::string& title, const
               {"relationships_as_object", Json::array()}};
 }
 
+// What every file of one synthetic data.gov dataset says about it, drawn once per dataset.
+struct DatagovDataset {
+  const Topic& t;
+  std::string place, publisher, root;  // root: "datagov/<id>/"
+  int year;
+  std::string title, desc, four;  // four: the Socrata 4x4 id
+};
+
+// files/columns.txt: the column names, one a line or as Socrata's columns.json.
+void PutColumnsFile(Writer& w, Rng& r, const DatagovDataset& d) {
+  std::string cols;
+  if (r.Chance(0.5)) {
+    for (auto* c : d.t.columns) cols += std::string(c) + "\n";
+  } else {  // the Socrata columns.json form
+    Json list = Json::array();
+    int pos = 1;
+    for (auto* c : d.t.columns) {
+      list.push_back({{"id", 100000 + r.Below(900000)}, {"name", c}, {"dataTypeName", IsCount(c) ? "number" : "text"},
+                      {"fieldName", Slug(c)}, {"position", pos++}});
+    }
+    cols = DumpJson(list, 2);
+  }
+  w.Put(d.root + "files/columns.txt", cols);
+}
+
+// files/<4x4>.publisher-view.json: the Socrata view record, with a computed column to skip.
+void PutPublisherView(Writer& w, Rng& r, const DatagovDataset& d) {
+  Json cols = Json::array();
+  int pos = 1;
+  for (auto* c : d.t.columns) {
+    cols.push_back({{"id", 100000 + r.Below(900000)}, {"name", c}, {"dataTypeName", IsCount(c) ? "number" : "text"},
+                    {"description", std::string(c) + " as reported by " + d.publisher}, {"fieldName", Slug(c)},
+                    {"position", pos++}, {"renderTypeName", IsCount(c) ? "number" : "text"}});
+  }
+  cols.push_back({{"id", 100000 + r.Below(900000)}, {"name", "Zip Codes"}, {"dataTypeName", "number"},
+                  {"fieldName", ":@computed_region_" + FourByFour(r).substr(0, 4)}, {"position", pos}});
+  Json view = {{"id", d.four}, {"name", d.title}, {"attribution", d.publisher}, {"averageRating", 0},
+               {"category", d.t.theme}, {"createdAt", 1262304000 + (d.year - 2010) * 31536000LL},
+               {"description", "<p>" + d.desc + "</p>"}, {"displayType", "table"}, {"downloadCount", r.Below(50000)},
+               {"licenseId", "PUBLIC_DOMAIN"}, {"license", {{"name", "Public Domain"}}},
+               {"rowsUpdatedAt", 1262304000 + (d.year - 2003) * 31536000LL + static_cast<int64_t>(r.Below(31536000))},
+               {"tags", Json::array({Slug(d.place), d.t.tags[0]})}, {"columns", cols},
+               {"metadata", {{"custom_fields", {{"Dataset Information", {{"Agency", d.publisher}}},
+                                                {"Temporal", {{"Period of Time", fmt::format("{}-{}", d.year, d.year + 7)}}}}}}},
+               {"owner", {{"displayName", d.publisher}}}};
+  w.Put(d.root + "files/" + d.four + ".publisher-view.json", DumpJson(view, r.Chance(0.5) ? 2 : -1));
+}
+
+// files/data.txt: a GeoJSON FeatureCollection of points.
+void PutGeoJson(Writer& w, Rng& r, const DatagovDataset& d) {
+  Json feats = Json::array();
+  uint64_t n = 5 + r.Below(50);
+  for (uint64_t f = 0; f < n; ++f) {
+    feats.push_back({{"type", "Feature"},
+                     {"properties", {{"NAME", std::string(r.Pick(kWords)) + " " + std::to_string(f)},
+                                     {"DISTRICT", 1 + r.Below(10)}, {"AREA", r.Unit() * 100}}},
+                     {"geometry", {{"type", "Point"}, {"coordinates", {-97 - r.Unit(), 30 + r.Unit()}}}}});
+  }
+  w.Put(d.root + "files/data.txt", DumpJson(Json{{"type", "FeatureCollection"}, {"features", feats}}));
+}
+
+// files/<n>.arcgis-layer.json: an ArcGIS feature layer's description.
+void PutArcgisLayer(Writer& w, Rng& r, const DatagovDataset& d) {
+  Json fields = Json::array({{{"name", "OBJECTID"}, {"type", "esriFieldTypeOID"}, {"alias", "OBJECTID"}}});
+  for (auto* c : d.t.columns) {
+    fields.push_back({{"name", Slug(c)}, {"type", IsCount(c) ? "esriFieldTypeInteger" : "esriFieldTypeString"},
+                      {"alias", c}, {"length", 256}});
+  }
+  double x = -120 + r.Unit() * 40;
+  double y = 28 + r.Unit() * 18;
+  Json layer = {{"currentVersion", 10.91}, {"id", 0}, {"name", d.title}, {"type", "Feature Layer"},
+                {"description", "<div><p>" + d.desc + "</p><p>Source: " + d.publisher + "</p></div>"},
+                {"copyrightText", d.publisher}, {"geometryType", "esriGeometryPoint"},
+                {"extent", {{"xmin", x}, {"ymin", y}, {"xmax", x + 1}, {"ymax", y + 1}, {"spatialReference", {{"wkid", 4326}}}}},
+                {"editingInfo", {{"lastEditDate", (1262304000LL + (d.year - 2005) * 31536000LL) * 1000}}},
+                {"fields", fields}};
+  w.Put(d.root + fmt::format("files/{}.arcgis-layer.json", r.Below(4)), DumpJson(layer));
+}
+
+// One of eight broken or awkward files (empty, Latin-1, ragged, truncated, binary, odd name, cut JSON,
+// BOM + CRLF), by the dataset's number, so a lake holds each kind.
+void PutBadFile(Writer& w, const std::string& root, uint64_t i) {
+  ++w.local.bad_files;
+  switch (i / 25 % 8) {
+    case 0: w.Put(root + "files/empty.txt", ""); break;
+    case 1: w.Put(root + "files/latin1.txt", "name,city\nJos\xE9,Montr\xE9" "al\n"); break;
+    case 2: w.Put(root + "files/ragged.txt", "a,b,c\n1,2\n3,4,5,6\n"); break;
+    case 3: w.Put(root + "files/truncated.json", "{\"rows\": [1, 2, {\"a\": "); break;
+    case 4: w.Put(root + "files/blob.bin", std::string("\0\1\2\3\x89PNG", 8) + std::string(1000, '\0')); break;
+    case 5: w.Put(root + "files/odd name \xC3\xA9 (1).csv", "x,y\n1,2\n"); break;
+    case 6: w.Put(root + "files/zzzz-0000.publisher-view.json", "{\"id\": \"zzzz-0000\",\n \"name\": \"Broken\",\n \"columns\": [\n"); break;
+    default: w.Put(root + "files/bom-crlf.csv", "\xEF\xBB\xBFName,Value\r\nA,1\r\nB,2\r\n"); break;
+  }
+}
+
 void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
   const Topic& t = r.Pick(Topics());
   std::string place = r.Pick(kPlaces);
@@ -341,6 +436,7 @@ void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
                                  title, publisher, t.columns[0], t.columns[1], year);
   std::string four = FourByFour(r);
   std::string portal = "https://data." + Slug(place) + ".gov";
+  const DatagovDataset d{t, place, publisher, root, year, title, desc, four};
 
   // signed-metadata.txt: the data/signed-metadata.json of a Harvard LIL archive bag (bag-nabit).
   Json rec = CkanRecord(r, id, title, desc, publisher, t, place, year, four, portal);
@@ -359,69 +455,10 @@ void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
   double u = r.Unit();
   uint64_t rows = u < 0.9 ? 20 + r.Below(400) : u < 0.99 ? 2000 + r.Below(8000) : 20000 + r.Below(20000);
   w.Put(root + "files/rows.txt", Csv(r, t, rows, year));
-  if (r.Chance(0.3)) {
-    std::string cols;
-    if (r.Chance(0.5)) {
-      for (auto* c : t.columns) cols += std::string(c) + "\n";
-    } else {  // the Socrata columns.json form
-      Json list = Json::array();
-      int pos = 1;
-      for (auto* c : t.columns) {
-        list.push_back({{"id", 100000 + r.Below(900000)}, {"name", c}, {"dataTypeName", IsCount(c) ? "number" : "text"},
-                        {"fieldName", Slug(c)}, {"position", pos++}});
-      }
-      cols = DumpJson(list, 2);
-    }
-    w.Put(root + "files/columns.txt", cols);
-  }
-  if (r.Chance(0.4)) {
-    Json cols = Json::array();
-    int pos = 1;
-    for (auto* c : t.columns) {
-      cols.push_back({{"id", 100000 + r.Below(900000)}, {"name", c}, {"dataTypeName", IsCount(c) ? "number" : "text"},
-                      {"description", std::string(c) + " as reported by " + publisher}, {"fieldName", Slug(c)},
-                      {"position", pos++}, {"renderTypeName", IsCount(c) ? "number" : "text"}});
-    }
-    cols.push_back({{"id", 100000 + r.Below(900000)}, {"name", "Zip Codes"}, {"dataTypeName", "number"},
-                    {"fieldName", ":@computed_region_" + FourByFour(r).substr(0, 4)}, {"position", pos}});
-    Json view = {{"id", four}, {"name", title}, {"attribution", publisher}, {"averageRating", 0},
-                 {"category", t.theme}, {"createdAt", 1262304000 + (year - 2010) * 31536000LL},
-                 {"description", "<p>" + desc + "</p>"}, {"displayType", "table"}, {"downloadCount", r.Below(50000)},
-                 {"licenseId", "PUBLIC_DOMAIN"}, {"license", {{"name", "Public Domain"}}},
-                 {"rowsUpdatedAt", 1262304000 + (year - 2003) * 31536000LL + static_cast<int64_t>(r.Below(31536000))},
-                 {"tags", Json::array({Slug(place), t.tags[0]})}, {"columns", cols},
-                 {"metadata", {{"custom_fields", {{"Dataset Information", {{"Agency", publisher}}},
-                                                  {"Temporal", {{"Period of Time", fmt::format("{}-{}", year, year + 7)}}}}}}},
-                 {"owner", {{"displayName", publisher}}}};
-    w.Put(root + "files/" + four + ".publisher-view.json", DumpJson(view, r.Chance(0.5) ? 2 : -1));
-  }
-  if (r.Chance(0.25)) {
-    Json feats = Json::array();
-    uint64_t n = 5 + r.Below(50);
-    for (uint64_t f = 0; f < n; ++f) {
-      feats.push_back({{"type", "Feature"},
-                       {"properties", {{"NAME", std::string(r.Pick(kWords)) + " " + std::to_string(f)},
-                                       {"DISTRICT", 1 + r.Below(10)}, {"AREA", r.Unit() * 100}}},
-                       {"geometry", {{"type", "Point"}, {"coordinates", {-97 - r.Unit(), 30 + r.Unit()}}}}});
-    }
-    w.Put(root + "files/data.txt", DumpJson(Json{{"type", "FeatureCollection"}, {"features", feats}}));
-  }
-  if (r.Chance(0.2)) {
-    Json fields = Json::array({{{"name", "OBJECTID"}, {"type", "esriFieldTypeOID"}, {"alias", "OBJECTID"}}});
-    for (auto* c : t.columns) {
-      fields.push_back({{"name", Slug(c)}, {"type", IsCount(c) ? "esriFieldTypeInteger" : "esriFieldTypeString"},
-                        {"alias", c}, {"length", 256}});
-    }
-    double x = -120 + r.Unit() * 40;
-    double y = 28 + r.Unit() * 18;
-    Json layer = {{"currentVersion", 10.91}, {"id", 0}, {"name", title}, {"type", "Feature Layer"},
-                  {"description", "<div><p>" + desc + "</p><p>Source: " + publisher + "</p></div>"},
-                  {"copyrightText", publisher}, {"geometryType", "esriGeometryPoint"},
-                  {"extent", {{"xmin", x}, {"ymin", y}, {"xmax", x + 1}, {"ymax", y + 1}, {"spatialReference", {{"wkid", 4326}}}}},
-                  {"editingInfo", {{"lastEditDate", (1262304000LL + (year - 2005) * 31536000LL) * 1000}}},
-                  {"fields", fields}};
-    w.Put(root + fmt::format("files/{}.arcgis-layer.json", r.Below(4)), DumpJson(layer));
-  }
+  if (r.Chance(0.3)) PutColumnsFile(w, r, d);
+  if (r.Chance(0.4)) PutPublisherView(w, r, d);
+  if (r.Chance(0.25)) PutGeoJson(w, r, d);
+  if (r.Chance(0.2)) PutArcgisLayer(w, r, d);
   if (r.Chance(0.3)) {
     w.Put(root + "files/readme.txt", title + "\n\n" + desc + "\n\nColumns:\n- " + t.columns[0] + "\n- " + t.columns[1] + "\n");
   }
@@ -452,19 +489,7 @@ void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
     int y = year + static_cast<int>(e);
     w.Put(root + fmt::format("files/{}-{}.csv", t.slug, y), Csv(r, t, 2 + r.Below(30), y));
   }
-  if (bad) {
-    ++w.local.bad_files;
-    switch (i / 25 % 8) {
-      case 0: w.Put(root + "files/empty.txt", ""); break;
-      case 1: w.Put(root + "files/latin1.txt", "name,city\nJos\xE9,Montr\xE9" "al\n"); break;
-      case 2: w.Put(root + "files/ragged.txt", "a,b,c\n1,2\n3,4,5,6\n"); break;
-      case 3: w.Put(root + "files/truncated.json", "{\"rows\": [1, 2, {\"a\": "); break;
-      case 4: w.Put(root + "files/blob.bin", std::string("\0\1\2\3\x89PNG", 8) + std::string(1000, '\0')); break;
-      case 5: w.Put(root + "files/odd name \xC3\xA9 (1).csv", "x,y\n1,2\n"); break;
-      case 6: w.Put(root + "files/zzzz-0000.publisher-view.json", "{\"id\": \"zzzz-0000\",\n \"name\": \"Broken\",\n \"columns\": [\n"); break;
-      default: w.Put(root + "files/bom-crlf.csv", "\xEF\xBB\xBFName,Value\r\nA,1\r\nB,2\r\n"); break;
-    }
-  }
+  if (bad) PutBadFile(w, root, i);
 }
 
 // Wikipedia-like pages. Titles are derived from i (not drawn), so they never collide.

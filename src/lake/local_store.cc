@@ -18,6 +18,7 @@
 #include "lakeqa/common/beneath.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/log.h"
+#include "lakeqa/common/posix_io.h"
 
 namespace lakeqa::lake {
 namespace {
@@ -92,11 +93,7 @@ Result<std::vector<Entry>> ReadDirSorted(int dir_fd, const std::string& root, co
                                          std::vector<std::string>* warnings) {
   std::string path = rel.empty() ? root : root + "/" + rel;
   DIR* d = ::fdopendir(dir_fd);
-  if (d == nullptr) {
-    int e = errno;
-    ::close(dir_fd);
-    return ErrnoStatus(e, "listing " + path);
-  }
+  if (d == nullptr) return CloseAfterError(dir_fd, "listing " + path);
   std::vector<Entry> out;
   while (dirent* e = ::readdir(d)) {
     std::string name = e->d_name;
@@ -150,11 +147,7 @@ class DirCache {
     std::string path = rel.empty() ? root : root + "/" + rel;
     LAKEQA_ASSIGN_OR_RETURN(int fd, OpenInRoot(root, rel, O_RDONLY | O_DIRECTORY, path));
     struct stat st{};
-    if (::fstat(fd, &st) != 0) {
-      int e = errno;
-      ::close(fd);
-      return ErrnoStatus(e, "listing " + path);
-    }
+    if (::fstat(fd, &st) != 0) return CloseAfterError(fd, "listing " + path);
     int64_t mtime = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -397,13 +390,8 @@ Result<std::string> LocalStore::ReadRange(std::string_view key, uint64_t offset,
   if (offset < end) out.resize(end - offset);
   size_t got = 0;
   while (got < out.size()) {
-    ssize_t n = ::pread(fd, out.data() + got, out.size() - got, static_cast<off_t>(offset + got));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      return ErrnoStatus(e, path);
-    }
+    ssize_t n = PreadRetrying(fd, out.data() + got, out.size() - got, offset + got);
+    if (n < 0) return CloseAfterError(fd, path);
     if (n == 0) break;  // truncated underneath us
     got += static_cast<size_t>(n);
   }
@@ -419,13 +407,8 @@ Status LocalStore::ReadStream(std::string_view key, const ChunkSink& sink, uint6
   std::string buf(1 << 16, '\0');
   uint64_t pos = offset;
   for (;;) {
-    ssize_t n = ::pread(fd, buf.data(), buf.size(), static_cast<off_t>(pos));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      return ErrnoStatus(e, path);
-    }
+    ssize_t n = PreadRetrying(fd, buf.data(), buf.size(), pos);
+    if (n < 0) return CloseAfterError(fd, path);
     if (n == 0) break;
     pos += static_cast<uint64_t>(n);
     if (!sink(std::string_view(buf.data(), static_cast<size_t>(n)))) break;

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "lakeqa/llm/providers.h"
+#include "llm/chat_call.h"
 
 namespace lakeqa::llm {
 namespace {
@@ -124,9 +125,8 @@ Result<ChatResponse> ParseFull(const Json& j, const std::string& where) {
   return r;
 }
 
-class StreamState {
+class StreamState : public StreamReply {
  public:
-  void Reset() { *this = StreamState(); }
   void Event(const std::string& event, const std::string& data, const std::string& where) {
     if (!status_.ok()) return;
     Json j = Json::parse(data, nullptr, false);
@@ -189,10 +189,7 @@ class StreamState {
     std::string type, text;
     ToolCall call;
   };
-  ChatResponse r_;
   std::map<int, Block> blocks_;
-  Status status_;
-  bool done_ = false;
 };
 
 class AnthropicClient : public ChatClient {
@@ -207,12 +204,7 @@ class AnthropicClient : public ChatClient {
     std::vector<std::string> headers = {"Content-Type: application/json",
                                         std::string("anthropic-version: ") + kVersion};
     if (!o_.api_key.empty()) headers.push_back("x-api-key: " + o_.api_key);
-    StreamState state;
-    SseParser sse([&](const std::string& ev, const std::string& data) { state.Event(ev, data, url_); });
-    LAKEQA_ASSIGN_OR_RETURN(std::optional<Json> whole,
-                            PostChat(url_, headers, body, o_.http, o_.stream ? &sse : nullptr, [&] { state.Reset(); }));
-    if (whole) return ParseFull(*whole, url_);
-    return state.Finish(url_);
+    return PostChatAndRead<StreamState>(url_, headers, body, o_.http, o_.stream, ParseFull);
   }
 
  private:

@@ -10,6 +10,7 @@
 
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/lines.h"
+#include "lakeqa/common/posix_io.h"
 
 namespace lakeqa::llm {
 
@@ -102,15 +103,7 @@ Result<ChatResponse> CassetteClient::Complete(const ChatRequest& request) {
                          .dump() +
                      "\n";
   std::lock_guard<std::mutex> lock(mu_);
-  size_t off = 0;
-  while (off < line.size()) {
-    ssize_t n = ::write(fd_, line.data() + off, line.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoStatus(errno, "cassette " + path_);
-    }
-    off += size_t(n);
-  }
+  if (!WriteFully(fd_, line)) return ErrnoStatus(errno, "cassette " + path_);
   ::fsync(fd_);
   ++entries_;
   return resp;

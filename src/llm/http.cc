@@ -11,6 +11,7 @@
 #include <curl/curl.h>
 
 #include "lakeqa/common/json.h"
+#include "lakeqa/common/http_header.h"
 #include "lakeqa/common/log.h"
 #include "lakeqa/common/strings.h"
 
@@ -36,16 +37,9 @@ size_t OnHeader(char* ptr, size_t size, size_t nmemb, void* user) {
   std::string_view line(ptr, n);
   // A new status line (after a 100-continue or a redirect) starts a fresh header set.
   if (line.starts_with("HTTP/")) st->resp->headers.clear();
-  size_t colon = line.find(':');
-  if (colon == std::string_view::npos) return n;
-  std::string name = ToLowerAscii(line.substr(0, colon));
-  std::string_view value = line.substr(colon + 1);
-  while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
-    value.remove_prefix(1);
-  while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' ')) {
-    value.remove_suffix(1);
-  }
-  st->resp->headers[name] = std::string(value);
+  std::string name;
+  std::string_view value;
+  if (ParseHeaderLine(line, name, value)) st->resp->headers[name] = std::string(value);
   return n;
 }
 

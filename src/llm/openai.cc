@@ -3,6 +3,7 @@
 #include <map>
 
 #include "lakeqa/llm/providers.h"
+#include "llm/chat_call.h"
 
 namespace lakeqa::llm {
 namespace {
@@ -126,10 +127,10 @@ Result<ChatResponse> ParseFull(const Json& j, const std::string& where) {
 }
 
 // Accumulates streamed chunks: content deltas, tool-call fragments keyed by index, the usage chunk.
-class StreamState {
+class StreamState : public StreamReply {
  public:
-  void Reset() { *this = StreamState(); }
-  void Event(const std::string& data, const std::string& where) {
+  // Chat Completions streams unnamed events: only the data counts.
+  void Event(const std::string& /*event*/, const std::string& data, const std::string& where) {
     if (!status_.ok() || done_) return;
     if (data == "[DONE]") {
       done_ = true;
@@ -183,10 +184,7 @@ class StreamState {
   }
 
  private:
-  ChatResponse r_;
   std::map<int, ToolCall> calls_;
-  Status status_;
-  bool done_ = false;
 };
 
 class OpenAiClient : public ChatClient {
@@ -201,13 +199,7 @@ class OpenAiClient : public ChatClient {
     std::string body = BuildBody(req, o_.stream, official_).dump();
     std::vector<std::string> headers = {"Content-Type: application/json"};
     if (!o_.api_key.empty()) headers.push_back("Authorization: Bearer " + o_.api_key);
-    StreamState state;
-    SseParser sse([&](const std::string&, const std::string& data) { state.Event(data, url_); });
-    // A streamed request may still be answered with one JSON document (PostChat handles both).
-    LAKEQA_ASSIGN_OR_RETURN(std::optional<Json> whole,
-                            PostChat(url_, headers, body, o_.http, o_.stream ? &sse : nullptr, [&] { state.Reset(); }));
-    if (whole) return ParseFull(*whole, url_);
-    return state.Finish(url_);
+    return PostChatAndRead<StreamState>(url_, headers, body, o_.http, o_.stream, ParseFull);
   }
 
  private:
