@@ -175,6 +175,35 @@ std::optional<CsvShape> DetectCsvShape(std::string_view head) {
   return best;
 }
 
+bool IsSingleColumnText(std::string_view head) {
+  if (StartsWith(head, "\xEF\xBB\xBF")) head.remove_prefix(3);
+  // Whole records only (a record cut by the end of the head is not counted), tracking double quotes across
+  // lines so that a quoted newline does not end a record.
+  bool complete = head.size() < 64 * 1024;
+  size_t records = 0;
+  bool in_quotes = false, any = false;
+  for (size_t i = 0; i < head.size() && records < 50; ++i) {
+    char c = head[i];
+    if (c == '"') {
+      in_quotes = !in_quotes;
+    } else if (!in_quotes && (c == '\n' || c == '\r')) {
+      if (c == '\r' && i + 1 < head.size() && head[i + 1] == '\n') ++i;
+      if (any) ++records;
+      any = false;
+      continue;
+    } else if (!in_quotes && (c == ',' || c == '\t' || c == ';' || c == '|')) {
+      return false;
+    }
+    any = true;
+  }
+  if (complete && any && !in_quotes) ++records;
+  if (records < 2) return false;
+  for (std::string_view line : Split(head.substr(0, std::min<size_t>(head.size(), 4096)), '\n')) {
+    if (Trim(line).size() > 64) return false;
+  }
+  return true;
+}
+
 bool IsParquet(std::string_view head) { return StartsWith(head, "PAR1"); }
 
 FileFormat SniffFormat(std::string_view head, std::string_view name_hint, std::optional<CsvShape>* csv) {

@@ -81,6 +81,7 @@ Sniffed SniffContent(std::string_view head, std::string_view name_hint) {
     case FileFormat::kText: break;
   }
   if (head.find_first_not_of(" \t\r\n") == std::string_view::npos) return {DataFormat::kNone, "blank"};
+  if (IsSingleColumnText(head)) return {DataFormat::kCsv, ""};  // one column: see IsSingleColumnText
   return {DataFormat::kNone, "text without a consistent delimiter"};
 }
 

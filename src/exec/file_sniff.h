@@ -1,6 +1,7 @@
 // Which sandbox files DuckDB can read, decided from their first bytes rather than their names (lake files are
 // often called rows.txt (CSV) or data.txt (GeoJSON)) by the one content sniffer, lakeqa/common/sniff.h, so a
-// file the catalog calls CSV is CSV here too. The name only breaks ties: a one-column "x.csv" is a table.
+// file the catalog calls CSV is CSV here too. One difference, on purpose: text that DuckDB reads as one
+// column gets a view even where the catalog calls it text (lakeqa::IsSingleColumnText says why).
 #pragma once
 
 #include <string>

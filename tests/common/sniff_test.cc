@@ -12,9 +12,10 @@
 namespace lakeqa {
 namespace {
 
-// exec's sniffer took any short lines without a delimiter for a one-column table, so release notes, NOTICE
-// files and READMEs got SQL views. By content alone a column of names and short lines of prose look the
-// same: the name decides, as ingest's did.
+// exec's sniffer took any short lines without a delimiter for a one-column table, ingest's only when the name
+// said so. By content alone a column of names and short lines of prose look the same: the sniffer lets the
+// name decide, as ingest's did (the catalog must not call a README a table), and IsSingleColumnText tells
+// the SQL sandbox that DuckDB can still read it as one column (exec keeps those views).
 TEST(SniffDisagreements, OneColumnIsATableOnlyWhenTheNameSaysSo) {
   EXPECT_EQ(SniffFormat("Sector\nAdam\nBaker\n", "sectors.txt"), FileFormat::kText);
   EXPECT_EQ(SniffFormat("Sector\nAdam\nBaker\n", "sectors.csv"), FileFormat::kCsv);
@@ -22,6 +23,12 @@ TEST(SniffDisagreements, OneColumnIsATableOnlyWhenTheNameSaysSo) {
   EXPECT_EQ(
       SniffFormat("Release notes\n=============\n\nThis release merges the fixes of v2.3.\n", "notes.txt"),
       FileFormat::kText);
+  EXPECT_TRUE(IsSingleColumnText("Sector\nAdam\nBaker\n"));
+  EXPECT_TRUE(
+      IsSingleColumnText("\xEF\xBB\xBFname\n\"Smith, John\"\nDoe\n"));  // a quoted comma is no delimiter
+  EXPECT_FALSE(IsSingleColumnText("Sector\n"));                         // one line: no evidence
+  EXPECT_FALSE(IsSingleColumnText("a,b\n1,2\n"));
+  EXPECT_FALSE(IsSingleColumnText("Short line\n" + std::string(65, 'x') + "\n"));  // a line of prose
 }
 
 // exec's sniffer compared every record's delimiter count with the first line's, so a comment line above the
@@ -47,7 +54,8 @@ TEST(SniffDisagreements, BracketsThatJsonCannotOpenWithAreText) {
   EXPECT_EQ(SniffFormat("[![Build status](https://example.org/badge.svg)](https://example.org)\n\nA tool.\n",
                         "README.md"),
             FileFormat::kText);
-  EXPECT_EQ(SniffFormat("[[Category:Stars]]\nAlpha Centauri is a star system.\n", "content.txt"),
+  EXPECT_EQ(SniffFormat("[[Category:Stars]]\nAlpha Centauri, the closest star system, has three stars.\n",
+                        "content.txt"),
             FileFormat::kText);
   EXPECT_EQ(SniffFormat("[project]\nname = x\n", "pyproject.toml"), FileFormat::kText);
 }

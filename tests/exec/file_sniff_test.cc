@@ -13,9 +13,7 @@ TEST(FileSniffTest, FormatsFromContent) {
   EXPECT_EQ(F("a;b\r\n1;2\r\n"), DataFormat::kCsv);
   EXPECT_EQ(F("name,notes\nx,\"multi\nline, with commas\"\ny,plain\n"), DataFormat::kCsv);
   EXPECT_EQ(F("a|b|c\n"), DataFormat::kCsv);  // header only
-  // One column: a table when the name says so (tests/common/sniff_test.cc,
-  // SniffDisagreements.OneColumnIsATableOnlyWhenTheNameSaysSo).
-  EXPECT_EQ(SniffContent("Sector\nAdam\nBaker\n", "sectors.csv").format, DataFormat::kCsv);
+  EXPECT_EQ(F("Sector\nAdam\nBaker\n"), DataFormat::kCsv);  // one column
   EXPECT_EQ(F("  [{\"a\": 1}]"), DataFormat::kJson);
   EXPECT_EQ(F("{\"a\": 1}\n{\"a\": 2}\n"), DataFormat::kJson);
   EXPECT_EQ(F("{\"type\": \"FeatureCollection\", \"features\": []}"), DataFormat::kGeoJson);
@@ -37,14 +35,15 @@ TEST(FileSniffTest, NonTablesSayWhy) {
 }
 
 // The SQL sandbox follows the one content sniffer (lakeqa/common/sniff.h), so a file the catalog calls CSV
-// gets a view and one it calls text does not; the cases are those where exec's former sniffer disagreed.
+// gets a view, and text only as a single column; the cases are those where exec's former sniffer disagreed.
 TEST(FileSniffTest, FollowsTheOneSniffer) {
-  EXPECT_EQ(F("Sector\nAdam\nBaker\n"), DataFormat::kNone);
-  EXPECT_EQ(SniffContent("Sector\nAdam\nBaker\n", "sectors.txt").reason,
-            "text without a consistent delimiter");
+  // Text of one column: the catalog calls it text, the sandbox still gives it a view (IsSingleColumnText).
+  EXPECT_EQ(SniffContent("Sector\nAdam\nBaker\n", "sectors.txt").format, DataFormat::kCsv);
+  EXPECT_EQ(SniffContent("Sector\nAdam\nBaker\n", "sectors.csv").format, DataFormat::kCsv);
   EXPECT_EQ(F("# Data source: example\nDate,A,B\n1990-01-01,1,2\n1990-02-01,3,4\n"), DataFormat::kCsv);
   EXPECT_EQ(F("[![Build status](https://example.org/badge.svg)](https://example.org)\n"), DataFormat::kNone);
-  EXPECT_EQ(F("[[Category:Stars]]\nAlpha Centauri is a star system.\n"), DataFormat::kNone);
+  EXPECT_EQ(F("[[Category:Stars]]\nAlpha Centauri, the closest star system, has three stars.\n"),
+            DataFormat::kNone);
   // DuckDB reads UTF-8 only: UTF-16 text is refused even where the sniffer (converting it) sees a table.
   std::string utf16 = std::string("\xFF\xFE", 2);
   for (char c : std::string("a,b\n1,2\n3,4\n")) utf16 += std::string{c, '\0'};

@@ -50,6 +50,13 @@ std::optional<CsvShape> DetectCsvShape(std::string_view head);
 FileFormat SniffFormat(std::string_view head, std::string_view name_hint,
                        std::optional<CsvShape>* csv = nullptr);
 
+// Text that DuckDB reads as a one-column table: two or more lines, no `,` `\t` `;` `|` outside quotes in
+// the first 50 whole lines, none of the first 4 KiB longer than 64 bytes. SniffFormat calls it text unless
+// the name says .csv or .tsv, since short lines of prose look the same: the catalog must not call a README a
+// table. The SQL sandbox still gives it a view: a view of prose costs nothing, a missing view of a list of
+// names (a LakeQA "rows.txt" of one column) loses the data.
+bool IsSingleColumnText(std::string_view head);
+
 // Parquet's magic number ("PAR1"): the sniffer calls Parquet binary (no text to profile); DuckDB reads it.
 bool IsParquet(std::string_view head);
 
