@@ -20,7 +20,7 @@ struct Opts {
 };
 
 int Run(const Opts& o) {
-  auto tok = o.ranks.empty() ? eval::Cl100kTokenizer::LoadDefault() : eval::Cl100kTokenizer::Load(o.ranks);
+  auto tok = o.ranks.empty() ? text::Cl100kTokenizer::LoadDefault() : text::Cl100kTokenizer::Load(o.ranks);
   if (!tok.ok()) return Fail(tok.status(), o.out);
   std::vector<eval::TaskSetStats> sets;
   Json load_errors = Json::array();

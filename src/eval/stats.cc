@@ -33,7 +33,8 @@ double TaskSetStats::AvgDocuments(const std::string& ns) const {
   return static_cast<double>(it->second.documents) / static_cast<double>(tasks);
 }
 
-TaskSetStats ComputeStats(const std::vector<Task>& tasks, const Cl100kTokenizer& tokenizer, std::string label) {
+TaskSetStats ComputeStats(const std::vector<Task>& tasks, const text::Cl100kTokenizer& tokenizer,
+                          std::string label) {
   TaskSetStats s;
   s.label = std::move(label);
   s.tasks = tasks.size();

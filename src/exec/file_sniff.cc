@@ -5,69 +5,20 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <map>
 #include <set>
 
+#include "lakeqa/common/encoding.h"
+#include "lakeqa/common/sniff.h"
 #include "lakeqa/common/strings.h"
 
 namespace lakeqa::exec {
 namespace {
 
 constexpr size_t kHeadBytes = 64 * 1024;
-
-// Delimiter counts per record, tracking double quotes across lines so quoted newlines do not split a
-// record. Only whole records are counted: a cut-off last record would look inconsistent.
-bool LooksDelimited(std::string_view text, bool complete) {
-  constexpr std::array<char, 4> kDelims = {',', '\t', ';', '|'};
-  std::vector<std::array<int, 4>> records;
-  std::array<int, 4> cur{};
-  bool in_quotes = false;
-  bool any = false;
-  for (size_t i = 0; i < text.size() && records.size() < 50; ++i) {
-    char c = text[i];
-    if (c == '"') {
-      in_quotes = !in_quotes;
-    } else if (!in_quotes && (c == '\n' || c == '\r')) {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      if (any) records.push_back(cur);
-      cur = {};
-      any = false;
-      continue;
-    } else if (!in_quotes) {
-      for (size_t d = 0; d < kDelims.size(); ++d)
-        if (c == kDelims[d]) ++cur[d];
-    }
-    any = true;
-  }
-  if (complete && any && !in_quotes) records.push_back(cur);
-  if (records.empty()) return false;
-  // A single-column table has no delimiter: accept short lines that look like values, not prose.
-  size_t max_len = 0;
-  for (std::string_view line : Split(text.substr(0, std::min<size_t>(text.size(), 4096)), '\n'))
-    max_len = std::max(max_len, Trim(line).size());
-  bool no_delims = true;
-  for (const auto& r : records)
-    for (int c : r) no_delims = no_delims && c == 0;
-  if (no_delims) return records.size() >= 2 && max_len <= 64;
-  for (size_t d = 0; d < kDelims.size(); ++d) {
-    int header = records[0][d];
-    if (header == 0) continue;
-    if (records.size() == 1) return true;
-    size_t same = 0;
-    for (size_t r = 1; r < records.size(); ++r)
-      if (records[r][d] == header) ++same;
-    if (same * 5 >= (records.size() - 1) * 4) return true;
-  }
-  return false;
-}
-
-bool ContainsCi(std::string_view hay, std::string_view needle) {
-  return ToLowerAscii(hay).find(needle) != std::string::npos;
-}
 
 std::string Sanitize(std::string_view s) {
   std::string out;
@@ -110,34 +61,31 @@ std::string_view FormatName(DataFormat f) {
   return "none";
 }
 
-Sniffed SniffContent(std::string_view head) {
-  bool complete = head.size() < kHeadBytes;
-  if (head.size() >= 4 && head.substr(0, 4) == "PAR1") return {DataFormat::kParquet, ""};
-  if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
-  if (head.empty()) return {DataFormat::kNone, "empty"};
-  if (head.substr(0, 4) == "%PDF") return {DataFormat::kNone, "PDF"};
-  if (head.substr(0, 4) == std::string_view("PK\x03\x04", 4)) return {DataFormat::kNone, "zip (xlsx/docx)"};
-  if (head.substr(0, 2) == "\x1f\x8b") return {DataFormat::kNone, "gzip"};
-  if (head.find('\0') != std::string_view::npos) return {DataFormat::kNone, "binary or UTF-16"};
-  size_t first = head.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {DataFormat::kNone, "blank"};
-  char c = head[first];
-  if (c == '{' || c == '[') {
-    if (head.find("\"FeatureCollection\"") != std::string_view::npos ||
-        (head.find("\"features\"") != std::string_view::npos && head.find("\"geometry\"") != std::string_view::npos))
-      return {DataFormat::kGeoJson, ""};
-    return {DataFormat::kJson, ""};
+Sniffed SniffContent(std::string_view head, std::string_view name_hint) {
+  // Parquet is binary to the sniffer (nothing to profile) but a table to DuckDB.
+  if (IsParquet(head)) return {DataFormat::kParquet, ""};
+  // DuckDB's readers take UTF-8 (a byte-order mark is skipped): UTF-16 text would read as garbage.
+  Encoding enc = DetectEncoding(head, head.size() < kHeadBytes);
+  if (enc == Encoding::kUtf16Le || enc == Encoding::kUtf16Be) return {DataFormat::kNone, "binary or UTF-16"};
+  switch (SniffFormat(head, name_hint)) {
+    case FileFormat::kCsv: return {DataFormat::kCsv, ""};
+    case FileFormat::kJson: case FileFormat::kJsonLines: return {DataFormat::kJson, ""};
+    case FileFormat::kGeoJson: return {DataFormat::kGeoJson, ""};
+    case FileFormat::kEmpty: return {DataFormat::kNone, "empty"};
+    case FileFormat::kHtml: return {DataFormat::kNone, "HTML"};
+    case FileFormat::kXml: return {DataFormat::kNone, "XML"};
+    case FileFormat::kPdf: return {DataFormat::kNone, "PDF"};
+    case FileFormat::kZip: case FileFormat::kXlsx: case FileFormat::kDocx:
+      return {DataFormat::kNone, "zip (xlsx/docx)"};
+    case FileFormat::kBinary: case FileFormat::kUnknown: return {DataFormat::kNone, "binary or UTF-16"};
+    case FileFormat::kText: break;
   }
-  if (c == '<') {
-    return {DataFormat::kNone, ContainsCi(head.substr(0, 1024), "<html") || ContainsCi(head.substr(0, 1024), "<!doctype html")
-                                   ? "HTML"
-                                   : "XML"};
-  }
-  if (LooksDelimited(head, complete)) return {DataFormat::kCsv, ""};
+  if (head.find_first_not_of(" \t\r\n") == std::string_view::npos) return {DataFormat::kNone, "blank"};
+  if (IsSingleColumnText(head)) return {DataFormat::kCsv, ""};  // one column: see IsSingleColumnText
   return {DataFormat::kNone, "text without a consistent delimiter"};
 }
 
-Sniffed SniffFd(int fd) {
+Sniffed SniffFd(int fd, std::string_view name_hint) {
   struct stat st{};
   if (::fstat(fd, &st) != 0) return {DataFormat::kNone, std::string("unreadable: ") + std::strerror(errno)};
   if (!S_ISREG(st.st_mode)) return {DataFormat::kNone, "not a regular file"};
@@ -150,14 +98,14 @@ Sniffed SniffFd(int fd) {
     got += static_cast<size_t>(n);
   }
   buf.resize(got);
-  return SniffContent(buf);
+  return SniffContent(buf, name_hint);
 }
 
 Sniffed SniffFile(const std::string& path) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer (SniffFd then refuses it).
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return {DataFormat::kNone, std::string("unreadable: ") + std::strerror(errno)};
-  Sniffed s = SniffFd(fd);
+  Sniffed s = SniffFd(fd, path.substr(path.rfind('/') + 1));
   ::close(fd);
   return s;
 }

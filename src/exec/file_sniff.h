@@ -1,5 +1,7 @@
-// Which sandbox files DuckDB can read, decided from their first bytes rather than their names: lake
-// files are often called rows.txt (CSV) or data.txt (GeoJSON).
+// Which sandbox files DuckDB can read, decided from their first bytes rather than their names (lake files are
+// often called rows.txt (CSV) or data.txt (GeoJSON)) by the one content sniffer, lakeqa/common/sniff.h, so a
+// file the catalog calls CSV is CSV here too. One difference, on purpose: text that DuckDB reads as one
+// column gets a view even where the catalog calls it text (lakeqa::IsSingleColumnText says why).
 #pragma once
 
 #include <string>
@@ -16,11 +18,11 @@ struct Sniffed {
 };
 
 std::string_view FormatName(DataFormat f);
-// Looks at up to the first 64 KiB of head (the caller reads it).
-Sniffed SniffContent(std::string_view head);
+// Looks at up to the first 64 KiB of head (the caller reads it); name_hint: the file's name.
+Sniffed SniffContent(std::string_view head, std::string_view name_hint = {});
 Sniffed SniffFile(const std::string& path);
 // The same for an open descriptor (read with pread from offset 0); non-regular files are refused.
-Sniffed SniffFd(int fd);
+Sniffed SniffFd(int fd, std::string_view name_hint);
 
 // SQL view names for files given by sandbox-relative paths: the file stem, lower-cased and reduced to
 // [a-z0-9_], widened with parent folder names until unique, then numbered. Never returns `reserved`.

@@ -79,7 +79,7 @@ std::optional<InodeKey> InodeAt(int root_fd, const std::string& rel) {
 Sniffed SniffAt(int root_fd, const std::string& rel) {
   auto fd = OpenBeneath(root_fd, rel, O_RDONLY | O_NONBLOCK, 0, Links::kInside, rel);
   if (!fd.ok()) return {DataFormat::kNone, "unreadable: " + fd.status().message()};
-  Sniffed s = SniffFd(*fd);
+  Sniffed s = SniffFd(*fd, rel.substr(rel.rfind('/') + 1));
   ::close(*fd);
   return s;
 }

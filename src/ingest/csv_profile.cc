@@ -10,122 +10,55 @@ namespace lakeqa::ingest {
 namespace {
 
 constexpr size_t kMaxFieldBytes = 4096;   // kept per field; longer ones are truncated (and counted)
-constexpr size_t kSniffRecords = 32;
-constexpr size_t kSniffBytes = 16 * 1024;  // dialect evidence: 32 records or 16 KiB, whichever ends first
 
-// Splits up to max_records complete records of head with the given delimiter (quote-aware).
-std::vector<std::vector<std::string>> SplitRecords(std::string_view head, char delim, size_t max_records,
-                                                   bool* complete_last) {
-  std::vector<std::vector<std::string>> out;
-  std::vector<std::string> rec;
-  std::string field;
-  bool inq = false;
-  size_t i = 0;
-  *complete_last = true;
-  for (; i < head.size() && out.size() < max_records; ++i) {
-    char c = head[i];
-    if (inq) {
-      if (c == '"') {
-        if (i + 1 < head.size() && head[i + 1] == '"') {
-          field += '"';
-          ++i;
-        } else {
-          inq = false;
-        }
-      } else {
-        field += c;
+// The delimiter is the sniffer's (lakeqa/common/sniff.h); whether the first record is a header is decided
+// here, from the value types under it.
+std::optional<CsvDialect> DialectOf(std::optional<CsvShape> shape) {
+  if (!shape) return std::nullopt;
+  CsvDialect dialect;
+  dialect.delimiter = shape->delimiter;
+  dialect.columns = shape->columns;
+  dialect.consistency = shape->consistency;
+  // Header: the first record's fields are non-empty, non-numeric and distinct, and some column's later
+  // values have a type the header cell does not (numbers under a name), or the names are all short.
+  const auto& recs = shape->records;
+  const auto& first = recs.front();
+  bool header = first.size() == shape->columns;
+  std::vector<std::string> uniq(first.begin(), first.end());
+  std::sort(uniq.begin(), uniq.end());
+  header = header && std::adjacent_find(uniq.begin(), uniq.end()) == uniq.end();
+  bool typed_below = false;
+  for (size_t c = 0; header && c < first.size(); ++c) {
+    ValueType t = ClassifyValue(first[c]);
+    if (t != ValueType::kString) header = false;
+    ValueType below = ValueType::kEmpty;
+    for (size_t r = 1; r < recs.size(); ++r) {
+      if (c < recs[r].size()) below = WidenType(below, ClassifyValue(recs[r][c]));
+    }
+    if (below != ValueType::kString && below != ValueType::kEmpty) typed_below = true;
+  }
+  if (header && !typed_below) {
+    // All-string table: a header still if no header cell reappears as a value below it.
+    for (size_t c = 0; header && c < first.size(); ++c) {
+      for (size_t r = 1; r < recs.size(); ++r) {
+        if (c < recs[r].size() && recs[r][c] == first[c]) header = false;
       }
-    } else if (c == '"' && field.empty()) {
-      inq = true;
-    } else if (c == delim) {
-      rec.push_back(std::move(field));
-      field.clear();
-    } else if (c == '\n' || c == '\r') {
-      if (c == '\r' && i + 1 < head.size() && head[i + 1] == '\n') ++i;
-      rec.push_back(std::move(field));
-      field.clear();
-      out.push_back(std::move(rec));
-      rec.clear();
-    } else {
-      field += c;
     }
   }
-  if (out.size() < max_records && (!rec.empty() || !field.empty())) {
-    // The head's last line may be cut by the 64 KiB limit: count it only if the file ended there.
-    rec.push_back(std::move(field));
-    out.push_back(std::move(rec));
-    *complete_last = false;
-  }
-  return out;
+  dialect.has_header = header;
+  return dialect;
 }
 
 }  // namespace
 
-std::optional<CsvDialect> DetectCsvDialect(std::string_view head) {
-  bool cut = head.size() > kSniffBytes;
-  head = head.substr(0, kSniffBytes);
-  std::optional<CsvDialect> best;
-  double best_score = 0;
-  for (char d : {',', '\t', ';', '|'}) {
-    bool complete_last = true;
-    auto recs = SplitRecords(head, d, kSniffRecords, &complete_last);
-    if ((!complete_last || cut) && recs.size() > 1 && recs.size() < kSniffRecords) recs.pop_back();
-    // A first line longer than the sniff window: its last field is cut short (and could look like a
-    // duplicate header name), so it does not vote.
-    if (cut && !complete_last && recs.size() == 1 && recs[0].size() > 2) recs[0].pop_back();
-    // Blank lines do not vote.
-    std::map<size_t, size_t> counts;
-    size_t voters = 0;
-    for (auto& r : recs) {
-      if (r.size() == 1 && r[0].empty()) continue;
-      ++counts[r.size()];
-      ++voters;
-    }
-    if (voters == 0) continue;
-    auto mode = std::max_element(counts.begin(), counts.end(),
-                                 [](auto& a, auto& b) { return a.second < b.second; });
-    if (mode->first < 2) continue;
-    double consistency = static_cast<double>(mode->second) / static_cast<double>(voters);
-    // Prefer consistent tables, then more columns (a comma inside prose is not a table).
-    double score = consistency * (1.0 + 0.01 * static_cast<double>(std::min<size_t>(mode->first, 50)));
-    if (voters == 1) score *= 0.5;  // a single line is weak evidence
-    if (consistency < 0.6) continue;
-    if (score > best_score) {
-      best_score = score;
-      CsvDialect dialect;
-      dialect.delimiter = d;
-      dialect.columns = mode->first;
-      dialect.consistency = consistency;
-      // Header: the first record's fields are non-empty, non-numeric and distinct, and some column's later
-      // values have a type the header cell does not (numbers under a name), or the names are all short.
-      const auto& first = recs.front();
-      bool header = first.size() == mode->first;
-      std::vector<std::string> uniq(first.begin(), first.end());
-      std::sort(uniq.begin(), uniq.end());
-      header = header && std::adjacent_find(uniq.begin(), uniq.end()) == uniq.end();
-      bool typed_below = false;
-      for (size_t c = 0; header && c < first.size(); ++c) {
-        ValueType t = ClassifyValue(first[c]);
-        if (t != ValueType::kString) header = false;
-        ValueType below = ValueType::kEmpty;
-        for (size_t r = 1; r < recs.size(); ++r) {
-          if (c < recs[r].size()) below = WidenType(below, ClassifyValue(recs[r][c]));
-        }
-        if (below != ValueType::kString && below != ValueType::kEmpty) typed_below = true;
-      }
-      if (header && !typed_below) {
-        // All-string table: a header still if no header cell reappears as a value below it.
-        for (size_t c = 0; header && c < first.size(); ++c) {
-          for (size_t r = 1; r < recs.size(); ++r) {
-            if (c < recs[r].size() && recs[r][c] == first[c]) header = false;
-          }
-        }
-      }
-      dialect.has_header = header;
-      best = dialect;
-    }
-  }
-  return best;
+std::optional<CsvDialect> DetectCsvDialect(std::string_view head) { return DialectOf(DetectCsvShape(head)); }
+
+Format SniffFormatAndDialect(std::string_view head, std::string_view name_hint,
+                             std::optional<CsvDialect>* dialect) {
+  std::optional<CsvShape> shape;
+  Format f = SniffFormat(head, name_hint, dialect ? &shape : nullptr);
+  if (dialect && f == Format::kCsv) *dialect = DialectOf(std::move(shape));
+  return f;
 }
 
 CsvProfiler::CsvProfiler(const CsvDialect& dialect, const ProfileOptions& options)

@@ -4,9 +4,9 @@
 
 #include "ingest/csv_profile.h"
 #include "ingest/documents.h"
-#include "ingest/encoding.h"
 #include "ingest/json_profile.h"
 #include "ingest/zip_ranges.h"
+#include "lakeqa/common/encoding.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/lake/store.h"
 

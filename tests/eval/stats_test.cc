@@ -33,7 +33,7 @@ TEST(AnswerTypeTest, Classifies) {
 }
 
 TEST(StatsTest, SmallSet) {
-  const Cl100kTokenizer* tok = testing::SharedTokenizer();
+  const text::Cl100kTokenizer* tok = testing::SharedTokenizer();
   if (tok == nullptr) GTEST_SKIP() << "no cl100k ranks at " << testing::RanksPath();
   Task a;
   a.question = "hello world";
@@ -73,7 +73,7 @@ TEST(StatsTest, SmallSet) {
 // because task_37 is malformed; counted with its "upstream" side its question has 167 tokens, which
 // brings the average to exactly 101.06 (docs/tasks.md).
 TEST(StatsTest, ReproducesTable2) {
-  const Cl100kTokenizer* tok = testing::SharedTokenizer();
+  const text::Cl100kTokenizer* tok = testing::SharedTokenizer();
   if (tok == nullptr) GTEST_SKIP() << "no cl100k ranks at " << testing::RanksPath();
   std::string root = testing::SharedData() + "/lakeqa-tasks";
   if (!std::filesystem::exists(root)) GTEST_SKIP() << "shared data not found: " << root;

@@ -1,4 +1,4 @@
-// Helpers shared by the eval tests: locating ../shared/data and the cl100k ranks file.
+// Helpers shared by the eval tests: locating ../shared/data and the cl100k ranks file (tests/text/cl100k_util.h).
 #pragma once
 
 #include <cstdlib>
@@ -7,7 +7,7 @@
 
 #include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
-#include "lakeqa/eval/bpe.h"
+#include "text/cl100k_util.h"
 
 namespace lakeqa::eval::testing {
 
@@ -16,20 +16,8 @@ inline std::string SharedData() {
   return lakeqa::build_paths::SourceDir() + "/../shared/data";
 }
 
-inline std::string DepsDir() {
-  if (const char* d = std::getenv("LAKEQA_DEPS_DIR"); d != nullptr && *d) return d;
-  return lakeqa::build_paths::SourceDir() + "/.deps";
-}
-
-inline std::string RanksPath() { return DepsDir() + "/gpt-tokenizer/data/cl100k_base.tiktoken"; }
-
-// Loaded once per test binary: the ranks file is 1.6 MB and takes ~50 ms to index.
-inline const Cl100kTokenizer* SharedTokenizer() {
-  static const Cl100kTokenizer* tok = [] () -> const Cl100kTokenizer* {
-    auto r = Cl100kTokenizer::Load(RanksPath());
-    return r.ok() ? new Cl100kTokenizer(std::move(*r)) : nullptr;
-  }();
-  return tok;
-}
+using text::testing::DepsDir;
+using text::testing::RanksPath;
+using text::testing::SharedTokenizer;
 
 }  // namespace lakeqa::eval::testing

@@ -34,6 +34,22 @@ TEST(FileSniffTest, NonTablesSayWhy) {
             DataFormat::kNone);
 }
 
+// The SQL sandbox follows the one content sniffer (lakeqa/common/sniff.h), so a file the catalog calls CSV
+// gets a view, and text only as a single column; the cases are those where exec's former sniffer disagreed.
+TEST(FileSniffTest, FollowsTheOneSniffer) {
+  // Text of one column: the catalog calls it text, the sandbox still gives it a view (IsSingleColumnText).
+  EXPECT_EQ(SniffContent("Sector\nAdam\nBaker\n", "sectors.txt").format, DataFormat::kCsv);
+  EXPECT_EQ(SniffContent("Sector\nAdam\nBaker\n", "sectors.csv").format, DataFormat::kCsv);
+  EXPECT_EQ(F("# Data source: example\nDate,A,B\n1990-01-01,1,2\n1990-02-01,3,4\n"), DataFormat::kCsv);
+  EXPECT_EQ(F("[![Build status](https://example.org/badge.svg)](https://example.org)\n"), DataFormat::kNone);
+  EXPECT_EQ(F("[[Category:Stars]]\nAlpha Centauri, the closest star system, has three stars.\n"),
+            DataFormat::kNone);
+  // DuckDB reads UTF-8 only: UTF-16 text is refused even where the sniffer (converting it) sees a table.
+  std::string utf16 = std::string("\xFF\xFE", 2);
+  for (char c : std::string("a,b\n1,2\n3,4\n")) utf16 += std::string{c, '\0'};
+  EXPECT_EQ(SniffContent(utf16).reason, "binary or UTF-16");
+}
+
 TEST(FileSniffTest, ViewNames) {
   EXPECT_EQ(AssignViewNames({"ds/files/rows.txt"}, {}), (std::vector<std::string>{"rows"}));
   EXPECT_EQ(AssignViewNames({"a/files/rows.txt", "b/files/rows.txt", "c/data.csv"}, {}),

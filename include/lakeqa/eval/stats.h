@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "lakeqa/common/json.h"
-#include "lakeqa/eval/bpe.h"
 #include "lakeqa/eval/task.h"
+#include "lakeqa/text/tokenizer_cl100k.h"
 
 namespace lakeqa::eval {
 
@@ -34,7 +34,8 @@ struct TaskSetStats {
   Json ToJson() const;
 };
 
-TaskSetStats ComputeStats(const std::vector<Task>& tasks, const Cl100kTokenizer& tokenizer, std::string label);
+TaskSetStats ComputeStats(const std::vector<Task>& tasks, const text::Cl100kTokenizer& tokenizer,
+                          std::string label);
 
 // A Table-2-style text table with one column per set, then the distributions.
 std::string FormatStatsTable(const std::vector<TaskSetStats>& sets);

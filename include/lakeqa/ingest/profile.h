@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lakeqa/common/json.h"
+#include "lakeqa/common/sniff.h"
 #include "lakeqa/common/status.h"
 
 namespace lakeqa::lake {
@@ -19,24 +20,11 @@ class Store;
 
 namespace lakeqa::ingest {
 
-enum class Format {
-  kUnknown,
-  kEmpty,
-  kCsv,        // any delimited text (comma, tab, semicolon, pipe); see FileProfile::delimiter
-  kJson,       // one JSON document
-  kJsonLines,  // one JSON value per line
-  kGeoJson,    // a FeatureCollection/Feature: feature property keys become columns
-  kXml,
-  kHtml,
-  kPdf,
-  kXlsx,
-  kDocx,
-  kZip,        // another zip container
-  kText,       // plain text (prose, fixed-width)
-  kBinary,
-};
-std::string_view FormatName(Format f);  // "csv", "geojson", ...
-Format FormatFromName(std::string_view name);
+// Formats are the content sniffer's (lakeqa/common/sniff.h), under the names this module always used.
+using Format = FileFormat;
+using ::lakeqa::FormatFromName;
+using ::lakeqa::FormatName;
+using ::lakeqa::SniffFormat;
 
 struct ColumnProfile {
   std::string name;
@@ -99,9 +87,6 @@ class Profiler {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-// Format from the first bytes (up to 64 KiB) plus the name as a tie-breaker only.
-Format SniffFormat(std::string_view head, std::string_view name_hint);
 
 // Reads a lake object through the store (whole, or its first options.max_bytes) and profiles it.
 Result<FileProfile> ProfileObject(lake::Store& store, std::string_view key, const ProfileOptions& options);

@@ -4,12 +4,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "eval/test_util.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
-#include "lakeqa/eval/bpe.h"
+#include "lakeqa/text/tokenizer_cl100k.h"
+#include "text/cl100k_util.h"
 
-namespace lakeqa::eval {
+namespace lakeqa::text {
 namespace {
 
 using testing::RanksPath;
@@ -138,4 +138,4 @@ TEST(Cl100kTest, MatchesGptTokenizerExactly) {
 }
 
 }  // namespace
-}  // namespace lakeqa::eval
+}  // namespace lakeqa::text

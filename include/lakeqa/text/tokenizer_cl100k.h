@@ -11,7 +11,7 @@
 
 #include "lakeqa/common/status.h"
 
-namespace lakeqa::eval {
+namespace lakeqa::text {
 
 class Cl100kTokenizer {
  public:
@@ -52,4 +52,4 @@ class Cl100kTokenizer {
   std::vector<std::string_view> by_rank_;  // views into ranks_' keys (node-based, so stable)
 };
 
-}  // namespace lakeqa::eval
+}  // namespace lakeqa::text

@@ -1,8 +1,8 @@
-#include "ingest/encoding.h"
+#include "lakeqa/common/encoding.h"
 
 #include "lakeqa/common/strings.h"
 
-namespace lakeqa::ingest {
+namespace lakeqa {
 
 std::string_view EncodingName(Encoding e) {
   switch (e) {
@@ -94,4 +94,4 @@ std::string_view Transcoder::Convert(std::string_view in) {
   return out_;
 }
 
-}  // namespace lakeqa::ingest
+}  // namespace lakeqa

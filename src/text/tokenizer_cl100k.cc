@@ -6,7 +6,7 @@
 // It differs from the original 2023 pattern only for whitespace runs at the very end of the text that
 // contain a newline ("x\n  " ends in one piece "\n  ", not "\n" + "  "). \s is JavaScript's set, so counts
 // match gpt-tokenizer exactly; \p{L} and \p{N} come from utf8proc's general categories.
-#include "lakeqa/eval/bpe.h"
+#include "lakeqa/text/tokenizer_cl100k.h"
 
 #include <utf8proc.h>
 
@@ -19,7 +19,7 @@
 #include "lakeqa/common/build_paths.h"
 #include "lakeqa/common/fs.h"
 
-namespace lakeqa::eval {
+namespace lakeqa::text {
 namespace {
 
 constexpr uint32_t kNoRank = std::numeric_limits<uint32_t>::max();
@@ -346,4 +346,4 @@ std::vector<std::string_view> Cl100kTokenizer::Split(std::string_view text) {
   return out;
 }
 
-}  // namespace lakeqa::eval
+}  // namespace lakeqa::text

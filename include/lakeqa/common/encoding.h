@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace lakeqa::ingest {
+namespace lakeqa {
 
 enum class Encoding { kUtf8, kUtf8Bom, kUtf16Le, kUtf16Be, kLatin1 };
 
@@ -33,4 +33,4 @@ class Transcoder {
   std::string out_, carry_;
 };
 
-}  // namespace lakeqa::ingest
+}  // namespace lakeqa
