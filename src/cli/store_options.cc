@@ -10,13 +10,17 @@ void AddStoreFlags(CLI::App* cmd, StoreFlags& flags) {
   cmd->add_option("--s3-retries", flags.retries, "Retries on throttling, 5xx and timeouts")->capture_default_str();
 }
 
-Result<std::unique_ptr<lake::Store>> OpenFromFlags(const std::string& uri, const StoreFlags& flags) {
+lake::S3Options ToS3Options(const StoreFlags& flags) {
   lake::S3Options opts;
   opts.endpoint = flags.endpoint;
   if (!flags.region.empty()) opts.region = flags.region;
   opts.anonymous = flags.anonymous;
   opts.max_retries = flags.retries;
-  return lake::OpenStore(uri, opts);
+  return opts;
+}
+
+Result<std::unique_ptr<lake::Store>> OpenFromFlags(const std::string& uri, const StoreFlags& flags) {
+  return lake::OpenStore(uri, ToS3Options(flags));
 }
 
 Json StoreFlagsJson(const StoreFlags& flags) {

@@ -17,6 +17,7 @@ struct StoreFlags {
 };
 
 void AddStoreFlags(CLI::App* cmd, StoreFlags& flags);
+lake::S3Options ToS3Options(const StoreFlags& flags);
 Result<std::unique_ptr<lake::Store>> OpenFromFlags(const std::string& uri, const StoreFlags& flags);
 // The same flags as the JSON store options of agent::ToolEnvOptions (run, tasks verify).
 Json StoreFlagsJson(const StoreFlags& flags);

@@ -6,14 +6,8 @@
 // (exit 11, unsupported, when no question applies).
 #include <fmt/format.h>
 
-#include <sys/stat.h>
-
-#include "lakeqa/agent/tool_env.h"
 #include "lakeqa/agent/verify.h"
-#include "lakeqa/common/fs.h"
 #include "lakeqa/common/progress.h"
-#include "lakeqa/eval/cmdbench.h"
-#include "lakeqa/eval/task.h"
 
 #include "cli/command.h"
 #include "cli/store_options.h"
@@ -29,77 +23,31 @@ struct Opts {
 };
 
 int Run(const Opts& o) {
-  eval::LoadResult loaded = eval::LoadTasks(o.paths);
-  // Questions that cannot apply to a lake (CMDBench graph, document, source routing) are reported in one
-  // line each and are not failures; every other load error is.
-  size_t not_applicable = 0;
-  for (const auto& e : loaded.errors) {
-    bool na = e.status.code() == ErrorCode::kUnsupported;
-    not_applicable += na;
-    fmt::print(stderr, "skipped: {}\n", e.status.message());
-  }
-  const size_t load_failures = loaded.errors.size() - not_applicable;
-  // A CMDBench source question's gold is a modality: there is no lake file to ground.
-  std::erase_if(loaded.tasks, [&](const eval::Task& t) {
-    if (!t.cmdbench || t.cmdbench->kind != eval::CmdbenchKind::kSource) return false;
-    std::string sources;
-    for (const auto& s : t.cmdbench->sources) sources += (sources.empty() ? "" : ", ") + s;
-    fmt::print(stderr, "skipped: {} [{}]: not applicable: a CMDBench source-routing question: its gold is a modality "
-               "({}), not a lake file\n", t.Where(), t.id, sources);
-    ++not_applicable;
-    return true;
-  });
-  if (loaded.tasks.empty()) {
-    if (load_failures == 0 && not_applicable > 0) {
-      return Fail(Unsupported(fmt::format("none of the {} question(s) applies to a lake (reasons above)", not_applicable)),
-                  o.out);
-    }
-    return Fail(NotFound("no task could be loaded from the given paths"), o.out);
-  }
-
-  std::string work = o.work;
-  if (work.empty()) {
-    auto t = MakeTempDir("lakeqa-verify-");
-    if (!t.ok()) return Fail(t.status(), o.out);
-    work = *t;
-    // The Python sandbox runs as an unprivileged user, which must be able to reach the sandboxes inside.
-    ::chmod(work.c_str(), 0755);
-  }
-  agent::ToolEnvOptions eo;
-  eo.index_dir = o.index;
-  eo.lake = o.lake;
-  eo.work_dir = work;
-  eo.store_options = StoreFlagsJson(o.store);
-  auto envs = agent::MakeToolEnvFactory(eo);
-  if (!envs.ok()) return Fail(envs.status(), o.out);
-
-  ProgressBar bar("verifying", loaded.tasks.size(), "tasks", !o.out.quiet && !o.out.json);
-  agent::VerifyReport rep = agent::VerifyTasks(loaded.tasks, *envs, [&bar] { bar.Add(1); });
-  bar.Finish();
-  if (o.work.empty()) (void)RemoveAll(work);
-
-  const Json& rows = rep.results;
-  size_t tasks_ok = rep.tasks_grounded, nodes = rep.nodes, nodes_ok = rep.nodes_grounded;
-  bool all = tasks_ok == loaded.tasks.size() && load_failures == 0;
+  agent::VerifyFilesOptions vo;
+  vo.paths = o.paths;
+  vo.env.index_dir = o.index;
+  vo.env.lake = o.lake;
+  vo.env.work_dir = o.work;
+  vo.env.store_options = StoreFlagsJson(o.store);
+  vo.on_note = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+  ProgressBar bar("verifying", 0, "tasks", !o.out.quiet && !o.out.json);
+  vo.progress = &bar;
+  auto r = agent::VerifyTaskFiles(vo);
+  if (!r.ok()) return Fail(r.status(), o.out);
+  const agent::VerifyReport& rep = r->verify;
   if (o.out.json) {
-    PrintJson({{"tasks", loaded.tasks.size()},
-               {"tasks_grounded", tasks_ok},
-               {"nodes", nodes},
-               {"nodes_grounded", nodes_ok},
-               {"load_errors", load_failures},
-               {"not_applicable", not_applicable},
-               {"results", rows}});
+    PrintJson(r->ToJson());
   } else {
-    for (const Json& row : rows) {
+    for (const Json& row : rep.results) {
       if (row["grounded"].get<bool>()) continue;
       fmt::print("NOT GROUNDED {} ({}): {}\n", row["task_id"].get<std::string>(), row["file"].get<std::string>(),
                  row.value("error", std::string("a node did not yield its answer")));
     }
-    fmt::print("{}/{} tasks grounded, {}/{} nodes{}{}\n", tasks_ok, loaded.tasks.size(), nodes_ok, nodes,
-               load_failures == 0 ? "" : fmt::format(", {} task(s) or file(s) could not be loaded", load_failures),
-               not_applicable == 0 ? "" : fmt::format(", {} question(s) do not apply to a lake", not_applicable));
+    fmt::print("{}/{} tasks grounded, {}/{} nodes{}{}\n", rep.tasks_grounded, rep.tasks, rep.nodes_grounded, rep.nodes,
+               r->load_failures == 0 ? "" : fmt::format(", {} task(s) or file(s) could not be loaded", r->load_failures),
+               r->not_applicable == 0 ? "" : fmt::format(", {} question(s) do not apply to a lake", r->not_applicable));
   }
-  return all ? 0 : ExitCodeFor(ErrorCode::kParseError);
+  return r->all_grounded() ? 0 : ExitCodeFor(ErrorCode::kParseError);
 }
 
 Registration reg([](CLI::App& root, Commands& commands) {
