@@ -27,8 +27,6 @@
 
 namespace lakeqa::index {
 
-inline constexpr std::string_view kNearDuplicatesFile = "near_duplicates.json";
-
 struct NearDuplicateOptions {
   double min_column_overlap = 0.5;
   double min_value_overlap = 0.6;

@@ -24,8 +24,6 @@
 
 namespace lakeqa::index {
 
-inline constexpr const char* kParagraphsDir = "paragraphs";
-
 struct ParagraphOptions {
   size_t max_paragraphs_per_page = 2000;
   size_t max_paragraph_bytes = 8 * 1024;  // a longer paragraph is cut at a UTF-8 boundary
