@@ -45,16 +45,9 @@ class BaselineAgent : public Agent {
   std::string Name() const override { return "baseline"; }
 
   AgentResult Run(const eval::Task& task, ToolEnv& env, const std::atomic<bool>& cancel) override {
-    AgentResult out;
-    out.cost_usd = 0.0;  // no model call: nothing is spent (unknown is for unpriced models)
-    out.task_id = task.id;
-    auto start = std::chrono::steady_clock::now();
-    int turn = 0;
-    auto call = [&](const std::string& tool, const Json& args) {
-      return internal::CallAndRecord(env, turn, tool, args, out);
-    };
+    internal::ScriptedRun run(task, env);
     std::string evidence;
-    Json hits = call("search_keyword", {{"keywords", Keywords(task.question, 5)}, {"limit", 5}});
+    Json hits = run.Call("search_keyword", {{"keywords", Keywords(task.question, 5)}, {"limit", 5}});
     if (!cancel.load() && hits.contains("results") && hits["results"].is_array() &&
         !hits["results"].empty()) {
       const Json& top = hits["results"][0];
@@ -62,7 +55,7 @@ class BaselineAgent : public Agent {
       if (top.contains("namespace") && top["namespace"].is_string() && id.find('/') == std::string::npos) {
         id = top["namespace"].get<std::string>() + "/" + id;
       }
-      Json files = call("list_files", {{"dataset_ids", {id}}});
+      Json files = run.Call("list_files", {{"dataset_ids", {id}}});
       std::string path;
       if (files.contains("files") && files["files"].is_array()) {
         // Prefer the data file (rows.txt / *.csv) over metadata.
@@ -76,8 +69,8 @@ class BaselineAgent : public Agent {
         }
       }
       if (!path.empty() && !cancel.load()) {
-        call("download", {{"files", Json::array({{{"dataset_id", id}, {"file_path", path}}})}});
-        evidence = DumpJson(call("inspect_file", {{"dataset_id", id}, {"file_path", path}}));
+        run.Call("download", {{"files", Json::array({{{"dataset_id", id}, {"file_path", path}}})}});
+        evidence = DumpJson(run.Call("inspect_file", {{"dataset_id", id}, {"file_path", path}}));
       }
     }
     // The guess: the most frequent number in what it saw, else its first search hit's id.
@@ -93,16 +86,12 @@ class BaselineAgent : public Agent {
       if (c > best) best = c, guess = num;
     }
     if (cancel.load()) {
-      out.outcome = Outcome::kCancelled;
-      return out;
+      run.out.outcome = Outcome::kCancelled;
+      return std::move(run.out);
     }
-    Json args = {{"answer", "[" + guess + "]"},
-                 {"reasoning", "baseline: most frequent value in the top hit's preview"}};
-    Json r = internal::Submit(args, out);
-    out.trace.push_back(internal::ToolEvent(++turn, "submit_answer", args, r, 0));
-    out.turns = turn;
-    out.elapsed_s = internal::MsSince(start) / 1000;
-    return out;
+    run.SubmitAnswer({{"answer", "[" + guess + "]"},
+                      {"reasoning", "baseline: most frequent value in the top hit's preview"}});
+    return run.Finish();
   }
 };
 

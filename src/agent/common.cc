@@ -76,6 +76,22 @@ Json CallAndRecord(ToolEnv& env, int& turn, const std::string& tool, const Json&
   return r;
 }
 
+ScriptedRun::ScriptedRun(const eval::Task& task, ToolEnv& env) : env_(env) {
+  out.cost_usd = 0.0;
+  out.task_id = task.id;
+}
+
+void ScriptedRun::SubmitAnswer(const Json& args) {
+  Json r = Submit(args, out);
+  out.trace.push_back(ToolEvent(++turn_, "submit_answer", args, r, 0));
+  out.turns = turn_;
+}
+
+AgentResult ScriptedRun::Finish() {
+  out.elapsed_s = MsSince(start_) / 1000;
+  return std::move(out);
+}
+
 Json SafeCall(ToolEnv& env, const std::string& tool, const Json& args, bool compact) {
   try {
     return compact ? env.CallCompact(tool, args) : env.Call(tool, args);

@@ -35,6 +35,27 @@ inline double MsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
+// The run of one task by a scripted, model-free agent (oracle, baseline): nothing is spent (unknown is for
+// unpriced models), each tool call is a numbered turn of the trace (CallAndRecord), and the answer goes
+// through submit_answer as a model's would.
+class ScriptedRun {
+ public:
+  ScriptedRun(const eval::Task& task, ToolEnv& env);
+  Json Call(const std::string& tool, const Json& args) { return CallAndRecord(env_, turn_, tool, args, out); }
+  // Records args as a submit_answer call, the last turn of the run.
+  void SubmitAnswer(const Json& args);
+  int turns() const { return turn_; }
+  // The result, with the time the run took.
+  AgentResult Finish();
+
+  AgentResult out;
+
+ private:
+  ToolEnv& env_;
+  int turn_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 // Cuts a tool result the way the reference harness does: head 2500 + marker + tail 1000 characters,
 // on UTF-8 boundaries.
 std::string Truncate(const std::string& text, size_t limit);

@@ -73,27 +73,14 @@ class LlmAgent : public Agent {
       return finish(Outcome::kError, setup.status().message());
     }
 
-    std::vector<llm::ToolSchema> tools = PaperToolSchemas();
-    if (!config_.extra_tools.empty()) {
-      std::vector<Json> env_schemas = env.Schemas();
-      for (const std::string& name : config_.extra_tools) {
-        auto it = std::find_if(env_schemas.begin(), env_schemas.end(),
-                               [&](const Json& s) { return s.value("name", "") == name; });
-        if (it == env_schemas.end())
-          return finish(Outcome::kError, "--tools: the tool environment has no tool \"" + name + "\"");
-        if (std::none_of(tools.begin(), tools.end(),
-                         [&](const llm::ToolSchema& t) { return t.name == name; })) {
-          tools.push_back(SchemaFromJson(*it));
-        }
-      }
-    }
-    tools = episode.Tools(std::move(tools));
-    std::set<std::string> offered;
+    Result<std::vector<llm::ToolSchema>> offered_tools = OfferedTools(env);
+    if (!offered_tools.ok()) return finish(Outcome::kError, offered_tools.status().message());
+    std::vector<llm::ToolSchema> tools = episode.Tools(std::move(*offered_tools));
+    Offered offered;
     for (const auto& t : tools)
-      offered.insert(t.name);
-    std::string tool_names;
+      offered.names.insert(t.name);
     for (const auto& t : tools)
-      tool_names += (tool_names.empty() ? "" : ", ") + t.name;
+      offered.list += (offered.list.empty() ? "" : ", ") + t.name;
 
     llm::ChatRequest req;
     req.model = model_;
@@ -112,16 +99,7 @@ class LlmAgent : public Agent {
       if (elapsed > config_.timeout_s) {
         return finish(Outcome::kTimeout, fmt::format("timeout: the task exceeded {} s", config_.timeout_s));
       }
-      int remaining = config_.max_turns - turn;
-      double time_left = config_.timeout_s - elapsed;
-      // The last turn, the last tenth of the time or a nearly spent budget: the model must answer now.
-      if (remaining == 1 || time_left < std::min(60.0, config_.timeout_s / 10) || budget_low) {
-        req.tool_choice = llm::ToolChoice::Tool("submit_answer");
-      } else if (remaining <= config_.forced_turns) {
-        req.tool_choice = llm::ToolChoice::Required();
-      } else {
-        req.tool_choice = llm::ToolChoice::Auto();
-      }
+      req.tool_choice = ChoiceFor(turn, elapsed, budget_low);
 
       auto t0 = Clock::now();
       Result<llm::ChatResponse> resp = client_.Complete(req);
@@ -151,44 +129,7 @@ class LlmAgent : public Agent {
         event["status"] = "no_tool_call";
         out.trace.push_back(std::move(event));
       } else {
-        // One tool call per turn: further calls of the same reply are dropped (and noted in the trace).
-        llm::ToolCall call = resp->tool_calls.front();
-        if (resp->tool_calls.size() > 1) event["ignored_tool_calls"] = resp->tool_calls.size() - 1;
-        if (call.id.empty()) call.id = "call_" + std::to_string(turn + 1);
-        req.messages.push_back(llm::Message::Assistant(resp->content, {call}));
-
-        Json result;
-        auto t1 = Clock::now();
-        bool called = false;
-        // What the model is shown: the compact view, unless it asked for a view itself.
-        bool own_view = call.arguments.is_object() && call.arguments.contains("view");
-        bool compact = config_.compact_results && !own_view;
-        // One count everywhere (eval's TraceSets): every call but submit_answer, refused ones included.
-        if (call.name != "submit_answer") ++out.tool_calls;
-        if (offered.count(call.name) == 0) {
-          result = ErrorJson(NotFound("unknown tool \"" + call.name + "\"; available tools: " + tool_names));
-        } else if (!call.ArgumentsValid()) {
-          result = ErrorJson(InvalidArgument("the arguments of " + call.name + " are not a JSON object: " +
-                                             call.arguments_text.substr(0, 300)));
-        } else if (call.name == "submit_answer") {
-          result = internal::Submit(call.arguments, out);
-        } else {
-          result = internal::SafeCall(env, call.name, call.arguments, compact);
-          called = true;
-        }
-        Json ids = internal::TrackDatasets(env, called, call.name, call.arguments, result, out);
-        std::string text = internal::Truncate(DumpJson(result), config_.result_chars);
-        int turns_left = config_.max_turns - turn - 1;
-        int secs_left = std::max(0, static_cast<int>(config_.timeout_s - MsSince(start) / 1000));
-        text += fmt::format("\n\n[STATUS: {} turns remaining, {}s time remaining]", turns_left, secs_left);
-        bool is_error = internal::IsError(result);
-        req.messages.push_back(llm::Message::ToolResult(call.id, text, is_error));
-        event["tool"] = call.name;
-        event["arguments"] = call.ArgumentsValid() ? call.arguments : Json(call.arguments_text);
-        event["status"] = internal::CallStatus(result);
-        event["elapsed_ms"] = MsSince(t1);
-        event["result"] = text;
-        event.update(ids);
+        RunToolCall(*resp, turn, offered, env, start, req, event, out);
         out.trace.push_back(std::move(event));
         if (out.outcome == Outcome::kAnswered) return finish(Outcome::kAnswered);
       }
@@ -214,6 +155,83 @@ class LlmAgent : public Agent {
   }
 
  private:
+  // The last turn, the last tenth of the time or a nearly spent budget: the model must answer now; in the
+  // last forced_turns it must call a tool.
+  llm::ToolChoice ChoiceFor(int turn, double elapsed, bool budget_low) const {
+    int remaining = config_.max_turns - turn;
+    double time_left = config_.timeout_s - elapsed;
+    if (remaining == 1 || time_left < std::min(60.0, config_.timeout_s / 10) || budget_low)
+      return llm::ToolChoice::Tool("submit_answer");
+    if (remaining <= config_.forced_turns) return llm::ToolChoice::Required();
+    return llm::ToolChoice::Auto();
+  }
+
+  // The tools the model is offered and their names as the error of an unknown tool lists them.
+  struct Offered {
+    std::set<std::string> names;
+    std::string list;
+  };
+
+  // The paper's tools plus the --tools extras the environment has (an extra it lacks is an error).
+  Result<std::vector<llm::ToolSchema>> OfferedTools(ToolEnv& env) const {
+    std::vector<llm::ToolSchema> tools = PaperToolSchemas();
+    if (config_.extra_tools.empty()) return tools;
+    std::vector<Json> env_schemas = env.Schemas();
+    for (const std::string& name : config_.extra_tools) {
+      auto it = std::find_if(env_schemas.begin(), env_schemas.end(),
+                             [&](const Json& s) { return s.value("name", "") == name; });
+      if (it == env_schemas.end())
+        return InvalidArgument("--tools: the tool environment has no tool \"" + name + "\"");
+      if (std::none_of(tools.begin(), tools.end(), [&](const llm::ToolSchema& t) { return t.name == name; }))
+        tools.push_back(SchemaFromJson(*it));
+    }
+    return tools;
+  }
+
+  // Runs (or refuses) the tool the model called and puts its result in the conversation, with the turns
+  // and seconds left, and in the turn's trace event.
+  void RunToolCall(const llm::ChatResponse& resp, int turn, const Offered& offered, ToolEnv& env,
+                   Clock::time_point start, llm::ChatRequest& req, Json& event, AgentResult& out) {
+    // One tool call per turn: further calls of the same reply are dropped (and noted in the trace).
+    llm::ToolCall call = resp.tool_calls.front();
+    if (resp.tool_calls.size() > 1) event["ignored_tool_calls"] = resp.tool_calls.size() - 1;
+    if (call.id.empty()) call.id = "call_" + std::to_string(turn + 1);
+    req.messages.push_back(llm::Message::Assistant(resp.content, {call}));
+
+    Json result;
+    auto t1 = Clock::now();
+    bool called = false;
+    // What the model is shown: the compact view, unless it asked for a view itself.
+    bool own_view = call.arguments.is_object() && call.arguments.contains("view");
+    bool compact = config_.compact_results && !own_view;
+    // One count everywhere (eval's TraceSets): every call but submit_answer, refused ones included.
+    if (call.name != "submit_answer") ++out.tool_calls;
+    if (offered.names.count(call.name) == 0) {
+      result = ErrorJson(NotFound("unknown tool \"" + call.name + "\"; available tools: " + offered.list));
+    } else if (!call.ArgumentsValid()) {
+      result = ErrorJson(InvalidArgument("the arguments of " + call.name + " are not a JSON object: " +
+                                         call.arguments_text.substr(0, 300)));
+    } else if (call.name == "submit_answer") {
+      result = internal::Submit(call.arguments, out);
+    } else {
+      result = internal::SafeCall(env, call.name, call.arguments, compact);
+      called = true;
+    }
+    Json ids = internal::TrackDatasets(env, called, call.name, call.arguments, result, out);
+    std::string text = internal::Truncate(DumpJson(result), config_.result_chars);
+    int turns_left = config_.max_turns - turn - 1;
+    int secs_left = std::max(0, static_cast<int>(config_.timeout_s - MsSince(start) / 1000));
+    text += fmt::format("\n\n[STATUS: {} turns remaining, {}s time remaining]", turns_left, secs_left);
+    bool is_error = internal::IsError(result);
+    req.messages.push_back(llm::Message::ToolResult(call.id, text, is_error));
+    event["tool"] = call.name;
+    event["arguments"] = call.ArgumentsValid() ? call.arguments : Json(call.arguments_text);
+    event["status"] = internal::CallStatus(result);
+    event["elapsed_ms"] = MsSince(t1);
+    event["result"] = text;
+    event.update(ids);
+  }
+
   llm::ChatClient& client_;
   std::string provider_, model_;
   std::optional<llm::Price> price_;

@@ -18,19 +18,83 @@ std::string JsonText(const Json& j) {
   return j.is_string() ? j.get<std::string>() : j.dump();
 }
 
+// Search recall: the rank (from 1) of the node's gold dataset among search_keyword's first kRecallDepth
+// hits for subq, null when it is not there; a failed search is noted in diag.
+Json SearchRank(internal::ScriptedRun& run, const std::string& subq, const eval::DatasetRef& ref, Json& diag) {
+  Json rank = nullptr;
+  if (subq.empty()) return rank;
+  Json sr = run.Call("search_keyword", {{"keywords", {subq}}, {"limit", kRecallDepth}});
+  if (sr.contains("results") && sr["results"].is_array()) {
+    for (size_t i = 0; i < sr["results"].size() && i < size_t(kRecallDepth); ++i) {
+      const Json& h = sr["results"][i];
+      std::string id = h.value("dataset_id", "");
+      std::string ns =
+          h.contains("namespace") && h["namespace"].is_string() ? h["namespace"].get<std::string>() : ref.ns;
+      if (id == ref.Key() || (id == ref.id && ns == ref.ns)) {
+        rank = i + 1;
+        break;
+      }
+    }
+  } else if (internal::IsError(sr)) {
+    diag["search_error"] = sr["error"];
+  }
+  return rank;
+}
+
+// Grounds a node: downloads its source and runs its fact code, whose printed answer must match the node's
+// (a sentence fact is grounded by the download alone). The answer or the error goes into diag.
+bool GroundNode(internal::ScriptedRun& run, const eval::Node& node, const std::string& want, Json& diag) {
+  auto call = [&](const std::string& tool, const Json& args) { return run.Call(tool, args); };
+  FactRun fact = RunFact(call, node.source, node.fact);
+  if (fact.local_path.empty()) {
+    diag["error"] = fact.error;
+    return false;
+  }
+  if (!fact.code) {
+    diag["answer"] = want;  // a sentence fact: the download grounds it, its answer is the annotated one
+    return true;
+  }
+  diag["answer"] = fact.answer;
+  bool ok = FactAnswerMatches(fact.answer, want);
+  if (!ok) {
+    diag["error"] = !fact.error.empty() ? fact.error
+                                        : "fact code printed \"" + fact.answer.substr(0, 200) +
+                                              "\", node answer is \"" + want + "\"";
+  }
+  return ok;
+}
+
+// A CMDBench graph question's provenance is a Cypher query: the oracle runs it through graph_query, so its
+// trace names the node and edge identities it matched, as an agent's would. Null for other tasks.
+Json GraphProvenance(internal::ScriptedRun& run, const eval::Task& task, std::vector<std::string>& failures) {
+  Json r = run.Call("graph_query", {{"cypher", task.cmdbench->cypher}});
+  if (internal::IsError(r)) {
+    failures.push_back("provenance Cypher: " + r["error"].value("message", DumpJson(r["error"])));
+    return {{"error", r["error"]}};
+  }
+  return {{"rows", r.contains("rows") && r["rows"].is_array() ? r["rows"].size() : 0},
+          {"nodes", r.value("nodes_total", 0)},
+          {"edges", r.value("edges_total", 0)}};
+}
+
+// Why the oracle gives no answer: no gold trail to follow is not an answer (an empty answer counted as
+// "answered" made 104 KramaBench tasks look answered).
+std::string NotApplicableReason(const eval::Task& task) {
+  if (task.cmdbench && task.cmdbench->kind == eval::CmdbenchKind::kSource)
+    return "a CMDBench source question names a modality, not a lake file: the oracle has nothing to ground";
+  if (task.kramabench)
+    return "a KramaBench task has no gold trail (nodes) to follow; its reference solution runs "
+           "with `lakeqa kramabench solutions` (docs/kramabench.md)";
+  return "the task has no gold nodes to follow";
+}
+
 class OracleAgent : public Agent {
  public:
   std::string Name() const override { return "oracle"; }
 
   AgentResult Run(const eval::Task& task, ToolEnv& env, const std::atomic<bool>& cancel) override {
-    AgentResult out;
-    out.cost_usd = 0.0;  // no model call: nothing is spent (unknown is for unpriced models)
-    out.task_id = task.id;
-    auto start = std::chrono::steady_clock::now();
-    int turn = 0;
-    auto call = [&](const std::string& tool, const Json& args) {
-      return internal::CallAndRecord(env, turn, tool, args, out);
-    };
+    internal::ScriptedRun run(task, env);
+    AgentResult& out = run.out;
     Json nodes = Json::array();
     std::map<std::string, std::string> node_answers;
     int found = 0, grounded = 0;
@@ -39,7 +103,7 @@ class OracleAgent : public Agent {
       if (cancel.load()) {
         out.outcome = Outcome::kCancelled;
         out.error = "cancelled";
-        return out;
+        return std::move(out);
       }
       Json diag = {{"node", node.id}, {"source", node.source}};
       auto ref = eval::ParseDatasetPath(node.source);
@@ -50,48 +114,11 @@ class OracleAgent : public Agent {
         continue;
       }
       diag["dataset"] = ref->Key();
-
-      // Search recall: the subquestion with earlier node answers filled in, as a solver would have it.
-      std::string subq = FillNodePlaceholders(node.subquestion, node_answers);
-      Json rank = nullptr;
-      if (!subq.empty()) {
-        Json sr = call("search_keyword", {{"keywords", {subq}}, {"limit", kRecallDepth}});
-        if (sr.contains("results") && sr["results"].is_array()) {
-          for (size_t i = 0; i < sr["results"].size() && i < size_t(kRecallDepth); ++i) {
-            const Json& h = sr["results"][i];
-            std::string id = h.value("dataset_id", "");
-            std::string ns = h.contains("namespace") && h["namespace"].is_string()
-                                 ? h["namespace"].get<std::string>()
-                                 : ref->ns;
-            if (id == ref->Key() || (id == ref->id && ns == ref->ns)) {
-              rank = i + 1;
-              break;
-            }
-          }
-        } else if (internal::IsError(sr)) {
-          diag["search_error"] = sr["error"];
-        }
-      }
-      diag["search_rank"] = rank;
-      if (!rank.is_null()) ++found;
-
+      // The subquestion with earlier node answers filled in, as a solver would have it.
+      diag["search_rank"] = SearchRank(run, FillNodePlaceholders(node.subquestion, node_answers), *ref, diag);
+      if (!diag["search_rank"].is_null()) ++found;
       std::string want = JsonText(node.answer);
-      FactRun fact = RunFact(call, node.source, node.fact);
-      bool ok = false;
-      if (fact.local_path.empty()) {
-        diag["error"] = fact.error;
-      } else if (!fact.code) {
-        ok = true;  // a sentence fact: the download grounds it, its answer is the annotated one
-        diag["answer"] = want;
-      } else {
-        diag["answer"] = fact.answer;
-        ok = FactAnswerMatches(fact.answer, want);
-        if (!ok) {
-          diag["error"] = !fact.error.empty() ? fact.error
-                                              : "fact code printed \"" + fact.answer.substr(0, 200) +
-                                                    "\", node answer is \"" + want + "\"";
-        }
-      }
+      bool ok = GroundNode(run, node, want, diag);
       diag["grounded"] = ok;
       if (ok) {
         ++grounded;
@@ -101,21 +128,10 @@ class OracleAgent : public Agent {
       }
       nodes.push_back(std::move(diag));
     }
-    // A CMDBench graph question's provenance is a Cypher query: the oracle runs it through graph_query, so
-    // its trace names the node and edge identities it matched, as an agent's would.
     Json graph = nullptr;
-    if (task.cmdbench && task.cmdbench->kind == eval::CmdbenchKind::kGraph && !cancel.load()) {
-      Json r = call("graph_query", {{"cypher", task.cmdbench->cypher}});
-      if (internal::IsError(r)) {
-        failures.push_back("provenance Cypher: " + r["error"].value("message", DumpJson(r["error"])));
-        graph = {{"error", r["error"]}};
-      } else {
-        graph = {{"rows", r.contains("rows") && r["rows"].is_array() ? r["rows"].size() : 0},
-                 {"nodes", r.value("nodes_total", 0)},
-                 {"edges", r.value("edges_total", 0)}};
-      }
-    }
-    out.turns = turn;
+    if (task.cmdbench && task.cmdbench->kind == eval::CmdbenchKind::kGraph && !cancel.load())
+      graph = GraphProvenance(run, task, failures);
+    out.turns = run.turns();
     size_t n = task.nodes.size();
     out.extra = {{"nodes", nodes},
                  {"graph_query", graph},
@@ -128,9 +144,7 @@ class OracleAgent : public Agent {
                    {"sources", Json::array()}};
       for (const auto& node : task.nodes)
         args["sources"].push_back(node.source);
-      Json r = internal::Submit(args, out);
-      out.trace.push_back(internal::ToolEvent(++turn, "submit_answer", args, r, 0));
-      out.turns = turn;
+      run.SubmitAnswer(args);
     } else if (n > 0) {
       // No answer: an ungrounded task scores zero, which is the signal.
       out.outcome = Outcome::kAnswered;
@@ -139,18 +153,10 @@ class OracleAgent : public Agent {
         all += (all.empty() ? "" : "; ") + f;
       out.error = all;
     } else {
-      // Nothing to follow: the oracle did not attempt the task, which is not an answer (an empty answer
-      // counted as "answered" made 104 KramaBench tasks look answered).
       out.outcome = Outcome::kNotApplicable;
-      out.error = task.cmdbench && task.cmdbench->kind == eval::CmdbenchKind::kSource
-                      ? "a CMDBench source question names a modality, not a lake file: the oracle has nothing to ground"
-                      : task.kramabench
-                          ? "a KramaBench task has no gold trail (nodes) to follow; its reference solution runs "
-                            "with `lakeqa kramabench solutions` (docs/kramabench.md)"
-                          : "the task has no gold nodes to follow";
+      out.error = NotApplicableReason(task);
     }
-    out.elapsed_s = internal::MsSince(start) / 1000;
-    return out;
+    return run.Finish();
   }
 };
 

@@ -115,6 +115,49 @@ void ScanDependsOn(std::string_view label, References& refs) {
   }
 }
 
+// Cycles among nodes of one hop ("node 2 needs node 3, node 3 needs node 2"): the first one found is an
+// error naming its nodes in order. same_hop: node -> the nodes of its own hop it refers to.
+void ReportNodeCycles(const std::vector<Node>& nodes, std::map<std::string, std::vector<std::string>>& same_hop,
+                      HopStructure& hs) {
+  std::map<std::string, int> color;  // 0 new, 1 on stack, 2 done
+  std::vector<std::string> path;
+  bool reported = false;
+  std::function<void(const std::string&)> dfs = [&](const std::string& id) {
+    color[id] = 1;
+    path.push_back(id);
+    for (const std::string& m : same_hop[id]) {
+      if (color[m] == 1 && !reported) {
+        auto start = std::find(path.begin(), path.end(), m);
+        std::string cycle;
+        for (auto it = start; it != path.end(); ++it) cycle += "node " + *it + " → ";
+        hs.errors.push_back("cyclic node dependencies: " + cycle + "node " + m);
+        reported = true;
+      } else if (color[m] == 0) {
+        dfs(m);
+      }
+    }
+    path.pop_back();
+    color[id] = 2;
+  };
+  for (const Node& n : nodes) {
+    if (color[n.id] == 0) dfs(n.id);
+  }
+}
+
+// k is the longest dependency path (in hops); depends_on lists each hop's direct dependencies by number.
+// Every edge points to an earlier hop, so one pass in order suffices.
+void SetDepth(const std::vector<const Hop*>& hops, const std::vector<std::set<size_t>>& deps, HopStructure& hs) {
+  std::vector<int> longest(hops.size(), 1);
+  for (size_t i = 0; i < hops.size(); ++i) {
+    for (size_t j : deps[i]) longest[i] = std::max(longest[i], longest[j] + 1);
+    hs.k = std::max(hs.k, longest[i]);
+  }
+  hs.depends_on.resize(hops.size());
+  for (size_t i = 0; i < hops.size(); ++i) {
+    for (size_t j : deps[i]) hs.depends_on[i].push_back(hops[j]->number);
+  }
+}
+
 }  // namespace
 
 References FindReferences(std::string_view text) {
@@ -226,41 +269,9 @@ HopStructure AnalyzeHops(const Task& task) {
     }
   }
 
-  // Cycles among nodes of one hop ("node 2 needs node 3, node 3 needs node 2").
-  std::map<std::string, int> color;  // 0 new, 1 on stack, 2 done
-  std::vector<std::string> path;
-  bool reported = false;
-  std::function<void(const std::string&)> dfs = [&](const std::string& id) {
-    color[id] = 1;
-    path.push_back(id);
-    for (const std::string& m : same_hop[id]) {
-      if (color[m] == 1 && !reported) {
-        auto start = std::find(path.begin(), path.end(), m);
-        std::string cycle;
-        for (auto it = start; it != path.end(); ++it) cycle += "node " + *it + " → ";
-        hs.errors.push_back("cyclic node dependencies: " + cycle + "node " + m);
-        reported = true;
-      } else if (color[m] == 0) {
-        dfs(m);
-      }
-    }
-    path.pop_back();
-    color[id] = 2;
-  };
-  for (const Node& n : task.nodes) {
-    if (color[n.id] == 0) dfs(n.id);
-  }
+  ReportNodeCycles(task.nodes, same_hop, hs);
 
-  // Longest path: every edge points to an earlier hop, so one pass in order suffices.
-  std::vector<int> longest(hops.size(), 1);
-  for (size_t i = 0; i < hops.size(); ++i) {
-    for (size_t j : deps[i]) longest[i] = std::max(longest[i], longest[j] + 1);
-    hs.k = std::max(hs.k, longest[i]);
-  }
-  hs.depends_on.resize(hops.size());
-  for (size_t i = 0; i < hops.size(); ++i) {
-    for (size_t j : deps[i]) hs.depends_on[i].push_back(hops[j]->number);
-  }
+  SetDepth(hops, deps, hs);
   return hs;
 }
 

@@ -458,9 +458,8 @@ std::string CmdbenchSection(const RunScore& score, const RunData& run) {
   return h + "</div>";
 }
 
-}  // namespace
-
-std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOptions& o) {
+// The page up to its title line: which run, agent, model and ablation.
+std::string PageHead(const RunScore& score, const RunData& run) {
   std::string title = "lakeqa report";
   std::string model, agent;
   if (auto m = run.run_json.find("model"); m != run.run_json.end() && m->is_string())
@@ -479,6 +478,12 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
                    HtmlEscape(score.run_dir), agent.empty() ? "" : " · agent " + HtmlEscape(agent),
                    model.empty() ? "" : " · model " + HtmlEscape(model),
                    ablation.empty() ? "" : " · ablation " + HtmlEscape(ablation), score.tasks.size());
+  return h;
+}
+
+// The headline numbers; unknown ones say so.
+std::string MetricsSection(const RunScore& score) {
+  std::string h;
   h += "<div class=\"metrics\">";
   h += Metric("EM (LakeQA)", Pct(score.em));
   h += Metric("lenient (EM ∪ numeric ∪ date)", Pct(score.lenient));
@@ -516,7 +521,12 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
   h += Metric("tokens in / out (cached in)",
               fmt::format("{} / {} ({})", Count(tokens_in), Count(tokens_out), Count(tokens_cached)));
   h += "</div>";
+  return h;
+}
 
+// EM by hops and by gold documents, the funnel, discovery and cost charts.
+std::string ChartsSection(const RunScore& score) {
+  std::string h;
   h += "<h2>Charts</h2><div class=\"charts\">";
   std::vector<Bar> hops;
   for (const auto& [k, b] : score.by_hops) {
@@ -538,8 +548,12 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
                      {"D_acc (accessed)", {score.dacc.precision, score.dacc.recall, score.dacc.f1}}});
   h += CostChart(score);
   h += "</div>";
-  if (score.epochs) h += EpochsSection(*score.epochs);
+  return h;
+}
 
+// EM by namespace mix and answer type, tool calls and statuses.
+std::string BreakdownsSection(const RunScore& score) {
+  std::string h;
   h += "<h2>Breakdowns</h2><div class=\"charts\">";
   auto table = [](const std::string& name, const auto& m) {
     std::string t =
@@ -561,10 +575,12 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
   for (const auto& [k, c] : score.status_counts)
     st += fmt::format("<tr><td>{}</td><td>{}</td></tr>", HtmlEscape(k), c);
   h += st + "</tbody></table></div>";
+  return h;
+}
 
-  if (!score.by_cmdbench_kind.empty()) h += CmdbenchSection(score, run);
-  h += KramaBenchHtmlSection(score.kramabench);
-
+// What the scorer warned about: tasks without a prediction, predictions of unknown tasks.
+std::string WarningsSection(const RunScore& score, const ReportOptions& o) {
+  std::string h;
   if (!score.warnings.empty() || !score.not_run.empty() || !score.unknown_predictions.empty()) {
     h += "<h2>Warnings</h2><ul class=\"warn\">";
     for (const auto& w : score.warnings)
@@ -576,7 +592,12 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
     }
     h += "</ul>";
   }
+  return h;
+}
 
+// The filterable table of tasks, one row a task, each linking to its trace.
+std::string TasksSection(const RunScore& score) {
+  std::string h;
   // Filters: each select matches one data-* attribute of the rows (and ?<attr>=<value> in the address).
   std::set<std::string> stages, statuses, types, mixes;
   std::set<int> ks;
@@ -630,6 +651,23 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
         t.cost_usd ? fmt::format("{:.4f}", *t.cost_usd) : "unknown", i);
   }
   h += "</tbody></table>";
+  return h;
+}
+
+}  // namespace
+
+std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOptions& o) {
+  std::string h = PageHead(score, run);
+  h += MetricsSection(score);
+  h += ChartsSection(score);
+  if (score.epochs) h += EpochsSection(*score.epochs);
+
+  h += BreakdownsSection(score);
+  if (!score.by_cmdbench_kind.empty()) h += CmdbenchSection(score, run);
+  h += KramaBenchHtmlSection(score.kramabench);
+
+  h += WarningsSection(score, o);
+  h += TasksSection(score);
   h += "<h2>Traces</h2><p>Each trace loads when opened (from report-traces/ beside this page).</p>";
   for (size_t i = 0; i < score.tasks.size(); ++i) h += TracePlaceholder(score.tasks[i], i);
   h += "<script>";

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "lakeqa/common/posix_io.h"
+
 namespace lakeqa::index {
 namespace {
 constexpr size_t kFlushAt = 1 << 20;
@@ -45,15 +47,7 @@ Status FileWriter::Write(std::string_view data) {
 
 Status FileWriter::Flush() {
   crc_ = Crc(crc_, buf_.data(), buf_.size());
-  size_t off = 0;
-  while (off < buf_.size()) {
-    ssize_t n = ::write(fd_, buf_.data() + off, buf_.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoStatus(errno, "writing " + path_);
-    }
-    off += static_cast<size_t>(n);
-  }
+  if (!WriteFully(fd_, buf_)) return ErrnoStatus(errno, "writing " + path_);
   written_ += buf_.size();
   buf_.clear();
   return Status::Ok();
@@ -65,17 +59,7 @@ Status FileWriter::Finish() {
   PutU64(footer, written_);
   PutU32(footer, crc_);
   PutU32(footer, kFooterMagic);
-  buf_ = footer;
-  size_t off = 0;
-  while (off < buf_.size()) {
-    ssize_t n = ::write(fd_, buf_.data() + off, buf_.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoStatus(errno, "writing " + path_);
-    }
-    off += static_cast<size_t>(n);
-  }
-  buf_.clear();
+  if (!WriteFully(fd_, footer)) return ErrnoStatus(errno, "writing " + path_);
   if (::fsync(fd_) != 0) return ErrnoStatus(errno, "fsync " + path_);
   int fd = fd_;
   fd_ = -1;
@@ -96,11 +80,7 @@ Status MappedFile::Open(const std::string& path, std::string_view magic, bool ve
     return st.code() == ErrorCode::kNotFound ? Corrupt(path + ": missing segment file") : st;
   }
   struct stat st{};
-  if (::fstat(fd, &st) != 0) {
-    int e = errno;
-    ::close(fd);
-    return ErrnoStatus(e, path);
-  }
+  if (::fstat(fd, &st) != 0) return CloseAfterError(fd, path);
   size_ = static_cast<uint64_t>(st.st_size);
   if (size_ < kMagicSize + kFooterSize) {
     ::close(fd);

@@ -245,6 +245,97 @@ struct VocabEntry {
   uint32_t str_off, len, row, rank;
 };
 
+// The words read so far: their strings end to end, one entry a word, and the set that refuses a repeat.
+struct GloveVocab {
+  std::string pool;
+  std::vector<VocabEntry> entries;
+  std::unordered_set<std::string> seen;
+};
+
+// The "vectors" object: {"word": [v_0 .. v_dim-1, norm, rank], ...}. Each vector is written to fout as it
+// is read (the vocabulary is what stays in memory), in file order; the rank sits at word_index.
+Status ReadVectors(JsonScanner& js, int64_t dim, int64_t word_index, GloveVocab& v, FILE* fout,
+                   const std::string& tmp) {
+  std::string word;
+  std::vector<float> row;
+  LAKEQA_RETURN_IF_ERROR(js.Expect('{'));
+  if (!js.Accept('}')) {
+    do {
+      LAKEQA_RETURN_IF_ERROR(js.ReadString(word));
+      LAKEQA_RETURN_IF_ERROR(js.Expect(':'));
+      LAKEQA_RETURN_IF_ERROR(js.Expect('['));
+      row.clear();
+      int64_t rank = -1, i = 0;
+      if (!js.Accept(']')) {
+        do {
+          double d;
+          LAKEQA_RETURN_IF_ERROR(js.ReadNumber(d));
+          if (i < dim) {
+            if (!std::isfinite(d)) return js.Error("non-finite value in the vector of '" + word + "'");
+            row.push_back(static_cast<float>(d));
+          } else if (i == word_index) {
+            if (d < 0 || d != std::floor(d) || d > 1e9)
+              return js.Error("bad rank in the vector of '" + word + "'");
+            rank = static_cast<int64_t>(d);
+          }
+          ++i;
+        } while (js.Accept(','));
+        LAKEQA_RETURN_IF_ERROR(js.Expect(']'));
+      }
+      if (static_cast<int64_t>(row.size()) != dim)
+        return js.Error("vector of '" + word + "' has " + std::to_string(row.size()) +
+                        " values, expected " + std::to_string(dim));
+      if (rank < 0) rank = static_cast<int64_t>(v.entries.size());  // no rank: file order
+      if (word.empty()) return js.Error("empty word");
+      if (!v.seen.insert(word).second) return js.Error("word '" + word + "' appears twice");
+      if (v.pool.size() + word.size() > UINT32_MAX) return js.Error("vocabulary strings exceed 4 GiB");
+      v.entries.push_back({static_cast<uint32_t>(v.pool.size()), static_cast<uint32_t>(word.size()),
+                       static_cast<uint32_t>(v.entries.size()), static_cast<uint32_t>(rank)});
+      v.pool += word;
+      if (std::fwrite(row.data(), sizeof(float), row.size(), fout) != row.size())
+        return ErrnoStatus(errno, tmp);
+    } while (js.Accept(','));
+    LAKEQA_RETURN_IF_ERROR(js.Expect('}'));
+  }
+  return Status::Ok();
+}
+
+// After the vectors: the vocabulary sorted by word (for binary search) and the strings, then the header
+// at offset 0, flushed and synced. Returns the strings' offset.
+Result<uint64_t> WriteVocabAndHeader(GloveVocab& v, int64_t dim, FILE* fout, const std::string& tmp) {
+  std::string header(kGloveHeaderSize, '\0');
+  std::sort(v.entries.begin(), v.entries.end(), [&](const VocabEntry& a, const VocabEntry& b) {
+    return std::string_view(v.pool).substr(a.str_off, a.len) < std::string_view(v.pool).substr(b.str_off, b.len);
+  });
+  const uint64_t vectors_offset = kGloveHeaderSize;
+  const uint64_t vocab_offset = vectors_offset + v.entries.size() * static_cast<uint64_t>(dim) * sizeof(float);
+  const uint64_t strings_offset = vocab_offset + v.entries.size() * kEntrySize;
+  std::string entries(v.entries.size() * kEntrySize, '\0');
+  for (size_t i = 0; i < v.entries.size(); ++i) {
+    Put(entries, i * kEntrySize + 0, v.entries[i].str_off);
+    Put(entries, i * kEntrySize + 4, v.entries[i].len);
+    Put(entries, i * kEntrySize + 8, v.entries[i].row);
+    Put(entries, i * kEntrySize + 12, v.entries[i].rank);
+  }
+  if (std::fwrite(entries.data(), 1, entries.size(), fout) != entries.size() ||
+      std::fwrite(v.pool.data(), 1, v.pool.size(), fout) != v.pool.size())
+    return ErrnoStatus(errno, tmp);
+  std::memcpy(header.data(), kGloveMagic, 8);
+  Put(header, 8, static_cast<uint32_t>(dim));
+  Put(header, 12, static_cast<uint32_t>(v.entries.size()));
+  Put(header, 16, uint32_t{0});
+  Put(header, 24, vectors_offset);
+  Put(header, 32, vocab_offset);
+  Put(header, 40, strings_offset);
+  Put(header, 48, static_cast<uint64_t>(v.pool.size()));
+  Put(header, 56, Fnv(reinterpret_cast<const uint8_t*>(header.data()), 56));
+  if (std::fseek(fout, 0, SEEK_SET) != 0 ||
+      std::fwrite(header.data(), 1, header.size(), fout) != header.size() ||
+      std::fflush(fout) != 0 || ::fsync(::fileno(fout)) != 0)
+    return ErrnoStatus(errno, tmp);
+  return strings_offset;
+}
+
 }  // namespace
 
 Result<GloveConvertReport> ConvertGloveJson(const std::string& in, const std::string& out) {
@@ -267,12 +358,9 @@ Result<GloveConvertReport> ConvertGloveJson(const std::string& in, const std::st
 
   JsonScanner js(fin.get(), in);
   int64_t dim = -1, declared_size = -1, norm_index = -1, word_index = -1;
-  std::string pool;
-  std::vector<VocabEntry> vocab;
-  std::unordered_set<std::string> seen;
+  GloveVocab vocab;
   bool have_vectors = false;
-  std::string key, word;
-  std::vector<float> row;
+  std::string key;
 
   LAKEQA_RETURN_IF_ERROR(js.Expect('{'));
   if (!js.Accept('}')) {
@@ -303,45 +391,7 @@ Result<GloveConvertReport> ConvertGloveJson(const std::string& in, const std::st
         if (word_index < 0) word_index = dim + 1;
         if (word_index < dim) return js.Error("'wordIndex' points inside the vector");
         have_vectors = true;
-        LAKEQA_RETURN_IF_ERROR(js.Expect('{'));
-        if (!js.Accept('}')) {
-          do {
-            LAKEQA_RETURN_IF_ERROR(js.ReadString(word));
-            LAKEQA_RETURN_IF_ERROR(js.Expect(':'));
-            LAKEQA_RETURN_IF_ERROR(js.Expect('['));
-            row.clear();
-            int64_t rank = -1, i = 0;
-            if (!js.Accept(']')) {
-              do {
-                double d;
-                LAKEQA_RETURN_IF_ERROR(js.ReadNumber(d));
-                if (i < dim) {
-                  if (!std::isfinite(d)) return js.Error("non-finite value in the vector of '" + word + "'");
-                  row.push_back(static_cast<float>(d));
-                } else if (i == word_index) {
-                  if (d < 0 || d != std::floor(d) || d > 1e9)
-                    return js.Error("bad rank in the vector of '" + word + "'");
-                  rank = static_cast<int64_t>(d);
-                }
-                ++i;
-              } while (js.Accept(','));
-              LAKEQA_RETURN_IF_ERROR(js.Expect(']'));
-            }
-            if (static_cast<int64_t>(row.size()) != dim)
-              return js.Error("vector of '" + word + "' has " + std::to_string(row.size()) +
-                              " values, expected " + std::to_string(dim));
-            if (rank < 0) rank = static_cast<int64_t>(vocab.size());  // no rank: file order
-            if (word.empty()) return js.Error("empty word");
-            if (!seen.insert(word).second) return js.Error("word '" + word + "' appears twice");
-            if (pool.size() + word.size() > UINT32_MAX) return js.Error("vocabulary strings exceed 4 GiB");
-            vocab.push_back({static_cast<uint32_t>(pool.size()), static_cast<uint32_t>(word.size()),
-                             static_cast<uint32_t>(vocab.size()), static_cast<uint32_t>(rank)});
-            pool += word;
-            if (std::fwrite(row.data(), sizeof(float), row.size(), fout.get()) != row.size())
-              return ErrnoStatus(errno, tmp);
-          } while (js.Accept(','));
-          LAKEQA_RETURN_IF_ERROR(js.Expect('}'));
-        }
+        LAKEQA_RETURN_IF_ERROR(ReadVectors(js, dim, word_index, vocab, fout.get(), tmp));
       } else {
         LAKEQA_RETURN_IF_ERROR(
             js.SkipValue());  // "words" (the rank order, carried per vector), "unkVector", ...
@@ -352,49 +402,21 @@ Result<GloveConvertReport> ConvertGloveJson(const std::string& in, const std::st
   if (js.Peek() != -1) return js.Error("trailing content after the top-level object");
   if (std::ferror(fin.get())) return ErrnoStatus(errno, in);
   if (!have_vectors) return ParseError(in + ": no 'vectors' object");
-  if (vocab.empty()) return ParseError(in + ": 'vectors' is empty");
-  if (declared_size >= 0 && static_cast<size_t>(declared_size) != vocab.size())
+  if (vocab.entries.empty()) return ParseError(in + ": 'vectors' is empty");
+  if (declared_size >= 0 && static_cast<size_t>(declared_size) != vocab.entries.size())
     return ParseError(in + ": 'size' says " + std::to_string(declared_size) + " words, 'vectors' has " +
-                      std::to_string(vocab.size()));
+                      std::to_string(vocab.entries.size()));
 
-  std::sort(vocab.begin(), vocab.end(), [&](const VocabEntry& a, const VocabEntry& b) {
-    return std::string_view(pool).substr(a.str_off, a.len) < std::string_view(pool).substr(b.str_off, b.len);
-  });
-  const uint64_t vectors_offset = kGloveHeaderSize;
-  const uint64_t vocab_offset = vectors_offset + vocab.size() * static_cast<uint64_t>(dim) * sizeof(float);
-  const uint64_t strings_offset = vocab_offset + vocab.size() * kEntrySize;
-  std::string entries(vocab.size() * kEntrySize, '\0');
-  for (size_t i = 0; i < vocab.size(); ++i) {
-    Put(entries, i * kEntrySize + 0, vocab[i].str_off);
-    Put(entries, i * kEntrySize + 4, vocab[i].len);
-    Put(entries, i * kEntrySize + 8, vocab[i].row);
-    Put(entries, i * kEntrySize + 12, vocab[i].rank);
-  }
-  if (std::fwrite(entries.data(), 1, entries.size(), fout.get()) != entries.size() ||
-      std::fwrite(pool.data(), 1, pool.size(), fout.get()) != pool.size())
-    return ErrnoStatus(errno, tmp);
-  std::memcpy(header.data(), kGloveMagic, 8);
-  Put(header, 8, static_cast<uint32_t>(dim));
-  Put(header, 12, static_cast<uint32_t>(vocab.size()));
-  Put(header, 16, uint32_t{0});
-  Put(header, 24, vectors_offset);
-  Put(header, 32, vocab_offset);
-  Put(header, 40, strings_offset);
-  Put(header, 48, static_cast<uint64_t>(pool.size()));
-  Put(header, 56, Fnv(reinterpret_cast<const uint8_t*>(header.data()), 56));
-  if (std::fseek(fout.get(), 0, SEEK_SET) != 0 ||
-      std::fwrite(header.data(), 1, header.size(), fout.get()) != header.size() ||
-      std::fflush(fout.get()) != 0 || ::fsync(::fileno(fout.get())) != 0)
-    return ErrnoStatus(errno, tmp);
+  LAKEQA_ASSIGN_OR_RETURN(uint64_t strings_offset, WriteVocabAndHeader(vocab, dim, fout.get(), tmp));
   if (std::fclose(fout.release()) != 0) return ErrnoStatus(errno, tmp);
   if (std::rename(tmp.c_str(), out.c_str()) != 0) return ErrnoStatus(errno, out);
   cleanup.keep = true;
 
   GloveConvertReport r;
-  r.words = vocab.size();
+  r.words = vocab.entries.size();
   r.dim = static_cast<size_t>(dim);
   r.json_bytes = js.offset();
-  r.out_bytes = strings_offset + pool.size();
+  r.out_bytes = strings_offset + vocab.pool.size();
   return r;
 }
 

@@ -10,6 +10,7 @@
 
 #include <curl/curl.h>
 
+#include "lakeqa/common/http_header.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/index/embedder.h"
@@ -33,15 +34,9 @@ size_t OnBody(char* p, size_t size, size_t n, void* ud) {
 
 size_t OnHeader(char* p, size_t size, size_t n, void* ud) {
   auto* r = static_cast<Response*>(ud);
-  std::string_view line(p, size * n);
-  auto colon = line.find(':');
-  if (colon != std::string_view::npos) {
-    std::string name = ToLowerAscii(line.substr(0, colon));
-    std::string_view value = line.substr(colon + 1);
-    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
-      value.remove_prefix(1);
-    while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' '))
-      value.remove_suffix(1);
+  std::string name;
+  std::string_view value;
+  if (ParseHeaderLine(std::string_view(p, size * n), name, value)) {
     if (name == "retry-after") r->retry_after = value;
     if (name == "retry-after-ms") r->retry_after_ms = value;
   }

@@ -254,6 +254,10 @@ class Execution {
   bool Constraints(size_t s, Bits& allowed);
   void PhraseDocs(size_t s, int field, const PhraseClause& ph, Bits& out);
   Status ScoreSegment(size_t s, const Bits* allowed);
+  // Per segment, before its documents are walked (none of this runs per document).
+  std::vector<TermCursor> OpenCursors(const Segment& seg);
+  void EssentialBounds(const std::vector<TermCursor>& cur, std::vector<double>& cum,
+                       std::vector<double>& cum_split) const;
   // The proximity bonus of the current doc: every cursor of a term present on it is positioned on it.
   double Bonus(std::vector<TermCursor*>& at);
   void MatchSet(size_t s, const Bits* allowed, Bits& out);
@@ -538,14 +542,9 @@ double Execution::Bonus(std::vector<TermCursor*>& at) {
   return bonus;
 }
 
-Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
-  const Segment& seg = r_.segment(s);
-  if (terms_.empty() && q_.terms.empty()) {  // filters only: every allowed doc, score 0
-    for (uint32_t d = 0; d < seg.num_docs(); ++d) {
-      if (allowed == nullptr || TestBit(*allowed, d)) LAKEQA_RETURN_IF_ERROR(top_.Offer(0.0, seg, static_cast<uint32_t>(s), d));
-    }
-    return Status::Ok();
-  }
+// A cursor for each query term the segment holds, in increasing order of their score bounds (MaxScore's
+// order: the first ones become non-essential first).
+std::vector<TermCursor> Execution::OpenCursors(const Segment& seg) {
   std::vector<TermCursor> cur;
   cur.reserve(terms_.size());
   for (size_t i = 0; i < terms_.size(); ++i) {
@@ -557,13 +556,15 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
     }
     result_.stats.postings += cur.back().postings();
   }
-  if (cur.empty()) return Status::Ok();
   std::sort(cur.begin(), cur.end(), [](const TermCursor& a, const TermCursor& b) { return a.ub() < b.ub(); });
-  const size_t n = cur.size();
-  // cum[i]: bound of a document holding only terms [0, i]; the essential split adds the bonus of every pair
-  // within [0, i] (a pair needs both terms), the per-document checks add every pair's bound.
-  std::vector<double> cum(n), cum_split(n);
-  for (size_t i = 0; i < n; ++i) {
+  return cur;
+}
+
+// cum[i]: bound of a document holding only terms [0, i]; the essential split adds the bonus of every pair
+// within [0, i] (a pair needs both terms), the per-document checks add every pair's bound.
+void Execution::EssentialBounds(const std::vector<TermCursor>& cur, std::vector<double>& cum,
+                                std::vector<double>& cum_split) const {
+  for (size_t i = 0; i < cur.size(); ++i) {
     cum[i] = cur[i].ub() + (i ? cum[i - 1] : 0.0);
     double pairs = 0;
     for (const Pair& p : pairs_) {
@@ -576,6 +577,21 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
     }
     cum_split[i] = cum[i] + pairs;
   }
+}
+
+Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
+  const Segment& seg = r_.segment(s);
+  if (terms_.empty() && q_.terms.empty()) {  // filters only: every allowed doc, score 0
+    for (uint32_t d = 0; d < seg.num_docs(); ++d) {
+      if (allowed == nullptr || TestBit(*allowed, d)) LAKEQA_RETURN_IF_ERROR(top_.Offer(0.0, seg, static_cast<uint32_t>(s), d));
+    }
+    return Status::Ok();
+  }
+  std::vector<TermCursor> cur = OpenCursors(seg);
+  if (cur.empty()) return Status::Ok();
+  const size_t n = cur.size();
+  std::vector<double> cum(n), cum_split(n);
+  EssentialBounds(cur, cum, cum_split);
   std::vector<double> contrib(terms_.size(), 0.0);
   std::vector<size_t> touched;
   std::vector<TermCursor*> at;
