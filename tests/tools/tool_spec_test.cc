@@ -40,7 +40,7 @@ TEST(ToolSpec, EveryToolHasAHandlerAnnotationsAnOutputSchemaAndAPromptLine) {
   for (const ToolSpec& spec : ToolSpecs()) {
     SCOPED_TRACE(spec.name);
     EXPECT_TRUE(names.insert(spec.name).second) << "two specs named " << spec.name;
-    EXPECT_NE(spec.handler, nullptr);
+    EXPECT_TRUE(spec.handler != nullptr);
     EXPECT_FALSE(spec.description.empty());
     EXPECT_FALSE(spec.mcp.title.empty());
     // A tool that only reads is never destructive.
