@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "lakeqa/agent/prompts.h"
+#include "lakeqa/tools/results.h"
 
 #include "agent/internal.h"
 
@@ -11,17 +12,6 @@ namespace {
 
 void AddUnique(std::vector<std::string>& v, const std::string& id) {
   if (!id.empty() && std::find(v.begin(), v.end(), id) == v.end()) v.push_back(id);
-}
-
-// "datagov/abc" or "abc" plus an optional namespace field → "datagov/abc" when the namespace is known.
-std::string Qualified(const Json& item) {
-  // A compact view's hit line, "datagov/abc | title | ...", starts with the id.
-  if (!item.is_object()) return item.is_string() ? item.get<std::string>().substr(0, item.get<std::string>().find(" | ")) : "";
-  std::string id = item.value("dataset_id", item.value("id", ""));
-  std::string ns =
-      item.contains("namespace") && item["namespace"].is_string() ? item["namespace"].get<std::string>() : "";
-  if (!ns.empty() && id.find('/') == std::string::npos) return ns + "/" + id;
-  return id;
 }
 
 }  // namespace
@@ -37,10 +27,9 @@ Json TrackDatasets(ToolEnv& env, bool called, const std::string& tool, const Jso
         if (id.is_string()) AddUnique(k[0] == 'r' ? returned : accessed, id.get<std::string>());
     }
   } else {
-    if ((tool == "search" || tool == "search_keyword") && result.is_object() && result.contains("results") &&
-        result["results"].is_array()) {
-      for (const Json& r : result["results"])
-        AddUnique(returned, Qualified(r));
+    if (tool == "search" || tool == "search_keyword") {
+      for (const tools::ResultDataset& hit : tools::SearchHits(result))
+        AddUnique(returned, hit.Qualified());
     }
     if (args.is_object() && tool == "list_files") {
       if (args.contains("dataset_ids") && args["dataset_ids"].is_array()) {
@@ -48,9 +37,9 @@ Json TrackDatasets(ToolEnv& env, bool called, const std::string& tool, const Jso
           if (id.is_string()) AddUnique(accessed, id.get<std::string>());
       }
     } else if (args.is_object() && tool == "download") {
-      if (result.is_object() && result.contains("downloaded") && result["downloaded"].is_array()) {
-        for (const Json& d : result["downloaded"])
-          AddUnique(accessed, Qualified(d));
+      if (auto files = tools::DownloadedFiles(result)) {
+        for (const tools::DownloadedFile& f : *files)
+          AddUnique(accessed, f.dataset.Qualified());
       } else if (args.contains("files") && args["files"].is_array()) {
         for (const Json& f : args["files"])
           if (f.is_object()) AddUnique(accessed, f.value("dataset_id", ""));

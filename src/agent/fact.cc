@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "lakeqa/eval/task.h"
+#include "lakeqa/tools/results.h"
 
 namespace lakeqa::agent {
 namespace {
@@ -85,10 +86,8 @@ FactRun RunFact(const ToolCallFn& call, const std::string& source, const std::st
     return run;
   }
   run.download = call("download", {{"files", Json::array({{{"dataset_id", ref->Key()}, {"file_path", file_path}}})}});
-  if (run.download.contains("downloaded") && run.download["downloaded"].is_array() &&
-      !run.download["downloaded"].empty()) {
-    run.local_path = run.download["downloaded"][0].value("local_path", "");
-  }
+  if (auto files = tools::DownloadedFiles(run.download); files && !files->empty())
+    run.local_path = files->front().local_path;
   if (run.local_path.empty()) {
     run.error = "download failed: " + DumpJson(run.download).substr(0, 300);
     if (IsError(run.download)) run.error_code = run.download["error"].value("code", "");

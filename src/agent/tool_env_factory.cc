@@ -1,6 +1,6 @@
 // The one binding between the run command and the real tools: tools::ToolSet (opened once, shared by
 // every episode) adapted to agent::ToolEnv, one tools::Session per task under <out>/work/sessions.
-// Everything else in the agent module depends only on ToolEnv.
+// Agent loops call tools only through ToolEnv.
 #include <atomic>
 #include <chrono>
 #include <filesystem>

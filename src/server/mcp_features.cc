@@ -1,10 +1,10 @@
-// MCP's tool listing (annotations, output schemas, the stateless revision's session handles), resources
-// over the lake, the LakeQA agent prompt and completion of dataset ids.
-#include <map>
+// MCP's tool listing (the tool specs with their annotations and output schemas, the stateless revision's
+// session handles), resources over the lake, the LakeQA agent prompt and completion of dataset ids.
 
-#include "lakeqa/agent/prompts.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/lake/store.h"
+#include "lakeqa/tools/paper_prompt.h"
+#include "lakeqa/tools/tool_spec.h"
 
 #include "server/mcp_internal.h"
 
@@ -16,97 +16,56 @@ constexpr uint64_t kResourceReadBytes = 64 << 10;
 constexpr uint32_t kResourcePage = 100;
 constexpr size_t kMaxCompletions = 100;
 
-struct ToolMeta {
-  const char* title;
-  bool read_only, destructive, idempotent;
-};
-
-const std::map<std::string, ToolMeta, std::less<>>& Metas() {
-  // openWorldHint is false for every tool: they reach only the configured lake and the sandbox (no network).
-  static const std::map<std::string, ToolMeta, std::less<>> m = {
-      {"search", {"Find datasets by id prefix", true, false, true}},
-      {"search_keyword", {"Ranked keyword search over datasets", true, false, true}},
-      {"list_files", {"List a dataset's files", true, false, true}},
-      {"download", {"Download lake files into the sandbox", false, false, true}},
-      {"inspect_file", {"Profile the start of a lake file", true, false, true}},
-      {"query", {"Run one read-only SQL statement", true, false, true}},
-      {"execute_code", {"Run Python in the sandbox", false, true, false}},
-      {"get_sandbox_info", {"List the sandbox's files", true, false, true}},
-      {"submit_answer", {"Submit the final answer", false, false, false}},
-      {"graph_find_nodes", {"Find knowledge-graph nodes by name", true, false, true}},
-      {"graph_neighbors", {"List a graph node's edges", true, false, true}},
-      {"graph_query", {"Run a read-only Cypher query over the graph", true, false, true}},
-      {"open_session", {"Open a sandbox session (a handle)", false, false, false}},
-      {"close_session", {"Close a sandbox session", false, true, true}},
-  };
-  return m;
+// The stateless revision's own tools: a session handle instead of a connection's session. Specs without a
+// handler (ToolSet never runs them; mcp.cc does).
+const std::vector<tools::ToolSpec>& SessionSpecs() {
+  static const std::vector<tools::ToolSpec> specs = [] {
+    tools::ToolSpec open;
+    open.name = "open_session";
+    open.description =
+        "Open a sandbox session and return its handle. Pass the handle as `session` to every later "
+        "call of the same task (downloads, query, execute_code and the trace live in it). Sessions "
+        "unused for idle_ttl_s seconds are closed.";
+    open.input_schema = {{"type", "object"}, {"properties", Json::object()}};
+    open.compact_view = false;
+    open.mcp = {"Open a sandbox session (a handle)", false, false, false};
+    open.output_schema = {{"type", "object"},
+                          {"properties", {{"session", {{"type", "string"}}}, {"idle_ttl_s", {{"type", "integer"}}}}}};
+    tools::ToolSpec close;
+    close.name = "close_session";
+    close.description = "Close a sandbox session and delete its files.";
+    close.input_schema = {{"type", "object"},
+                          {"properties", {{"session", {{"type", "string"}, {"description", "Handle from open_session"}}}}},
+                          {"required", {"session"}}};
+    close.compact_view = false;
+    close.mcp = {"Close a sandbox session", false, true, true};
+    close.output_schema = {{"type", "object"},
+                           {"properties", {{"session", {{"type", "string"}}}, {"closed", {{"type", "boolean"}}}}}};
+    return std::vector<tools::ToolSpec>{open, close};
+  }();
+  return specs;
 }
 
-Json Obj(Json properties) {
-  return {{"type", "object"}, {"properties", std::move(properties)}};
-}
-Json T(const char* type) {
-  return {{"type", type}};
-}
-Json ArrayOf(Json item) {
-  return {{"type", "array"}, {"items", std::move(item)}};
-}
-
-// Output schemas: the fields every result of the tool has (docs/api.md), without `required` or
-// additionalProperties:false, because a result over the output cap is shrunk and may lose fields.
-Json OutputSchema(std::string_view tool) {
-  Json ids = ArrayOf(T("string"));
-  if (tool == "search" || tool == "search_keyword")
-    return Obj({{"results", ArrayOf(Obj({{"dataset_id", T("string")}, {"namespace", T("string")},
-                                         {"id", T("string")}, {"title", T("string")}}))},
-                {"count", T("integer")}});
-  if (tool == "list_files")
-    return Obj({{"files", ArrayOf(Obj({{"path", T("string")}, {"size", T("integer")}, {"dataset_id", T("string")}}))},
-                {"count", T("integer")}, {"dataset_ids", ids}, {"truncated", T("boolean")}});
-  if (tool == "download")
-    return Obj({{"downloaded", ArrayOf(T("object"))}, {"download_count", T("integer")}, {"errors", ArrayOf(T("object"))}});
-  if (tool == "inspect_file")
-    return Obj({{"dataset_id", T("string")}, {"file_path", T("string")}, {"size_bytes", T("integer")},
-                {"format", T("string")}, {"header_columns", ids}});
-  if (tool == "query")
-    return Obj({{"columns", ids}, {"types", ids}, {"rows", ArrayOf(T("array"))}, {"truncated", T("boolean")}});
-  if (tool == "execute_code")
-    return Obj({{"output", T("string")}, {"success", T("boolean")}, {"sandbox_files", ids}});
-  if (tool == "get_sandbox_info")
-    return Obj({{"files", ArrayOf(T("object"))}, {"file_count", T("integer")}, {"total_size", T("integer")}});
-  if (tool == "submit_answer")
-    return Obj({{"status", T("string")}, {"answer", T("string")}, {"sources", ids}});
-  if (tool == "graph_find_nodes")
-    return Obj({{"nodes", ArrayOf(Obj({{"node", T("string")}, {"label", T("string")}, {"name", T("string")}}))},
-                {"count", T("integer")}});
-  if (tool == "graph_neighbors")
-    return Obj({{"edges", ArrayOf(Obj({{"edge", T("string")}, {"type", T("string")}, {"node", T("string")}}))},
-                {"count", T("integer")}, {"total", T("integer")}});
-  if (tool == "graph_query")
-    return Obj({{"columns", ids}, {"rows", ArrayOf(T("array"))}, {"nodes", ids}, {"edges", ids}, {"sql", T("string")}});
-  if (tool == "open_session") return Obj({{"session", T("string")}, {"idle_ttl_s", T("integer")}});
-  return Obj({{"session", T("string")}, {"closed", T("boolean")}});
-}
-
-Json Decorate(Json tool, bool modern) {
-  const std::string name = tool["name"];
-  const ToolMeta& m = Metas().at(name);
+// A tool as tools/list shows it: the spec's listing with its title, annotations and output schema.
+Json Decorate(const tools::ToolSpec& spec, bool modern) {
+  Json tool = spec.Listed();
+  const tools::McpAnnotations& m = spec.mcp;
   tool["title"] = m.title;
   tool["annotations"] = {{"title", m.title},
                          {"readOnlyHint", m.read_only},
                          {"destructiveHint", m.destructive},
                          {"idempotentHint", m.idempotent},
                          {"openWorldHint", false}};
-  tool["outputSchema"] = OutputSchema(name);
-  if (modern && !IsSessionTool(name)) {
+  tool["outputSchema"] = spec.output_schema;
+  if (modern && !IsSessionTool(spec.name)) {
     Json& props = tool["inputSchema"]["properties"];
     if (props.is_null()) props = Json::object();
     props["session"] = {{"type", "string"},
-                        {"description", NeedsSandbox(name)
+                        {"description", spec.needs_sandbox
                                             ? "Session handle from open_session (the sandbox this call works in)"
                                             : "Session handle from open_session (optional: without one the call "
                                               "runs in a fresh session closed after it)"}};
-    if (NeedsSandbox(name)) tool["inputSchema"]["required"].push_back("session");
+    if (spec.needs_sandbox) tool["inputSchema"]["required"].push_back("session");
   }
   return tool;
 }
@@ -185,29 +144,17 @@ bool IsSessionTool(std::string_view name) {
 }
 
 bool NeedsSandbox(std::string_view name) {
-  return name == "download" || name == "query" || name == "execute_code" || name == "get_sandbox_info" ||
-         name == "submit_answer";
+  const tools::ToolSpec* spec = tools::FindToolSpec(name);
+  return spec != nullptr && spec->needs_sandbox;
 }
 
 Json ToolList(bool modern) {
   Json out = Json::array();
-  for (const auto& t : tools::ToolSet::Schemas())
-    out.push_back(Decorate(t, modern));
+  for (const auto& spec : tools::ToolSpecs())
+    out.push_back(Decorate(spec, modern));
   if (modern) {
-    Json open = {{"name", "open_session"},
-                 {"description",
-                  "Open a sandbox session and return its handle. Pass the handle as `session` to every later "
-                  "call of the same task (downloads, query, execute_code and the trace live in it). Sessions "
-                  "unused for idle_ttl_s seconds are closed."},
-                 {"inputSchema", {{"type", "object"}, {"properties", Json::object()}}}};
-    Json close = {{"name", "close_session"},
-                  {"description", "Close a sandbox session and delete its files."},
-                  {"inputSchema",
-                   {{"type", "object"},
-                    {"properties", {{"session", {{"type", "string"}, {"description", "Handle from open_session"}}}}},
-                    {"required", {"session"}}}}};
-    out.push_back(Decorate(open, true));
-    out.push_back(Decorate(close, true));
+    for (const auto& spec : SessionSpecs())
+      out.push_back(Decorate(spec, true));
   }
   return out;
 }
@@ -328,9 +275,9 @@ Result<Json> GetPrompt(const Json& params) {
   std::string question = (*args)["question"];
   return Json{{"description", "LakeQA agent for: " + question.substr(0, 200)},
               {"messages",
-               Json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", agent::DefaultSystemPrompt()}}}},
+               Json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", tools::PaperSystemPrompt()}}}},
                             {{"role", "user"},
-                             {"content", {{"type", "text"}, {"text", agent::FirstUserMessage(question)}}}}})}};
+                             {"content", {{"type", "text"}, {"text", tools::PaperFirstUserMessage(question)}}}}})}};
 }
 
 Result<Json> Complete(tools::ToolSet& tools, const Json& params) {

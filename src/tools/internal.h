@@ -74,9 +74,6 @@ struct SandboxFile {
 std::vector<SandboxFile> ListSandbox(const std::string& sandbox, const std::vector<std::string>& namespaces,
                                      size_t max_entries = 10000);
 
-// Appends the graph tools' schemas (tool_graph.cc).
-void AddGraphSchemas(Json& tools);
-
 // Shrinks a JSON value until its dump is at most max_chars: the longest strings are cut and the longest
 // arrays lose their tail, each marked. Returns whether anything was cut.
 bool ShrinkJson(Json& j, size_t max_chars);

@@ -18,8 +18,6 @@
 namespace lakeqa::tools {
 namespace {
 
-Json Prop(const char* type, const char* description) { return {{"type", type}, {"description", description}}; }
-
 Result<graph::Graph*> GraphOf(ToolSet& t, std::unique_ptr<graph::Graph>& g) {
   if (!g)
     return Status(ErrorCode::kUnavailable,
@@ -58,41 +56,6 @@ std::vector<std::string> Accessed(const graph::Schema& s, const std::vector<std:
 }
 
 }  // namespace
-
-void AddGraphSchemas(Json& tools) {
-  auto tool = [](const char* name, const char* description, Json props, std::vector<std::string> required) {
-    Json schema = {{"type", "object"}, {"properties", std::move(props)}};
-    schema["required"] = required;
-    return Json{{"name", name}, {"description", description}, {"inputSchema", std::move(schema)}};
-  };
-  Json limit = {{"type", "integer"}, {"description", "Maximum results (default 20)"}, {"default", 20}, {"minimum", 1}};
-  tools.push_back(tool("graph_find_nodes",
-                       "Find nodes of the lake's knowledge graph by name (or by another property), ranked: exact, "
-                       "prefix, contains, every word. Returns node ids (\"Label:id\") with label and name.",
-                       {{"name", Prop("string", "Text to look for, e.g. \"Dennis Rodman\"")},
-                        {"label", Prop("string", "Only nodes of this label, e.g. \"Player\"")},
-                        {"property", Prop("string", "Match this property instead of the name")},
-                        {"limit", limit}},
-                       {}));
-  tools.push_back(tool("graph_neighbors",
-                       "Edges at one graph node: relationship type, direction, the node at the other end and the "
-                       "edge's properties, with edge ids.",
-                       {{"node", Prop("string", "Node id \"Label:id\" from graph_find_nodes, e.g. \"Player:Q17717\"")},
-                        {"type", Prop("string", "Only this relationship type, e.g. \"playsFor\"")},
-                        {"direction", Prop("string", "out, in or both (default both)")},
-                        {"limit", limit}},
-                       {"node"}));
-  tools.push_back(tool("graph_query",
-                       "Run a read-only Cypher query (subset: MATCH patterns with labels, property maps and typed "
-                       "relationships; WHERE with comparisons, CONTAINS, STARTS/ENDS WITH, IN, AND/OR/NOT, CASE, "
-                       "toFloat/toInteger/replace/toLower; RETURN with aliases, DISTINCT, count/sum/avg/min/max/"
-                       "collect; ORDER BY, SKIP, LIMIT). Property values are text. Returns rows plus the ids of every "
-                       "node and edge the match used.",
-                       {{"cypher", Prop("string", "One Cypher query, e.g. MATCH (t:Team {name: 'Detroit Pistons'}) "
-                                                   "RETURN t.inception")},
-                        {"show_sql", Prop("boolean", "Also return the SQL the query was translated to (default false)")}},
-                       {"cypher"}));
-}
 
 Status ToolSet::Impl::OpenGraph(ToolSet& t, const std::string& index_dir) {
   const catalog::IndexDir dir(index_dir);

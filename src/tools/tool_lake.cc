@@ -388,83 +388,114 @@ Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& 
   return out;
 }
 
-Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& args) {
-  struct Spec {
-    size_t index = 0;
-    std::string dataset_id, file_path;
-    DatasetRef ref;
-    lake::ObjectInfo info;
-  };
-  // One bad file fails alone (as the harness answers): its error joins `errors` and the others go on.
-  // Only a call that is wrong as a whole (no list, an empty one, more than the per-call limit) fails whole.
-  Json errors = Json::array();
-  Status first_error;
-  auto fail = [&](size_t index, const std::string& dataset_id, const std::string& file_path,
-                  const Status& st) {
-    if (first_error.ok()) first_error = st;
-    errors.push_back({{"index", index},
-                      {"dataset_id", dataset_id},
-                      {"file_path", file_path},
-                      {"error", ErrorJson(st)["error"]}});
-  };
-  std::vector<Spec> specs;
-  if (args.contains("files")) {
-    if (args.contains("dataset_id") || args.contains("file_path"))
-      return InvalidArgument("download takes either 'files' or one 'dataset_id' + 'file_path', not both");
-    const Json& files = args["files"];
-    if (!files.is_array())
-      return InvalidArgument("argument 'files' must be a list of {dataset_id, file_path} objects");
-    if (files.empty()) return InvalidArgument("argument 'files' is an empty list");
-    if (files.size() > s.limits().max_files_per_download)
-      return InvalidArgument("download takes at most " + std::to_string(s.limits().max_files_per_download) +
-                             " files per call, got " + std::to_string(files.size()) +
-                             "; split it into several calls");
-    for (size_t i = 0; i < files.size(); ++i) {
-      const Json& f = files[i];
-      std::string where = "files[" + std::to_string(i) + "]";
-      if (!f.is_object()) {
-        fail(i, "", "", InvalidArgument(where + " must be an object {dataset_id, file_path}"));
-        continue;
-      }
-      auto shown = [&](const char* key) {
-        return f.contains(key) && f[key].is_string() ? f[key].get<std::string>() : "";
-      };
-      std::string unknown;
-      for (const auto& [k, v] : f.items()) {
-        if (k != "dataset_id" && k != "file_path") unknown = k;
-      }
-      if (!unknown.empty()) {
-        fail(i, shown("dataset_id"), shown("file_path"),
-             InvalidArgument(where + " has an unknown key '" + unknown + "'"));
-        continue;
-      }
-      auto d = ArgString(f, "dataset_id", true);
-      auto p = d.ok() ? ArgString(f, "file_path", true) : Result<std::string>(d.status());
-      if (!p.ok()) {
-        fail(i, shown("dataset_id"), shown("file_path"), p.status().WithContext(where));
-        continue;
-      }
-      specs.push_back({i, *d, *p, {}, {}});
-    }
-  } else {
+namespace {
+
+// One file download asked for, as it goes from the arguments through the checks to the cache.
+struct DownloadRequest {
+  size_t index = 0;
+  std::string dataset_id, file_path;
+  DatasetRef ref;
+  lake::ObjectInfo info;
+};
+
+// One bad file fails alone (as the harness answers): its error joins `list` and the others go on.
+struct DownloadErrors {
+  Json list = Json::array();
+  Status first;
+  void Add(size_t index, const std::string& dataset_id, const std::string& file_path, const Status& st) {
+    if (first.ok()) first = st;
+    list.push_back({{"index", index},
+                    {"dataset_id", dataset_id},
+                    {"file_path", file_path},
+                    {"error", ErrorJson(st)["error"]}});
+  }
+};
+
+// The files asked for: `files`, or the harness's one `dataset_id` + `file_path`. Only a call that is wrong
+// as a whole (no list, an empty one, more than the per-call limit) fails whole; a bad entry joins `errors`.
+Result<std::vector<DownloadRequest>> ParseDownloads(const Json& args, size_t max_files, DownloadErrors& errors) {
+  std::vector<DownloadRequest> requests;
+  if (!args.contains("files")) {
     LAKEQA_ASSIGN_OR_RETURN(std::string d, ArgString(args, "dataset_id", true));
     LAKEQA_ASSIGN_OR_RETURN(std::string p, ArgString(args, "file_path", true));
-    specs.push_back({0, d, p, {}, {}});
+    requests.push_back({0, d, p, {}, {}});
+    return requests;
   }
-  // Hostile paths are refused before anything is read or written for them.
-  std::vector<Spec*> ready;
-  uint64_t total = 0;
-  for (auto& sp : specs) {
+  if (args.contains("dataset_id") || args.contains("file_path"))
+    return InvalidArgument("download takes either 'files' or one 'dataset_id' + 'file_path', not both");
+  const Json& files = args["files"];
+  if (!files.is_array()) return InvalidArgument("argument 'files' must be a list of {dataset_id, file_path} objects");
+  if (files.empty()) return InvalidArgument("argument 'files' is an empty list");
+  if (files.size() > max_files)
+    return InvalidArgument("download takes at most " + std::to_string(max_files) + " files per call, got " +
+                           std::to_string(files.size()) + "; split it into several calls");
+  for (size_t i = 0; i < files.size(); ++i) {
+    const Json& f = files[i];
+    std::string where = "files[" + std::to_string(i) + "]";
+    if (!f.is_object()) {
+      errors.Add(i, "", "", InvalidArgument(where + " must be an object {dataset_id, file_path}"));
+      continue;
+    }
+    auto shown = [&](const char* key) { return f.contains(key) && f[key].is_string() ? f[key].get<std::string>() : ""; };
+    std::string unknown;
+    for (const auto& [k, v] : f.items()) {
+      if (k != "dataset_id" && k != "file_path") unknown = k;
+    }
+    if (!unknown.empty()) {
+      errors.Add(i, shown("dataset_id"), shown("file_path"), InvalidArgument(where + " has an unknown key '" + unknown + "'"));
+      continue;
+    }
+    auto d = ArgString(f, "dataset_id", true);
+    auto p = d.ok() ? ArgString(f, "file_path", true) : Result<std::string>(d.status());
+    if (!p.ok()) {
+      errors.Add(i, shown("dataset_id"), shown("file_path"), p.status().WithContext(where));
+      continue;
+    }
+    requests.push_back({i, *d, *p, {}, {}});
+  }
+  return requests;
+}
+
+// The call's result from what was downloaded and what failed, or the failure when nothing was.
+Result<ToolOutput> DownloadResult(ToolOutput out, Json downloaded, DownloadErrors& errors, uint64_t session_bytes) {
+  // In the order of `files`, whichever check refused each one.
+  std::stable_sort(errors.list.begin(), errors.list.end(), [](const Json& a, const Json& b) {
+    return a["index"].get<size_t>() < b["index"].get<size_t>();
+  });
+  if (downloaded.empty()) {
+    if (errors.list.size() == 1) return errors.first;
+    std::string msg = "no file was downloaded: ";
+    for (size_t i = 0; i < errors.list.size(); ++i)
+      msg += (i ? "; " : "") + errors.list[i]["error"]["message"].get<std::string>();
+    return Status(errors.first.code(), msg);
+  }
+  out.summary = std::to_string(downloaded.size()) + " files downloaded" +
+                (errors.list.empty() ? "" : ", " + std::to_string(errors.list.size()) + " failed");
+  size_t count = downloaded.size();
+  out.result = {{"downloaded", std::move(downloaded)},
+                {"download_count", count},
+                {"sandbox_dir", Session::VisibleDir()},
+                {"session_downloaded_bytes", session_bytes}};
+  if (!errors.list.empty()) out.result["errors"] = errors.list;
+  return out;
+}
+
+// Hostile paths are refused before anything is read or written for them; a file that passes is resolved to
+// its dataset and stat'ed.
+std::vector<DownloadRequest*> CheckDownloads(ToolSet& t, std::vector<DownloadRequest>& requests,
+                                             DownloadErrors& errors, uint64_t& total) {
+  std::vector<DownloadRequest*> ready;
+  for (auto& sp : requests) {
     Status valid = ValidateRelativePath(sp.dataset_id, "dataset_id");
     auto path = valid.ok() ? DatasetFilePath(sp.file_path) : Result<std::string>(valid);
     if (!path.ok()) {
-      fail(sp.index, sp.dataset_id, sp.file_path, path.status());
+      errors.Add(sp.index, sp.dataset_id, sp.file_path, path.status());
       continue;
     }
     sp.file_path = *path;
-    auto ref = ResolveDatasetOrFolder(t, sp.dataset_id);
+    auto ref = ToolSet::Impl::ResolveDatasetOrFolder(t, sp.dataset_id);
     if (!ref.ok()) {
-      fail(sp.index, sp.dataset_id, sp.file_path, ref.status());
+      errors.Add(sp.index, sp.dataset_id, sp.file_path, ref.status());
       continue;
     }
     // A file of a folder id is the dataset's file <folder>/<file_path> from here on.
@@ -472,130 +503,100 @@ Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& a
     ref->sub.clear();
     sp.ref = *ref;
     std::string key = ref->Full() + "/" + sp.file_path;
-    auto info = t.store_->Stat(key);
+    auto info = t.store().Stat(key);
     if (!info.ok()) {
-      fail(sp.index, sp.dataset_id, sp.file_path,
-           info.status().code() == ErrorCode::kNotFound
-               ? NotFound("no file '" + sp.file_path + "' in dataset " + ref->Full() +
-                          " (list_files shows its files)")
-               : info.status());
+      errors.Add(sp.index, sp.dataset_id, sp.file_path,
+                 info.status().code() == ErrorCode::kNotFound
+                     ? NotFound("no file '" + sp.file_path + "' in dataset " + ref->Full() +
+                                " (list_files shows its files)")
+                     : info.status());
       continue;
     }
     sp.info = *info;
     total += info->size;
     ready.push_back(&sp);
   }
+  return ready;
+}
+
+// One checked file from the cache into the sandbox: its entry of `downloaded`.
+Result<Json> DownloadOne(ToolSet& t, DownloadCache& cache, Session& s, const DownloadRequest& sp,
+                         std::chrono::steady_clock::time_point deadline, std::map<std::string, std::string>& alias_of) {
+  std::string rel = sp.ref.Full() + "/" + sp.file_path;
+  exec::CancelToken* cancel = s.cancel();
+  auto entry = cache.Fetch(t.store(), sp.info, deadline, [cancel] { return cancel != nullptr && cancel->cancelled(); });
+  Status st = entry.ok() ? s.LinkFile(rel, entry->path) : entry.status();
+  if (!st.ok()) return st;
+  s.RecordDownload(entry->size);
+  s.NoteDownload(rel, entry->sha256, entry->path);
+  Json d = {{"local_path", Session::VisiblePath(rel)},
+            {"relative_path", rel},
+            {"file_path", sp.file_path},
+            {"dataset_id", sp.ref.id},
+            {"namespace", sp.ref.ns},
+            {"size", entry->size},
+            {"sha256", entry->sha256},
+            {"cached", entry->hit},
+            {"status", "downloaded"}};
+  // The harness's spelling, <sandbox>/<dataset>/<file>, opens the same file when the bare id names one
+  // dataset only (in two namespaces it would be a guess).
+  auto alias = alias_of.find(sp.ref.Full());
+  if (alias == alias_of.end()) {
+    auto bare = ToolSet::Impl::ResolveDataset(t, sp.ref.id);
+    std::string why = !bare.ok() ? "'" + sp.ref.id + "' is in more than one namespace"
+                                 : LinkDatasetAlias(s.sandbox_dir(), sp.ref, t.namespaces());
+    alias = alias_of.emplace(sp.ref.Full(), why).first;
+  }
+  if (alias->second.empty())
+    d["alias_path"] = Session::VisiblePath(sp.ref.id + "/" + sp.file_path);
+  else
+    d["alias_unavailable"] = alias->second;
+  return d;
+}
+
+}  // namespace
+
+Result<ToolOutput> ToolSet::Impl::Download(ToolSet& t, Session& s, const Json& args) {
+  DownloadErrors errors;
+  LAKEQA_ASSIGN_OR_RETURN(std::vector<DownloadRequest> requests,
+                          ParseDownloads(args, s.limits().max_files_per_download, errors));
+  uint64_t total = 0;
+  std::vector<DownloadRequest*> ready = CheckDownloads(t, requests, errors, total);
   if (!ready.empty()) LAKEQA_RETURN_IF_ERROR(s.CheckDownload(total, ready.size()));
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(s.limits().call_timeout_ms);
   ToolOutput out;
   Json downloaded = Json::array();
   std::map<std::string, std::string> alias_of;  // full id → why there is no alias ("" = there is one)
-  for (Spec* sp : ready) {
-    std::string rel = sp->ref.Full() + "/" + sp->file_path;
-    exec::CancelToken* cancel = s.cancel();
-    auto entry = t.cache_->Fetch(*t.store_, sp->info, deadline,
-                                 [cancel] { return cancel != nullptr && cancel->cancelled(); });
-    Status st = entry.ok() ? s.LinkFile(rel, entry->path) : entry.status();
-    if (!st.ok()) {
-      fail(sp->index, sp->dataset_id, sp->file_path, st);
+  for (DownloadRequest* sp : ready) {
+    auto d = DownloadOne(t, *t.cache_, s, *sp, deadline, alias_of);
+    if (!d.ok()) {
+      errors.Add(sp->index, sp->dataset_id, sp->file_path, d.status());
       continue;
     }
-    s.RecordDownload(entry->size);
-    s.NoteDownload(rel, entry->sha256, entry->path);
-    Json d = {{"local_path", Session::VisiblePath(rel)},
-              {"relative_path", rel},
-              {"file_path", sp->file_path},
-              {"dataset_id", sp->ref.id},
-              {"namespace", sp->ref.ns},
-              {"size", entry->size},
-              {"sha256", entry->sha256},
-              {"cached", entry->hit},
-              {"status", "downloaded"}};
-    // The harness's spelling, <sandbox>/<dataset>/<file>, opens the same file when the bare id names one
-    // dataset only (in two namespaces it would be a guess).
-    auto alias = alias_of.find(sp->ref.Full());
-    if (alias == alias_of.end()) {
-      auto bare = ResolveDataset(t, sp->ref.id);
-      std::string why = !bare.ok() ? "'" + sp->ref.id + "' is in more than one namespace"
-                                   : LinkDatasetAlias(s.sandbox_dir(), sp->ref, t.namespaces_);
-      alias = alias_of.emplace(sp->ref.Full(), why).first;
-    }
-    if (alias->second.empty())
-      d["alias_path"] = Session::VisiblePath(sp->ref.id + "/" + sp->file_path);
-    else
-      d["alias_unavailable"] = alias->second;
-    downloaded.push_back(std::move(d));
+    downloaded.push_back(std::move(*d));
     if (std::find(out.accessed.begin(), out.accessed.end(), sp->ref.Full()) == out.accessed.end())
       out.accessed.push_back(sp->ref.Full());
   }
-  // In the order of `files`, whichever check refused each one.
-  std::stable_sort(errors.begin(), errors.end(), [](const Json& a, const Json& b) {
-    return a["index"].get<size_t>() < b["index"].get<size_t>();
-  });
-  if (downloaded.empty()) {
-    if (errors.size() == 1) return first_error;
-    std::string msg = "no file was downloaded: ";
-    for (size_t i = 0; i < errors.size(); ++i)
-      msg += (i ? "; " : "") + errors[i]["error"]["message"].get<std::string>();
-    return Status(first_error.code(), msg);
-  }
-  out.summary = std::to_string(downloaded.size()) + " files downloaded" +
-                (errors.empty() ? "" : ", " + std::to_string(errors.size()) + " failed");
-  out.result = {{"downloaded", downloaded},
-                {"download_count", downloaded.size()},
-                {"sandbox_dir", Session::VisibleDir()},
-                {"session_downloaded_bytes", s.downloaded_bytes()}};
-  if (!errors.empty()) out.result["errors"] = errors;
-  return out;
+  return DownloadResult(std::move(out), std::move(downloaded), errors, s.downloaded_bytes());
 }
 
-Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json& args) {
-  LAKEQA_ASSIGN_OR_RETURN(std::string dataset_id, ArgString(args, "dataset_id", true));
-  LAKEQA_ASSIGN_OR_RETURN(std::string file_path, ArgString(args, "file_path", true));
-  // 0 falls back to 5 and a large value is taken as 50, as the reference's `max_lines or 5` accepts both.
-  LAKEQA_ASSIGN_OR_RETURN(int64_t max_lines, ArgIntAtMost(args, "max_lines", 5, 0, 50));
-  if (max_lines == 0) max_lines = 5;
-  LAKEQA_ASSIGN_OR_RETURN(file_path, DatasetFilePath(file_path));
-  LAKEQA_ASSIGN_OR_RETURN(DatasetRef ref, ResolveDatasetOrFolder(t, dataset_id));
-  if (!ref.sub.empty()) file_path = ref.sub + "/" + file_path;
-  ref.sub.clear();
-  std::string key = ref.Full() + "/" + file_path;
-  auto info = t.store_->Stat(key);
-  if (!info.ok()) {
-    if (info.status().code() == ErrorCode::kNotFound)
-      return NotFound("no file '" + file_path + "' in dataset " + ref.Full() +
-                      " (list_files shows its files)");
-    return info.status();
-  }
-  constexpr uint64_t kHead = 64 * 1024;
-  ingest::ProfileOptions po;
-  po.max_bytes = kHead;
-  po.max_samples_per_column = 3;
-  po.max_sample_value_bytes = 48;  // a sample shows a value's shape; long URLs would crowd out columns
-  // The head, and for an XLSX/DOCX/zip larger than it the sheets and header row read from the zip's end.
-  ingest::HeadRead hr;
-  auto p = ingest::ProfileHead(*t.store_, key, info->size, file_path, po, &hr);
-  if (!p.ok() && hr.requests == 0) return p.status();  // the head itself could not be read
-  const std::string& head = hr.head;
-  // A workbook's sheets live at the end of its zip: read whole (up to a bound) to name them.
-  Json sheets;
-  constexpr uint64_t kMaxWorkbookBytes = 32ull << 20;
-  if (head.rfind("PK\x03\x04", 0) == 0 && info->size <= kMaxWorkbookBytes) {
-    auto whole = info->size > head.size() ? t.store_->ReadRange(key, 0, info->size) : Result<std::string>(head);
-    if (whole.ok() && ingest::OoxmlKind(*whole) == "xlsx") sheets = SheetSummaries(*whole);
-  }
-  ToolOutput out;
-  out.accessed.push_back(ref.Full());
-  // Fields in the order an agent needs them: what the file is and its column names first, the detail
-  // (types and samples, key paths) next, the raw preview last. Under the LakeQA runner's protocol a result
-  // over 4,000 characters keeps only its first 2,500 and last 1,000 (docs/tools.md), and the names and
-  // shape of a wide file must survive that cut.
-  Json r = {
-      {"dataset_id", ref.id}, {"namespace", ref.ns}, {"file_path", file_path}, {"size_bytes", info->size}};
-  // The line preview: the first lines of the text, each cut at 300 bytes.
+namespace {
+
+// What inspect_file read of one file.
+struct Inspected {
+  DatasetRef ref;
+  std::string file_path;
+  uint64_t size = 0;
+  ingest::HeadRead read;  // the head and what reading it cost
+  Json sheets;            // a workbook's sheets (SheetSummaries), else null
+  Json preview;           // the first lines of the head
+};
+
+// The first `max_lines` lines of the head, each cut at 300 bytes.
+Json LinePreview(const std::string& head, size_t max_lines) {
   Json preview = Json::array();
   size_t start = 0;
-  while (start < head.size() && preview.size() < static_cast<size_t>(max_lines)) {
+  while (start < head.size() && preview.size() < max_lines) {
     size_t end = head.find('\n', start);
     if (end == std::string::npos) end = head.size();
     std::string line = head.substr(start, std::min<size_t>(end - start, 300));
@@ -603,78 +604,134 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
     preview.push_back(line);
     start = end + 1;
   }
+  return preview;
+}
+
+// The profile's shape: header columns, geometry, rows, problems, JSON key paths, column types and samples.
+void AddStructure(Json& r, const ingest::FileProfile& f, bool prose, uint64_t bytes_read) {
+  std::set<std::string> names;
+  if (!f.columns.empty() && !prose) {
+    Json header = Json::array();
+    for (const auto& c : f.columns) {
+      header.push_back(c.name);
+      names.insert(c.name);
+    }
+    r["header_columns"] = header;
+  }
+  if (!f.geometry_types.empty()) r["geometry_types"] = f.geometry_types;
+  r["rows_sampled"] = f.rows;
+  r["rows_exact"] = f.rows_exact;
+  r["bytes_inspected"] = bytes_read;
+  if (!f.warnings.empty()) r["warnings"] = f.warnings;
+  if (!f.corrupt.empty()) r["corrupt"] = f.corrupt;
+  if (!f.json_paths.empty()) {
+    // A GeoJSON feature's properties are the header columns: not repeated as key paths.
+    std::vector<std::string> keys;
+    for (const auto& k : f.json_paths) {
+      constexpr std::string_view kProps = "features[].properties.";
+      if (f.format == ingest::Format::kGeoJson && k.rfind(kProps, 0) == 0 && names.count(k.substr(kProps.size())) > 0)
+        continue;
+      if (keys.size() < 100) keys.push_back(k);
+    }
+    r["json_keys"] = keys;
+  }
+  if (!f.columns.empty() && !prose) {
+    Json columns = Json::array();
+    for (const auto& c : f.columns)
+      columns.push_back({{"name", c.name}, {"type", c.type}, {"samples", c.samples}});
+    r["columns"] = columns;
+  }
+}
+
+// A profiled file's fields after the identity: what it is, its shape, then the raw preview.
+void AddProfile(Json& r, const ingest::FileProfile& f, const Inspected& in) {
+  const std::string& head = in.read.head;
+  r["format"] = in.sheets.is_null() ? std::string(ingest::FormatName(f.format)) : std::string("xlsx");
+  if (!in.sheets.is_null()) r["sheets"] = in.sheets;
+  r["encoding"] = f.encoding;
+  r["looks_like_json"] = f.format == ingest::Format::kJson || f.format == ingest::Format::kJsonLines ||
+                         f.format == ingest::Format::kGeoJson;
+  bool textual = f.format != ingest::Format::kPdf && f.format != ingest::Format::kXlsx &&
+                 f.format != ingest::Format::kDocx && f.format != ingest::Format::kZip &&
+                 f.format != ingest::Format::kBinary && in.sheets.is_null();
+  // A Wikipedia page is prose by the lake's layout, even when its commas look like a CSV to the sniffer.
+  bool page = in.ref.ns == "wikipedia" && in.file_path == "content.txt";
+  bool prose = textual && (f.format == ingest::Format::kText || page);
+  if (f.format == ingest::Format::kCsv && !page) {
+    r["delimiter_guess"] = std::string(1, f.delimiter);
+    r["has_header"] = f.has_header;
+  } else if (textual && !in.preview.empty()) {
+    // The reference's key on every text file: the most frequent of , tab | ; in the first line ("" none).
+    r["delimiter_guess"] = GuessDelimiter(in.preview[0].get<std::string>());
+  }
+  AddStructure(r, f, prose, in.read.bytes_read);
+  if (prose) {
+    // Prose: its first few KB, so a page reads without a download (lines of 300 bytes showed ~300 chars).
+    r["line_count_sampled"] = in.preview.size();
+    size_t n = std::min(head.size(), kTextPreviewBytes);
+    while (n > 0 && n < head.size() && (static_cast<unsigned char>(head[n]) & 0xC0) == 0x80)
+      --n;
+    r["text_preview"] = head.substr(0, n);
+    r["text_preview_complete"] = n == in.size;
+  } else if (textual) {
+    r["line_count_sampled"] = in.preview.size();
+    r["line_preview"] = in.preview;
+  } else if (!f.text_sample.empty()) {
+    r["text_preview"] = f.text_sample.substr(0, 1000);
+  }
+}
+
+}  // namespace
+
+Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json& args) {
+  LAKEQA_ASSIGN_OR_RETURN(std::string dataset_id, ArgString(args, "dataset_id", true));
+  LAKEQA_ASSIGN_OR_RETURN(std::string file_path, ArgString(args, "file_path", true));
+  // 0 falls back to 5 and a large value is taken as 50, as the reference's `max_lines or 5` accepts both.
+  LAKEQA_ASSIGN_OR_RETURN(int64_t max_lines, ArgIntAtMost(args, "max_lines", 5, 0, 50));
+  if (max_lines == 0) max_lines = 5;
+  Inspected in;
+  LAKEQA_ASSIGN_OR_RETURN(in.file_path, DatasetFilePath(file_path));
+  LAKEQA_ASSIGN_OR_RETURN(in.ref, ResolveDatasetOrFolder(t, dataset_id));
+  if (!in.ref.sub.empty()) in.file_path = in.ref.sub + "/" + in.file_path;
+  in.ref.sub.clear();
+  std::string key = in.ref.Full() + "/" + in.file_path;
+  auto info = t.store_->Stat(key);
+  if (!info.ok()) {
+    if (info.status().code() == ErrorCode::kNotFound)
+      return NotFound("no file '" + in.file_path + "' in dataset " + in.ref.Full() + " (list_files shows its files)");
+    return info.status();
+  }
+  in.size = info->size;
+  constexpr uint64_t kHead = 64 * 1024;
+  ingest::ProfileOptions po;
+  po.max_bytes = kHead;
+  po.max_samples_per_column = 3;
+  po.max_sample_value_bytes = 48;  // a sample shows a value's shape; long URLs would crowd out columns
+  // The head, and for an XLSX/DOCX/zip larger than it the sheets and header row read from the zip's end.
+  auto p = ingest::ProfileHead(*t.store_, key, info->size, in.file_path, po, &in.read);
+  if (!p.ok() && in.read.requests == 0) return p.status();  // the head itself could not be read
+  const std::string& head = in.read.head;
+  // A workbook's sheets live at the end of its zip: read whole (up to a bound) to name them.
+  constexpr uint64_t kMaxWorkbookBytes = 32ull << 20;
+  if (head.rfind("PK\x03\x04", 0) == 0 && info->size <= kMaxWorkbookBytes) {
+    auto whole = info->size > head.size() ? t.store_->ReadRange(key, 0, info->size) : Result<std::string>(head);
+    if (whole.ok() && ingest::OoxmlKind(*whole) == "xlsx") in.sheets = SheetSummaries(*whole);
+  }
+  in.preview = LinePreview(head, static_cast<size_t>(max_lines));
+  ToolOutput out;
+  out.accessed.push_back(in.ref.Full());
+  // Fields in the order an agent needs them: what the file is and its column names first, the detail
+  // (types and samples, key paths) next, the raw preview last. Under the LakeQA runner's protocol a result
+  // over 4,000 characters keeps only its first 2,500 and last 1,000 (docs/tools.md), and the names and
+  // shape of a wide file must survive that cut.
+  Json r = {{"dataset_id", in.ref.id}, {"namespace", in.ref.ns}, {"file_path", in.file_path}, {"size_bytes", info->size}};
   if (p.ok()) {
-    const auto& f = *p;
-    r["format"] = sheets.is_null() ? std::string(ingest::FormatName(f.format)) : std::string("xlsx");
-    if (!sheets.is_null()) r["sheets"] = sheets;
-    r["encoding"] = f.encoding;
-    r["looks_like_json"] = f.format == ingest::Format::kJson || f.format == ingest::Format::kJsonLines ||
-                           f.format == ingest::Format::kGeoJson;
-    bool textual = f.format != ingest::Format::kPdf && f.format != ingest::Format::kXlsx &&
-                   f.format != ingest::Format::kDocx && f.format != ingest::Format::kZip &&
-                   f.format != ingest::Format::kBinary && sheets.is_null();
-    // A Wikipedia page is prose by the lake's layout, even when its commas look like a CSV to the sniffer.
-    bool page = ref.ns == "wikipedia" && file_path == "content.txt";
-    bool prose = textual && (f.format == ingest::Format::kText || page);
-    if (f.format == ingest::Format::kCsv && !page) {
-      r["delimiter_guess"] = std::string(1, f.delimiter);
-      r["has_header"] = f.has_header;
-    } else if (textual && !preview.empty()) {
-      // The reference's key on every text file: the most frequent of , tab | ; in the first line ("" none).
-      r["delimiter_guess"] = GuessDelimiter(preview[0].get<std::string>());
-    }
-    std::set<std::string> names;
-    if (!f.columns.empty() && !prose) {
-      Json header = Json::array();
-      for (const auto& c : f.columns) {
-        header.push_back(c.name);
-        names.insert(c.name);
-      }
-      r["header_columns"] = header;
-    }
-    if (!f.geometry_types.empty()) r["geometry_types"] = f.geometry_types;
-    r["rows_sampled"] = f.rows;
-    r["rows_exact"] = f.rows_exact;
-    r["bytes_inspected"] = hr.bytes_read;
-    if (!f.warnings.empty()) r["warnings"] = f.warnings;
-    if (!f.corrupt.empty()) r["corrupt"] = f.corrupt;
-    if (!f.json_paths.empty()) {
-      // A GeoJSON feature's properties are the header columns: not repeated as key paths.
-      std::vector<std::string> keys;
-      for (const auto& k : f.json_paths) {
-        constexpr std::string_view kProps = "features[].properties.";
-        if (f.format == ingest::Format::kGeoJson && k.rfind(kProps, 0) == 0 &&
-            names.count(k.substr(kProps.size())) > 0)
-          continue;
-        if (keys.size() < 100) keys.push_back(k);
-      }
-      r["json_keys"] = keys;
-    }
-    if (!f.columns.empty() && !prose) {
-      Json columns = Json::array();
-      for (const auto& c : f.columns)
-        columns.push_back({{"name", c.name}, {"type", c.type}, {"samples", c.samples}});
-      r["columns"] = columns;
-    }
-    if (prose) {
-      // Prose: its first few KB, so a page reads without a download (lines of 300 bytes showed ~300 chars).
-      r["line_count_sampled"] = preview.size();
-      size_t n = std::min(head.size(), kTextPreviewBytes);
-      while (n > 0 && n < head.size() && (static_cast<unsigned char>(head[n]) & 0xC0) == 0x80)
-        --n;
-      r["text_preview"] = head.substr(0, n);
-      r["text_preview_complete"] = n == info->size;
-    } else if (textual) {
-      r["line_count_sampled"] = preview.size();
-      r["line_preview"] = preview;
-    } else if (!f.text_sample.empty()) {
-      r["text_preview"] = f.text_sample.substr(0, 1000);
-    }
-    out.summary = std::string(ingest::FormatName(f.format)) + ", " + std::to_string(info->size) + " bytes";
+    AddProfile(r, *p, in);
+    out.summary = std::string(ingest::FormatName(p->format)) + ", " + std::to_string(info->size) + " bytes";
   } else {
     r["bytes_inspected"] = head.size();
     r["profile_error"] = ErrorJson(p.status())["error"];
-    r["line_preview"] = preview;
+    r["line_preview"] = in.preview;
     out.summary = "unprofiled, " + std::to_string(info->size) + " bytes";
   }
   out.result = std::move(r);

@@ -3,11 +3,11 @@
 #include <cctype>
 #include <set>
 
-#include "lakeqa/common/strings.h"
 #include "lakeqa/catalog/catalog.h"
-#include "lakeqa/eval/em.h"
+#include "lakeqa/common/strings.h"
 #include "lakeqa/exec/python.h"
 #include "lakeqa/exec/sql.h"
+#include "lakeqa/text/answer_clean.h"
 
 #include "tools/internal.h"
 
@@ -197,7 +197,7 @@ Result<ToolOutput> ToolSet::Impl::SubmitAnswer(ToolSet& t, Session& s, const Jso
   ToolOutput out;
   // As the harness's submit_answer: `answer` is what exact match scores, cleaned by the scorer's own
   // _clean_answer port ("[42 airports]" → "42"), so the model sees it; `raw_answer` is what was sent.
-  std::string cleaned = eval::CleanAnswer(Json(answer));
+  std::string cleaned = text::CleanAnswer(Json(answer));
   out.result = {{"status", "answer_submitted"},
                 {"answer", cleaned},
                 {"raw_answer", answer},

@@ -1,12 +1,10 @@
-// ToolSet: opening what sessions share, the tool schemas, and Call (dispatch, output cap, trace).
+// ToolSet: opening what sessions share, the listed schemas, and Call (dispatch by tool spec, output cap, trace).
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
-#include <functional>
 #include <limits>
-#include <map>
 #include <set>
 
 #include <sqlite3.h>
@@ -21,166 +19,12 @@
 #include "lakeqa/index/index.h"
 #include "lakeqa/lake/local_store.h"
 #include "lakeqa/tools/model_view.h"
+#include "lakeqa/tools/tool_spec.h"
 
 #include "tools/internal.h"
 
 namespace lakeqa::tools {
 namespace {
-
-Json Prop(const char* type, const char* description) {
-  return {{"type", type}, {"description", description}};
-}
-Json StringArray(const char* description) {
-  return {{"type", "array"}, {"items", {{"type", "string"}}}, {"description", description}};
-}
-Json Tool(const char* name, const char* description, Json properties, std::vector<std::string> required) {
-  Json schema = {{"type", "object"}, {"properties", std::move(properties)}};
-  schema["required"] = required;
-  return {{"name", name}, {"description", description}, {"inputSchema", std::move(schema)}};
-}
-
-Json BuildSchemas() {
-  Json tools = Json::array();
-  tools.push_back(Tool(
-      "search",
-      "Find datasets whose id starts with a prefix, in every namespace in alphabetical order (datagov "
-      "before wikipedia). Returns dataset ids (without the namespace folder), their namespace and title; "
-      "truncated: true when the limit left out more. An id found in two namespaces must be passed to the "
-      "other tools as <namespace>/<id>.",
-      {{"prefixes",
-        StringArray("Id prefixes, each at least 2 characters. Example: [\"Barack\", \"census\"]")},
-       {"limit",
-        {{"type", "integer"},
-         {"description", "Maximum results per namespace per prefix (default 50)"},
-         {"default", 50},
-         {"minimum", 1}}}},
-      {"prefixes"}));
-  tools.push_back(
-      Tool("search_keyword",
-           "Ranked keyword search over dataset titles, descriptions, tags, columns and content. Use short "
-           "tag-style keywords. Returns dataset ids with what tells them apart: full title, description, "
-           "first columns, row count, years and months covered, which keywords matched in which field, "
-           "near-duplicate copies and how they differ. A small limit may miss relevant datasets.",
-           {{"keywords", StringArray("Short keywords. Example: [\"police\", \"traffic stops\"]")},
-            {"limit",
-             {{"type", "integer"},
-              {"description", "Maximum results (default 20)"},
-              {"default", 20},
-              {"minimum", 1}}},
-            {"facet_limit",
-             {{"type", "integer"},
-              {"description", "Values listed per facet (default 10)"},
-              {"default", 10},
-              {"minimum", 1}}},
-            {"collapse",
-             {{"type", "boolean"},
-              {"description", "One result per group of near-duplicate datasets (default false)"},
-              {"default", false}}}},
-           {"keywords"}));
-  tools.push_back(
-      Tool("list_files",
-           "List the files of one or more datasets: relative paths and sizes, per dataset in by_dataset (an "
-           "unknown id is an error entry there, the others are still listed); truncated: true when the "
-           "limit left out more files.",
-           {{"dataset_ids", StringArray("Dataset ids from search (\"<id>\" or \"<namespace>/<id>\")")},
-            {"limit",
-             {{"type", "integer"},
-              {"description", "Maximum files per dataset (default 100)"},
-              {"default", 100},
-              {"minimum", 1}}}},
-           {"dataset_ids"}));
-  tools.push_back(Tool(
-      "download",
-      "Download up to 5 files into the sandbox, at <namespace>/<dataset_id>/<file_path> relative to the "
-      "sandbox directory, for query and execute_code. When the id is in one namespace only, "
-      "<dataset_id>/<file_path> opens the same file too (a read-only alias, alias_path; the LakeQA "
-      "harness's layout). A file that fails is listed in errors; the others are downloaded.",
-      {{"files",
-        {{"type", "array"},
-         {"maxItems", 5},
-         {"minItems", 1},
-         {"description", "Files to download (at most 5)"},
-         {"items",
-          {{"type", "object"},
-           {"properties",
-            {{"dataset_id", Prop("string", "Dataset id")},
-             {"file_path", Prop("string", "Path in the dataset (from list_files); leading '/' ignored")}}},
-           {"required", {"dataset_id", "file_path"}}}}}}},
-      {"files"}));
-  tools.push_back(Tool(
-      "inspect_file",
-      "Profile the first 64 KB of a lake file without downloading it: size, detected format, delimiter, "
-      "header columns, geometry types, row count, column types with samples, JSON keys, and a short line "
-      "preview (in that order); a plain-text file's first 3,000 bytes (text_preview); a workbook's sheets "
-      "with their row counts and first rows.",
-      {{"dataset_id", Prop("string", "Dataset id")},
-       {"file_path", Prop("string", "Path relative to the dataset; a leading '/' is ignored")},
-       {"max_lines",
-        {{"type", "integer"},
-         {"description", "Preview lines (default 5; 0 means 5, more than 50 means 50)"},
-         {"default", 5},
-         {"minimum", 0}}}},
-      {"dataset_id", "file_path"}));
-  tools.push_back(Tool(
-      "query",
-      "Run one read-only SQL statement (DuckDB) over the downloaded files. Every downloaded CSV/TSV/JSON/"
-      "GeoJSON/Parquet file is a view (listed in the view sandbox_files); files are also readable by "
-      "relative path: SELECT * FROM 'datagov/x/files/rows.txt'. Time and row limits apply.",
-      {{"sql", Prop("string", "One SQL statement")}}, {"sql"}));
-  tools.push_back(Tool(
-      "execute_code",
-      "Execute Python code in the sandbox to analyse or preview downloaded files. Working directory: the "
-      "sandbox. Pre-imported: pandas as pd, json, csv, os, glob, re, Path. Also installed: numpy, openpyxl "
-      "(pd.read_excel), bs4, scipy, matplotlib (Agg backend: save figures to files) and geopandas with shapely. "
-      "SANDBOX_DIR is the sandbox path "
-      "and FILES the list of downloaded files (absolute paths, sorted; hidden files such as .outputs/ are "
-      "not in it). Downloads are at <namespace>/<dataset_id>/<file_path> and, for an id in one namespace, "
-      "also at <dataset_id>/<file_path>. print() what you need; no network; time and memory limits.",
-      {{"code", Prop("string", "Python code to execute. Use print() for output.")}}, {"code"}));
-  tools.push_back(
-      Tool("get_sandbox_info", "List the files in the sandbox with their sizes.", Json::object(), {}));
-  tools.push_back(Tool(
-      "submit_answer",
-      "Submit the final answer; this ends the episode. Wrap the answer in square brackets like [Answer]. "
-      "The result's answer is what exact match scores (cleaned: \"[42 airports]\" gives \"42\"); "
-      "raw_answer is what was sent.",
-      {{"answer", Prop("string", "The final answer")},
-       {"reasoning", Prop("string", "Brief explanation of how the answer was found")},
-       {"sources", StringArray("Dataset ids or file paths used")}},
-      {"answer"}));
-  AddGraphSchemas(tools);
-  // Every tool but submit_answer can answer in the compact view (tools/model_view.h).
-  for (Json& t : tools) {
-    if (t["name"] == "submit_answer") continue;
-    t["inputSchema"]["properties"]["view"] = {
-        {"type", "string"},
-        {"enum", {"full", "compact"}},
-        {"default", "full"},
-        {"description",
-         "full (default): every field. compact: what a model needs inside a 2,500-character window (one "
-         "line per search hit, each id once; no lists that bury the end of an output)"}};
-  }
-  return tools;
-}
-
-// Argument names each tool accepts (the LakeQA schema's singular forms included).
-const std::map<std::string, std::set<std::string>, std::less<>>& AllowedArgs() {
-  static const std::map<std::string, std::set<std::string>, std::less<>> m = {
-      {"search", {"prefixes", "prefix", "limit"}},
-      {"search_keyword", {"keywords", "keyword", "limit", "facet_limit", "collapse"}},
-      {"list_files", {"dataset_ids", "dataset_id", "limit"}},
-      {"download", {"files", "dataset_id", "file_path"}},
-      {"inspect_file", {"dataset_id", "file_path", "max_lines"}},
-      {"query", {"sql"}},
-      {"execute_code", {"code"}},
-      {"get_sandbox_info", {}},
-      {"submit_answer", {"answer", "reasoning", "sources"}},
-      {"graph_find_nodes", {"name", "label", "property", "limit"}},
-      {"graph_neighbors", {"node", "type", "direction", "limit"}},
-      {"graph_query", {"cypher", "show_sql"}},
-  };
-  return m;
-}
 
 size_t Utf8Cut(const std::string& s, size_t n) {
   if (n >= s.size()) return s.size();
@@ -427,12 +271,17 @@ Result<std::unique_ptr<ToolSet>> ToolSet::Open(std::unique_ptr<lake::Store> stor
 ToolSet::~ToolSet() = default;
 
 const Json& ToolSet::Schemas() {
-  static const Json schemas = BuildSchemas();
+  static const Json schemas = [] {
+    Json out = Json::array();
+    for (const ToolSpec& spec : ToolSpecs())
+      out.push_back(spec.Listed());
+    return out;
+  }();
   return schemas;
 }
 
 bool ToolSet::Known(std::string_view tool) {
-  return AllowedArgs().count(tool) > 0;
+  return FindToolSpec(tool) != nullptr;
 }
 
 Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
@@ -461,26 +310,14 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
     args.erase("view");
   }
 
-  using Fn = Result<ToolOutput> (*)(ToolSet&, Session&, const Json&);
-  static const std::map<std::string, Fn, std::less<>> kTools = {
-      {"search", &Impl::Search},
-      {"search_keyword", &Impl::SearchKeyword},
-      {"list_files", &Impl::ListFiles},
-      {"download", &Impl::Download},
-      {"inspect_file", &Impl::InspectFile},
-      {"query", &Impl::Query},
-      {"execute_code", &Impl::ExecuteCode},
-      {"get_sandbox_info", &Impl::GetSandboxInfo},
-      {"submit_answer", &Impl::SubmitAnswer},
-      {"graph_find_nodes", &Impl::GraphFindNodes},
-      {"graph_neighbors", &Impl::GraphNeighbors},
-      {"graph_query", &Impl::GraphQuery},
-  };
   Result<ToolOutput> out = Internal("unreachable");
-  auto fn = kTools.find(tool);
-  if (fn == kTools.end()) {
+  const ToolSpec* spec = FindToolSpec(tool);
+  if (spec == nullptr) {
+    std::set<std::string> sorted;
+    for (const ToolSpec& t : ToolSpecs())
+      sorted.insert(t.name);
     std::string names;
-    for (const auto& [n, f] : kTools)
+    for (const auto& n : sorted)
       names += (names.empty() ? "" : ", ") + n;
     out = NotFound("unknown tool '" + std::string(tool) + "'; the tools are " + names);
   } else if (!args.is_object()) {
@@ -488,7 +325,7 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
   } else if (!view_error.ok()) {
     out = view_error;
   } else {
-    const auto& allowed = AllowedArgs().at(fn->first);
+    const std::set<std::string> allowed = spec->AllowedArgs();
     std::string unknown;
     for (const auto& [k, v] : args.items()) {
       if (!allowed.count(k)) unknown += (unknown.empty() ? "'" : ", '") + k + "'";
@@ -501,7 +338,7 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
                             (names.empty() ? "no arguments" : names));
     } else {
       try {
-        out = fn->second(*this, session, args);
+        out = spec->handler(*this, session, args);
       } catch (const std::exception& e) {
         out = Internal(std::string(tool) + " failed: " + e.what());
       }

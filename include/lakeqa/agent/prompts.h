@@ -1,6 +1,7 @@
-// The paper's agent protocol text (Appendix G of the LakeQA paper, as in evaluation/agent_runner.py of
-// the reference harness): the system prompt, the first user message, the tool schemas, and the answer
-// clean-up applied to submitted answers. Kept verbatim so results stay comparable with the published ones.
+// The agent's prompts: the paper's protocol (Appendix G of the LakeQA paper, as in evaluation/agent_runner.py
+// of the reference harness: the system prompt and first user message of tools/paper_prompt.h, the tool
+// schemas of the tool specs, tools/tool_spec.h), the "lake" profile, and the answer clean-up applied to
+// submitted answers. The paper's text is kept verbatim so results stay comparable with the published ones.
 #pragma once
 
 #include <string>

@@ -1,7 +1,10 @@
 // What an agent sees of the tools: their JSON schemas and a Call that dispatches by name with JSON
 // arguments and returns JSON ({"error": {"code", "message"}} on failure, never a throw). One ToolEnv is
-// one task's episode (its sandbox). The agent module does not depend on the tools module; the run
-// command adapts tools::ToolSet + Session to this interface (src/agent/tool_env_factory.cc).
+// one task's episode (its sandbox). Agent loops call tools only through this interface, so an episode
+// runs the same over the real tools, a replay or a test's environment. The agent module does depend on the
+// tools module, which sits above it in src/README.md's order: src/agent/tool_env_factory.cc adapts
+// tools::ToolSet + Session to this interface, and the loops show models the tools' compact view
+// (tools/model_view.h).
 #pragma once
 
 #include <functional>
