@@ -129,13 +129,10 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
   return RunTasks(o, tasks, EpochAgentFactory([&make_agent](int) { return make_agent(); }), make_env, cancel);
 }
 
-Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& tasks,
-                            const EpochAgentFactory& make_agent, const ToolEnvFactory& make_env,
-                            std::atomic<bool>& cancel) {
-  auto t_start = std::chrono::steady_clock::now();
-  if (o.out_dir.empty()) return InvalidArgument("run: --out is required");
-  if (o.epochs < 1)
-    return InvalidArgument("run: --epochs must be at least 1, not " + std::to_string(o.epochs));
+namespace {
+
+// Two tasks with one id would write over each other's trace and prediction line.
+Status CheckUniqueIds(const std::vector<eval::Task>& tasks) {
   std::set<std::string> ids;
   for (const auto& t : tasks) {
     if (!ids.insert(t.id).second) {
@@ -143,21 +140,13 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
                              "); pass each task set once");
     }
   }
-  const eval::RunDir run_dir(o.out_dir);
-  for (int e = 1; e <= o.epochs; ++e) LAKEQA_RETURN_IF_ERROR(MakeDirs(run_dir.TracesDir(e)));
-  LAKEQA_ASSIGN_OR_RETURN(internal::RunRecord record, internal::RunRecord::Open(o));
-  record.Begin(o, tasks);
-  LAKEQA_RETURN_IF_ERROR(record.Save());
+  return Status::Ok();
+}
 
-  std::string pred_path = run_dir.Predictions();
-  LAKEQA_RETURN_IF_ERROR(RepairTornTail(pred_path));
-  LAKEQA_ASSIGN_OR_RETURN(auto recorded, ReadRecordedEpochStatus(o.out_dir));
-  LAKEQA_ASSIGN_OR_RETURN(auto log, LineLog::Open(pred_path));
-
-  RunSummary sum;
-  sum.tasks = tasks.size();
-  sum.epochs = o.epochs;
-  // Epoch-major: every task's epoch 1 before any epoch 2, so an interrupted run has whole epochs first.
+// Epoch-major: every task's epoch 1 before any epoch 2, so an interrupted run has whole epochs first.
+std::vector<std::pair<const eval::Task*, int>> PlanTodo(
+    const RunOptions& o, const std::vector<eval::Task>& tasks,
+    const std::map<std::pair<std::string, int>, std::string>& recorded, RunSummary& sum) {
   std::vector<std::pair<const eval::Task*, int>> todo;
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
     for (const auto& t : tasks) {
@@ -173,6 +162,88 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
         todo.emplace_back(&t, epoch);
     }
   }
+  return todo;
+}
+
+// One task's agent run; a failed tool environment or an agent that throws is that task's result, never the
+// whole run's end.
+AgentResult RunOneAgent(const eval::Task& task, int epoch, const EpochAgentFactory& make_agent,
+                        const ToolEnvFactory& make_env, std::atomic<bool>& cancel) {
+  AgentResult r;
+  try {
+    auto env = make_env(task);
+    if (!env.ok()) {
+      r.task_id = task.id;
+      r.outcome = Outcome::kError;
+      r.cost_usd = 0.0;  // failed before any model call
+      r.error = "tool environment: " + env.status().ToString();
+    } else {
+      r = make_agent(epoch)->Run(task, **env, cancel);
+    }
+  } catch (const std::exception& e) {
+    r = AgentResult();
+    r.outcome = Outcome::kCrashed;
+    r.error = std::string("crashed: ") + e.what();
+  } catch (...) {
+    r = AgentResult();
+    r.outcome = Outcome::kCrashed;
+    r.error = "crashed: unknown exception";
+  }
+  r.task_id = task.id;
+  return r;
+}
+
+// Counts a kept result into the summary; returns true when --max-failures is reached.
+bool Tally(const RunOptions& o, const eval::Task& task, int epoch, const AgentResult& r, RunSummary& sum) {
+  ++sum.ran;
+  sum.usage += r.usage;
+  if (r.cost_usd) {
+    sum.cost_usd += *r.cost_usd;
+    ++sum.cost_known;
+  } else {
+    ++sum.cost_unknown;
+  }
+  bool stop = false;
+  if (r.outcome == Outcome::kAnswered) {
+    ++sum.answered;
+  } else if (r.outcome == Outcome::kNotApplicable) {
+    if (sum.not_applicable++ == 0) sum.first_not_applicable = task.id + ": " + r.error;
+  } else if (r.outcome == Outcome::kError || r.outcome == Outcome::kCrashed) {
+    if (sum.failed++ == 0)
+      sum.first_failure =
+          task.id + (o.epochs > 1 ? " (epoch " + std::to_string(epoch) + ")" : "") + ": " + r.error;
+    if (o.max_failures > 0 && sum.failed >= static_cast<size_t>(o.max_failures)) stop = true;
+  } else {
+    ++sum.unfinished;
+  }
+  return stop;
+}
+
+}  // namespace
+
+Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& tasks,
+                            const EpochAgentFactory& make_agent, const ToolEnvFactory& make_env,
+                            std::atomic<bool>& cancel) {
+  auto t_start = std::chrono::steady_clock::now();
+  if (o.out_dir.empty()) return InvalidArgument("run: --out is required");
+  if (o.epochs < 1)
+    return InvalidArgument("run: --epochs must be at least 1, not " + std::to_string(o.epochs));
+  LAKEQA_RETURN_IF_ERROR(CheckUniqueIds(tasks));
+  const eval::RunDir run_dir(o.out_dir);
+  for (int e = 1; e <= o.epochs; ++e) LAKEQA_RETURN_IF_ERROR(MakeDirs(run_dir.TracesDir(e)));
+  LAKEQA_ASSIGN_OR_RETURN(internal::RunRecord record, internal::RunRecord::Open(o));
+  record.Begin(o, tasks);
+  LAKEQA_RETURN_IF_ERROR(record.Save());
+
+  std::string pred_path = run_dir.Predictions();
+  LAKEQA_RETURN_IF_ERROR(RepairTornTail(pred_path));
+  LAKEQA_ASSIGN_OR_RETURN(auto recorded, ReadRecordedEpochStatus(o.out_dir));
+  LAKEQA_ASSIGN_OR_RETURN(auto log, LineLog::Open(pred_path));
+
+  RunSummary sum;
+  sum.tasks = tasks.size();
+  sum.epochs = o.epochs;
+  std::vector<std::pair<const eval::Task*, int>> todo = PlanTodo(o, tasks, recorded, sum);
 
   if (!todo.empty() && o.preflight) {
     Result<Json> pre = o.preflight();
@@ -192,27 +263,7 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
   ProgressBar bar("run", todo.size(), "tasks", o.progress);
   auto run_one = [&](const eval::Task& task, int epoch) {
     if (cancel.load() || stop.load()) return;
-    AgentResult r;
-    try {
-      auto env = make_env(task);
-      if (!env.ok()) {
-        r.task_id = task.id;
-        r.outcome = Outcome::kError;
-        r.cost_usd = 0.0;  // failed before any model call
-        r.error = "tool environment: " + env.status().ToString();
-      } else {
-        r = make_agent(epoch)->Run(task, **env, cancel);
-      }
-    } catch (const std::exception& e) {
-      r = AgentResult();
-      r.outcome = Outcome::kCrashed;
-      r.error = std::string("crashed: ") + e.what();
-    } catch (...) {
-      r = AgentResult();
-      r.outcome = Outcome::kCrashed;
-      r.error = "crashed: unknown exception";
-    }
-    r.task_id = task.id;
+    AgentResult r = RunOneAgent(task, epoch, make_agent, make_env, cancel);
     if (r.outcome == Outcome::kCancelled) {
       std::lock_guard<std::mutex> lock(mu);
       ++sum.cancelled;
@@ -233,26 +284,7 @@ Result<RunSummary> RunTasks(const RunOptions& o, const std::vector<eval::Task>& 
       cancel = true;  // results that cannot be kept must not be paid for
       return;
     }
-    ++sum.ran;
-    sum.usage += r.usage;
-    if (r.cost_usd) {
-      sum.cost_usd += *r.cost_usd;
-      ++sum.cost_known;
-    } else {
-      ++sum.cost_unknown;
-    }
-    if (r.outcome == Outcome::kAnswered) {
-      ++sum.answered;
-    } else if (r.outcome == Outcome::kNotApplicable) {
-      if (sum.not_applicable++ == 0) sum.first_not_applicable = task.id + ": " + r.error;
-    } else if (r.outcome == Outcome::kError || r.outcome == Outcome::kCrashed) {
-      if (sum.failed++ == 0)
-        sum.first_failure =
-            task.id + (o.epochs > 1 ? " (epoch " + std::to_string(epoch) + ")" : "") + ": " + r.error;
-      if (o.max_failures > 0 && sum.failed >= static_cast<size_t>(o.max_failures)) stop = true;
-    } else {
-      ++sum.unfinished;
-    }
+    if (Tally(o, task, epoch, r, sum)) stop = true;
     if (!r.error.empty() && !IsFinal(r.outcome))
       LAKEQA_LOG_WARN("task {} (epoch {}): {}", task.id, epoch, r.error);
     bar.Add();
