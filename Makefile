@@ -28,8 +28,10 @@ bench: build
 	@cmake --build build/$(PRESET_DEMO) -j $(JOBS)
 	@bash bench/run_all.sh build/$(PRESET_DEMO)
 
+# The same clang-format that scripts/check-format (the Format.ClangFormatClean test) uses.
+CLANG_FORMAT ?= $(shell command -v clang-format-14 || command -v clang-format)
 format:
-	@find include src tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
+	@find include src tests bench \( -name '*.h' -o -name '*.cc' \) -print0 | xargs -0 -n 16 -P $(JOBS) $(CLANG_FORMAT) -i
 
 clean:
 	@rm -rf build

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   uint64_t bytes = 0, rows = 0, files = 0, failed = 0;
   auto t0 = std::chrono::steady_clock::now();
   for (int i = 2; i < argc; ++i) {
-    struct stat st{};
+    struct stat st {};
     if (stat(argv[i], &st) == 0) bytes += static_cast<uint64_t>(st.st_size);
     std::string sql = scan ? "SELECT count(*) FROM read_csv(" + Quote(argv[i]) + ", ignore_errors=true)"
                            : "SELECT Columns FROM sniff_csv(" + Quote(argv[i]) + ")";

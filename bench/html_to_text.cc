@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
     }
   }
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("{\"files\": %zu, \"bytes\": %zu, \"text_bytes\": %zu, \"seconds\": %.3f, \"mb_per_s\": %.2f}\n",
-              pages.size() * repeat, in_bytes, out_bytes, s, in_bytes / 1e6 / s);
+  std::printf(
+      "{\"files\": %zu, \"bytes\": %zu, \"text_bytes\": %zu, \"seconds\": %.3f, \"mb_per_s\": %.2f}\n",
+      pages.size() * repeat, in_bytes, out_bytes, s, in_bytes / 1e6 / s);
   return 0;
 }

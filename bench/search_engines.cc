@@ -64,7 +64,9 @@ class Rng {
   uint64_t Below(uint64_t n) { return n ? Next() % n : 0; }
   double Unit() { return static_cast<double>(Next() >> 11) / 9007199254740992.0; }
   template <typename T, size_t N>
-  const T& Pick(const std::array<T, N>& a) { return a[Below(N)]; }
+  const T& Pick(const std::array<T, N>& a) {
+    return a[Below(N)];
+  }
 
  private:
   uint64_t s_;
@@ -83,70 +85,115 @@ struct Topic {
 };
 const std::vector<Topic>& Topics() {
   static const std::vector<Topic> kTopics = {
-      {"Police Incidents", "Public Safety", {"police", "crime", "incidents"},
-       {"Incident Number", "Occurred Date", "Occurred Year", "Sector", "Council District", "Offense Type", "Zip Code"}},
-      {"Searches by Type", "Public Safety", {"police", "searches", "public safety"},
+      {"Police Incidents",
+       "Public Safety",
+       {"police", "crime", "incidents"},
+       {"Incident Number", "Occurred Date", "Occurred Year", "Sector", "Council District", "Offense Type",
+        "Zip Code"}},
+      {"Searches by Type",
+       "Public Safety",
+       {"police", "searches", "public safety"},
        {"Search ID", "Occurred Year", "Sector", "Search Type", "Race", "Outcome"}},
-      {"Fire Incidents", "Public Safety and Preparedness", {"fire", "emergency", "ems"},
-       {"Incident Number", "Alarm Date", "Year", "Station", "Incident Type", "Council District", "Response Minutes"}},
-      {"School Progress Reports", "Education", {"schools", "education", "grades"},
+      {"Fire Incidents",
+       "Public Safety and Preparedness",
+       {"fire", "emergency", "ems"},
+       {"Incident Number", "Alarm Date", "Year", "Station", "Incident Type", "Council District",
+        "Response Minutes"}},
+      {"School Progress Reports",
+       "Education",
+       {"schools", "education", "grades"},
        {"DBN", "School Name", "School Year", "Grade", "Score", "Enrollment"}},
-      {"Graduation Rates", "Education", {"graduation", "students", "high school"},
+      {"Graduation Rates",
+       "Education",
+       {"graduation", "students", "high school"},
        {"District", "Cohort Year", "Students", "Graduates", "Rate", "Subgroup"}},
-      {"Bus Ridership Monthly Averages", "Public Transit", {"transit", "bus", "ridership"},
+      {"Bus Ridership Monthly Averages",
+       "Public Transit",
+       {"transit", "bus", "ridership"},
        {"Route", "Month", "Day Type", "Average Rides", "Year", "Station"}},
-      {"Traffic Counts", "Transportation", {"traffic", "roadways", "vehicles"},
+      {"Traffic Counts",
+       "Transportation",
+       {"traffic", "roadways", "vehicles"},
        {"Segment", "Count Date", "Year", "Direction", "Vehicles", "Speed"}},
-      {"Restaurant Inspections", "Health", {"health", "restaurants", "inspections"},
+      {"Restaurant Inspections",
+       "Health",
+       {"health", "restaurants", "inspections"},
        {"Facility", "Inspection Date", "Score", "Zip Code", "Violation", "Year"}},
-      {"WIC Redemptions by Vendor", "Nutrition", {"wic", "nutrition", "families"},
+      {"WIC Redemptions by Vendor",
+       "Nutrition",
+       {"wic", "nutrition", "families"},
        {"Vendor", "County", "Year", "Redemptions", "Families", "Amount"}},
-      {"COVID-19 Vaccinations by County", "COVID-19", {"covid-19", "vaccines", "health"},
+      {"COVID-19 Vaccinations by County",
+       "COVID-19",
+       {"covid-19", "vaccines", "health"},
        {"County", "Report Date", "Year", "Doses Administered", "Population", "Percent Vaccinated"}},
-      {"Park Facilities", "Parks & Recreation", {"parks", "recreation", "facilities"},
+      {"Park Facilities",
+       "Parks & Recreation",
+       {"parks", "recreation", "facilities"},
        {"Park Name", "Facility Type", "Council District", "Acres", "Year Opened", "Zip Code"}},
-      {"Air Quality Measurements", "Environment", {"air quality", "environment", "pollution"},
+      {"Air Quality Measurements",
+       "Environment",
+       {"air quality", "environment", "pollution"},
        {"Site", "Date", "Year", "Pollutant", "Value", "Unit"}},
-      {"Water Usage by Utility", "Natural Resources", {"water", "utilities", "conservation"},
+      {"Water Usage by Utility",
+       "Natural Resources",
+       {"water", "utilities", "conservation"},
        {"Utility", "Month", "Year", "Gallons", "Customers", "County"}},
-      {"Budget Expenditures", "Budget", {"budget", "finance", "spending"},
+      {"Budget Expenditures",
+       "Budget",
+       {"budget", "finance", "spending"},
        {"Department", "Fiscal Year", "Fund", "Amount", "Category", "Program"}},
-      {"Campaign Contributions", "Campaign Finance", {"elections", "campaign finance"},
+      {"Campaign Contributions",
+       "Campaign Finance",
+       {"elections", "campaign finance"},
        {"Candidate", "Contributor", "Date", "Amount", "Year", "Office"}},
-      {"Building Permits", "Housing & Development", {"permits", "construction", "housing"},
+      {"Building Permits",
+       "Housing & Development",
+       {"permits", "construction", "housing"},
        {"Permit Number", "Issue Date", "Year", "Work Class", "Valuation", "Zip Code", "Council District"}},
-      {"Unemployment Insurance Beneficiaries", "Employment", {"labor", "unemployment"},
+      {"Unemployment Insurance Beneficiaries",
+       "Employment",
+       {"labor", "unemployment"},
        {"Region", "Year", "Month", "Beneficiaries", "Benefits Paid", "Industry"}},
-      {"Income Limits", "Housing", {"housing", "income", "hud"},
+      {"Income Limits",
+       "Housing",
+       {"housing", "income", "hud"},
        {"County", "Year", "Household Size", "Income Limit", "Program", "State"}},
-      {"Population Estimates", "Demographics", {"census", "population", "demographics"},
+      {"Population Estimates",
+       "Demographics",
+       {"census", "population", "demographics"},
        {"County", "Year", "Population", "Households", "Median Age", "State"}},
   };
   return kTopics;
 }
-const std::array<const char*, 16> kPlaces = {"Austin", "Chicago", "New York", "Los Angeles", "Seattle", "Boston",
-                                             "Denver", "Baltimore", "San Francisco", "Dallas", "Phoenix", "Atlanta",
-                                             "California", "Texas", "Maryland", "Washington"};
-const std::array<const char*, 10> kPublishers = {"City of Austin", "City of Chicago", "NYC OpenData",
-                                                 "State of California", "Maryland Department of Health",
-                                                 "U.S. Census Bureau", "Texas DPS", "King County",
-                                                 "Department of Transportation", "CDC"};
-const std::array<const char*, 12> kNames = {"Charlie", "Adam", "Baker", "David", "Edward", "Frank",
-                                            "George", "Henry", "North", "South", "Central", "East"};
-const std::array<const char*, 24> kCounties = {"Travis", "Polk", "Tulare", "Whitman", "Spokane", "Ulster",
-                                               "Kern", "Marion", "Franklin", "Jefferson", "Madison", "Greene",
-                                               "Lincoln", "Clay", "Monroe", "Warren", "Wayne", "Hamilton",
-                                               "Douglas", "Ramsey", "Bexar", "Cerro Gordo", "Doña Ana",
-                                               "Saint Louis"};
+const std::array<const char*, 16> kPlaces = {
+    "Austin",        "Chicago", "New York", "Los Angeles", "Seattle",    "Boston", "Denver",   "Baltimore",
+    "San Francisco", "Dallas",  "Phoenix",  "Atlanta",     "California", "Texas",  "Maryland", "Washington"};
+const std::array<const char*, 10> kPublishers = {"City of Austin",
+                                                 "City of Chicago",
+                                                 "NYC OpenData",
+                                                 "State of California",
+                                                 "Maryland Department of Health",
+                                                 "U.S. Census Bureau",
+                                                 "Texas DPS",
+                                                 "King County",
+                                                 "Department of Transportation",
+                                                 "CDC"};
+const std::array<const char*, 12> kNames = {"Charlie", "Adam",  "Baker", "David", "Edward",  "Frank",
+                                            "George",  "Henry", "North", "South", "Central", "East"};
+const std::array<const char*, 24> kCounties = {
+    "Travis",   "Polk",      "Tulare",  "Whitman", "Spokane", "Ulster",      "Kern",     "Marion",
+    "Franklin", "Jefferson", "Madison", "Greene",  "Lincoln", "Clay",        "Monroe",   "Warren",
+    "Wayne",    "Hamilton",  "Douglas", "Ramsey",  "Bexar",   "Cerro Gordo", "Doña Ana", "Saint Louis"};
 
 // A Zipfian (s = 1) vocabulary of pronounceable pseudo-words, built from syllables by rank.
 class Vocabulary {
  public:
   explicit Vocabulary(size_t n) {
     static const std::array<const char*, 40> kSyl = {
-        "ka", "lo", "mi", "ner", "sta", "vu", "ri", "po", "den", "tal", "qui", "bro", "shen", "fa", "gor",
-        "hel", "ix", "jun", "ple", "tor", "wan", "zel", "cra", "dru", "el", "fin", "gla", "hu", "ost", "pre",
-        "run", "sil", "tev", "ul", "vor", "yam", "bel", "cot", "dim", "eno"};
+        "ka",  "lo",  "mi",  "ner", "sta", "vu",  "ri",  "po",  "den", "tal", "qui", "bro", "shen", "fa",
+        "gor", "hel", "ix",  "jun", "ple", "tor", "wan", "zel", "cra", "dru", "el",  "fin", "gla",  "hu",
+        "ost", "pre", "run", "sil", "tev", "ul",  "vor", "yam", "bel", "cot", "dim", "eno"};
     words_.reserve(n);
     cdf_.reserve(n);
     double sum = 0;
@@ -233,7 +280,8 @@ Document SynthDoc(const Vocabulary& v, uint64_t seed, uint64_t i) {
     for (const char* c : t.columns) {
       std::string joined;
       size_t n = 3 + r.Below(10);
-      for (size_t k = 0; k < n; ++k) joined += (k ? "; " : "") + Cell(r, c, year - static_cast<int>(r.Below(3)));
+      for (size_t k = 0; k < n; ++k)
+        joined += (k ? "; " : "") + Cell(r, c, year - static_cast<int>(r.Below(3)));
       d.Add("values", joined);
     }
     if (r.Below(4) == 0) d.Add("content", fmt::format("temporal coverage: {}-{}", year - 3, year));
@@ -308,10 +356,11 @@ class TsvCorpus : public Corpus {
 // default; the others would score them).
 std::vector<std::string> QueryWords(const Document& d) {
   static const std::unordered_set<std::string> kStop = {
-      "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one",
-      "our", "out", "his", "has", "its", "who", "with", "that", "this", "from", "they", "them", "then",
-      "than", "there", "these", "those", "what", "when", "where", "which", "will", "would", "into", "been",
-      "were", "have", "also", "such", "their", "other", "some", "more", "most", "only", "over", "very", "etc"};
+      "the",   "and",   "for",  "are",   "but",  "not",  "you",   "all",   "any",   "can",  "had",
+      "her",   "was",   "one",  "our",   "out",  "his",  "has",   "its",   "who",   "with", "that",
+      "this",  "from",  "they", "them",  "then", "than", "there", "these", "those", "what", "when",
+      "where", "which", "will", "would", "into", "been", "were",  "have",  "also",  "such", "their",
+      "other", "some",  "more", "most",  "only", "over", "very",  "etc"};
   std::vector<std::string> out;
   for (const auto& [f, v] : d.fields) {
     if (f != "title" && f != "description" && f != "content") continue;
@@ -416,7 +465,8 @@ class LakeqaEngine : public Engine {
   // (or pruned and exhaustive search) agree exactly when these lines are byte-identical.
   std::string Scored(const std::vector<std::string>& words, size_t k, bool exhaustive) {
     std::string line;
-    for (const auto& h : Hits(words, k, exhaustive)) line += fmt::format("{}{} {:.17g}", line.empty() ? "" : " ", h.id, h.score);
+    for (const auto& h : Hits(words, k, exhaustive))
+      line += fmt::format("{}{} {:.17g}", line.empty() ? "" : " ", h.id, h.score);
     return line;
   }
 
@@ -453,7 +503,8 @@ class XapianEngine : public Engine {
     // Stemmed terms only, as lakeqa and FTS5 index them (Xapian's default also adds unstemmed ones).
     tg_.set_stemming_strategy(Xapian::TermGenerator::STEM_ALL);
     const auto& fields = DatasetSchema().fields();
-    for (size_t i = 0; i < fields.size(); ++i) prefix_[fields[i].name] = fmt::format("X{}", static_cast<char>('A' + i));
+    for (size_t i = 0; i < fields.size(); ++i)
+      prefix_[fields[i].name] = fmt::format("X{}", static_cast<char>('A' + i));
   }
   void Add(const Document& d) override {
     Xapian::Document xd;
@@ -486,7 +537,8 @@ class XapianEngine : public Engine {
     for (const auto& w : words) {
       std::string t = stem_(w);
       for (const auto& f : DatasetSchema().fields()) {
-        if (f.text) sub.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(prefix_[f.name] + t), f.weight);
+        if (f.text)
+          sub.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(prefix_[f.name] + t), f.weight);
       }
     }
     enquire_->set_query(Xapian::Query(Xapian::Query::OP_OR, sub.begin(), sub.end()));
@@ -521,10 +573,12 @@ class Fts5Engine : public Engine {
       cols += ", f_" + f.name;
       weights_ += fmt::format(", {}", f.text ? f.weight : 0.0);
     }
-    Exec("CREATE VIRTUAL TABLE docs USING fts5(" + cols + ", tokenize='porter unicode61 remove_diacritics 2');");
+    Exec("CREATE VIRTUAL TABLE docs USING fts5(" + cols +
+         ", tokenize='porter unicode61 remove_diacritics 2');");
     std::string qs = "?";
     for (size_t i = 0; i < DatasetSchema().fields().size(); ++i) qs += ",?";
-    Check(sqlite3_prepare_v2(db_, ("INSERT INTO docs VALUES(" + qs + ")").c_str(), -1, &insert_, nullptr), "prepare");
+    Check(sqlite3_prepare_v2(db_, ("INSERT INTO docs VALUES(" + qs + ")").c_str(), -1, &insert_, nullptr),
+          "prepare");
     Exec("BEGIN");
   }
   ~Fts5Engine() override {
@@ -552,7 +606,8 @@ class Fts5Engine : public Engine {
     Exec("PRAGMA wal_checkpoint(TRUNCATE)");
   }
   void OpenForSearch() override {
-    std::string sql = "SELECT id FROM docs WHERE docs MATCH ?1 ORDER BY bm25(docs, 0" + weights_ + ") LIMIT ?2";
+    std::string sql =
+        "SELECT id FROM docs WHERE docs MATCH ?1 ORDER BY bm25(docs, 0" + weights_ + ") LIMIT ?2";
     Check(sqlite3_prepare_v2(db_, sql.c_str(), -1, &query_, nullptr), "prepare query");
   }
   std::vector<std::string> Search(const std::vector<std::string>& words, size_t k) override {
@@ -575,7 +630,8 @@ class Fts5Engine : public Engine {
   }
   void Exec(const std::string& sql) {
     char* err = nullptr;
-    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) Die("sqlite: " + sql + ": " + err);
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK)
+      Die("sqlite: " + sql + ": " + err);
   }
   std::string dir_, path_, weights_;
   sqlite3* db_ = nullptr;
@@ -655,7 +711,8 @@ int main(int argc, char** argv) {
     else Die("unknown argument " + a);
   }
   if (engine.empty() || dir.empty() || out.empty() || (synth == 0) == tsv.empty())
-    Die("usage: --engine lakeqa|xapian|fts5 --dir D --out PREFIX (--synth N | --tsv FILE) [--seed S] [--queries N] "
+    Die("usage: --engine lakeqa|xapian|fts5 --dir D --out PREFIX (--synth N | --tsv FILE) [--seed S] "
+        "[--queries N] "
         "[--reuse] [--scores FILE]");
   if (!reuse) std::filesystem::remove_all(dir);
 
@@ -723,10 +780,13 @@ int main(int argc, char** argv) {
 
   e->OpenForSearch();
   std::string json = fmt::format(
-      "{{\"engine\": \"{}\", \"corpus\": \"{}\", \"docs\": {}, \"text_bytes\": {}, \"index_seconds\": {:.3f}, "
-      "\"generation_seconds\": {:.3f}, \"docs_per_s\": {:.1f}, \"index_bytes\": {}, \"rss_after_index_kb\": {}, "
+      "{{\"engine\": \"{}\", \"corpus\": \"{}\", \"docs\": {}, \"text_bytes\": {}, \"index_seconds\": "
+      "{:.3f}, "
+      "\"generation_seconds\": {:.3f}, \"docs_per_s\": {:.1f}, \"index_bytes\": {}, \"rss_after_index_kb\": "
+      "{}, "
       "\"latency_us\": {{",
-      engine, corpus->Name(), n, text_bytes, index_s, gen, static_cast<double>(n) / index_s, bytes, rss_index);
+      engine, corpus->Name(), n, text_bytes, index_s, gen, static_cast<double>(n) / index_s, bytes,
+      rss_index);
   std::ofstream top(out + ".top10");
   bool first = true;
   for (size_t k : {size_t{10}, size_t{100}}) {
@@ -747,9 +807,10 @@ int main(int argc, char** argv) {
           top << "\n";
         }
       }
-      json += fmt::format("{}\"top{}_{}term\": {{\"queries\": {}, \"p50\": {:.1f}, \"p99\": {:.1f}, \"mean_hits\": {:.1f}}}",
-                          first ? "" : ", ", k, terms, qs.size(), Percentile(us, 0.5), Percentile(us, 0.99),
-                          hits / static_cast<double>(std::max<size_t>(1, qs.size())));
+      json += fmt::format(
+          "{}\"top{}_{}term\": {{\"queries\": {}, \"p50\": {:.1f}, \"p99\": {:.1f}, \"mean_hits\": {:.1f}}}",
+          first ? "" : ", ", k, terms, qs.size(), Percentile(us, 0.5), Percentile(us, 0.99),
+          hits / static_cast<double>(std::max<size_t>(1, qs.size())));
       first = false;
     }
   }
@@ -777,7 +838,8 @@ int main(int argc, char** argv) {
         }
       }
     }
-    std::cerr << checked << " queries written to " << scores << ", " << differ << " differ from exhaustive scoring\n";
+    std::cerr << checked << " queries written to " << scores << ", " << differ
+              << " differ from exhaustive scoring\n";
     if (!sc || differ > 0) return 1;
   }
   json += fmt::format("}}, \"peak_rss_kb\": {}}}\n", PeakRssKb());

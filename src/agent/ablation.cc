@@ -15,8 +15,7 @@ namespace {
 
 std::string Joined(const std::vector<std::string>& v, const char* sep) {
   std::string out;
-  for (const auto& s : v)
-    out += (out.empty() ? "" : sep) + s;
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
   return out;
 }
 
@@ -49,9 +48,7 @@ Status SetLevel(Ablation& a, const std::string& stage, const std::string& level,
 }
 
 // "<node_1 answer>"-style text as it is; the answer of a node is never put into what the model sees.
-std::string NodeLabel(const eval::Node& n) {
-  return "node " + n.id;
-}
+std::string NodeLabel(const eval::Node& n) { return "node " + n.id; }
 
 // dataset_id as the agent may spell it ("datagov/abc" or "abc") against a gold "<ns>/<id>".
 bool SameDataset(const std::string& asked, const std::string& ns, const std::string& id) {
@@ -59,8 +56,7 @@ bool SameDataset(const std::string& asked, const std::string& ns, const std::str
 }
 
 std::string StripSlashes(std::string p) {
-  while (!p.empty() && p.front() == '/')
-    p.erase(p.begin());
+  while (!p.empty() && p.front() == '/') p.erase(p.begin());
   return p;
 }
 
@@ -78,9 +74,7 @@ std::string Ablation::Label() const {
   return parts.empty() ? "standard" : Joined(parts, ",");
 }
 
-Json Ablation::ToJson() const {
-  return {{"search", search}, {"decompose", decompose}, {"compute", compute}};
-}
+Json Ablation::ToJson() const { return {{"search", search}, {"decompose", decompose}, {"compute", compute}}; }
 
 const std::vector<std::pair<std::string, std::vector<std::string>>>& AblationStages() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> kStages = {
@@ -121,10 +115,8 @@ std::vector<std::string> GoldFiles(const eval::Task& task) {
     if (std::count(p.begin(), p.end(), '/') < 2 || p.back() == '/') return;
     if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
   };
-  for (const eval::Node& n : task.nodes)
-    add(n.source);
-  for (const std::string& d : task.datasets_used)
-    add(d);
+  for (const eval::Node& n : task.nodes) add(n.source);
+  for (const std::string& d : task.datasets_used) add(d);
   return out;
 }
 
@@ -196,7 +188,8 @@ class AblatedEpisode::Env : public ToolEnv {
 
   Json CallCompact(const std::string& tool, const Json& args) override {
     // GoldFirst reorders the full hits; oracle_fact has no compact view.
-    if ((tool == kOracleFactTool && a_.compute == "ideal") || (tool == "search_keyword" && a_.search == "ideal"))
+    if ((tool == kOracleFactTool && a_.compute == "ideal") ||
+        (tool == "search_keyword" && a_.search == "ideal"))
       return tools::CompactView(tool, Call(tool, args));
     own_ = Json();
     return inner_.CallCompact(tool, args);
@@ -248,8 +241,7 @@ class AblatedEpisode::Env : public ToolEnv {
     r["results"] = merged;
     if (r.contains("count")) r["count"] = merged.size();
     Json returned = Json::array();
-    for (const Json& e : merged)
-      returned.push_back(full_id(e));
+    for (const Json& e : merged) returned.push_back(full_id(e));
     own_ = {{"returned", returned},
             {"accessed", inner_sets.is_object() && inner_sets.contains("accessed") ? inner_sets["accessed"]
                                                                                    : Json::array()}};
@@ -294,9 +286,7 @@ AblatedEpisode::AblatedEpisode(const Ablation& ablation, const eval::Task& task,
     : ablation_(ablation), task_(task), env_(std::make_unique<Env>(ablation_, task, inner)) {}
 AblatedEpisode::~AblatedEpisode() = default;
 
-ToolEnv& AblatedEpisode::env() {
-  return *env_;
-}
+ToolEnv& AblatedEpisode::env() { return *env_; }
 
 Result<std::vector<Json>> AblatedEpisode::Setup() {
   std::vector<Json> events;
@@ -352,25 +342,21 @@ std::string AblatedEpisode::UserMessageAddendum() const {
          "prefix with search.";
   } else if (ablation_.search == "ideal") {
     s += "\n\nABLATION search=ideal: the datasets that hold the evidence for this question are:";
-    for (const std::string& g : eval::GoldDatasets(task_))
-      s += "\n- " + g;
+    for (const std::string& g : eval::GoldDatasets(task_)) s += "\n- " + g;
   } else if (ablation_.search == "preloaded") {
     s += "\n\nABLATION search=preloaded: the files that hold the evidence for this question are already in "
          "your sandbox (FILES in execute_code lists them):";
-    for (const std::string& p : preloaded_)
-      s += "\n- " + p;
+    for (const std::string& p : preloaded_) s += "\n- " + p;
   }
   if (ablation_.decompose == "ideal") {
     s += "\n\nABLATION decompose=ideal: the question breaks down into these subquestions (their answers are "
          "withheld; \"<node_N answer>\" stands for the answer of node N):";
-    for (const eval::Node& n : task_.nodes)
-      s += "\n- " + NodeLabel(n) + ": " + n.subquestion;
+    for (const eval::Node& n : task_.nodes) s += "\n- " + NodeLabel(n) + ": " + n.subquestion;
     if (!task_.hops.empty()) {
       s += "\nCombine them in these hops:";
       for (const eval::Hop& h : task_.hops) {
         std::vector<std::string> ids;
-        for (const std::string& id : h.node_ids)
-          ids.push_back("node " + id);
+        for (const std::string& id : h.node_ids) ids.push_back("node " + id);
         s += fmt::format("\n- hop {}: {}", h.number, Joined(ids, ", "));
       }
     }

@@ -31,10 +31,8 @@ std::vector<std::string> Keywords(const std::string& question, size_t n) {
     word.clear();
   };
   for (unsigned char c : question) {
-    if (std::isalnum(c))
-      word += static_cast<char>(std::tolower(c));
-    else
-      flush();
+    if (std::isalnum(c)) word += static_cast<char>(std::tolower(c));
+    else flush();
   }
   flush();
   return out;
@@ -97,8 +95,6 @@ class BaselineAgent : public Agent {
 
 }  // namespace
 
-std::unique_ptr<Agent> MakeBaselineAgent() {
-  return std::make_unique<BaselineAgent>();
-}
+std::unique_ptr<Agent> MakeBaselineAgent() { return std::make_unique<BaselineAgent>(); }
 
 }  // namespace lakeqa::agent

@@ -41,7 +41,8 @@ size_t TopTies(const std::vector<eval::ScoredId>& ranked) {
 
 Json RankedJson(const std::vector<eval::ScoredId>& ranked, size_t k) {
   Json a = Json::array();
-  for (size_t i = 0; i < ranked.size() && i < k; ++i) a.push_back({{"id", ranked[i].id}, {"score", ranked[i].score}});
+  for (size_t i = 0; i < ranked.size() && i < k; ++i)
+    a.push_back({{"id", ranked[i].id}, {"score", ranked[i].score}});
   return a;
 }
 
@@ -64,12 +65,18 @@ Result<Json> RunSource(const CmdbenchEvalOptions& o) {
     gold.push_back(q.sources);
     pred.push_back(r.sources);
     std::set<std::string> g(q.sources.begin(), q.sources.end()), p(r.sources.begin(), r.sources.end());
-    rows.push_back({{"qid", q.qid}, {"question", q.question}, {"gold", q.sources},
-                    {"gold_from", std::string(eval::CmdbenchProvenanceKey(q.kind))}, {"predicted", r.sources},
-                    {"exact", g == p}, {"detail", r.detail}});
+    rows.push_back({{"qid", q.qid},
+                    {"question", q.question},
+                    {"gold", q.sources},
+                    {"gold_from", std::string(eval::CmdbenchProvenanceKey(q.kind))},
+                    {"predicted", r.sources},
+                    {"exact", g == p},
+                    {"detail", r.detail}});
   }
   auto s = eval::ScoreSourceSelection(gold, pred);
-  return Json{{"method", router->Name()}, {"metrics", s.ToJson()}, {"per_question", rows},
+  return Json{{"method", router->Name()},
+              {"metrics", s.ToJson()},
+              {"per_question", rows},
               {"duplicate_questions", duplicates}};
 }
 
@@ -82,7 +89,9 @@ Result<Json> RunTable(const CmdbenchEvalOptions& o) {
   d.k = o.k;
   LAKEQA_ASSIGN_OR_RETURN(eval::DiscoveryReport r, eval::RunDiscovery(o.index_dir, qs, d));
   Json j = r.ToJson();
-  return Json{{"method", "bm25 (text index)"}, {"metrics", j["overall"]}, {"tie_break", j["tie_break"]},
+  return Json{{"method", "bm25 (text index)"},
+              {"metrics", j["overall"]},
+              {"tie_break", j["tie_break"]},
               {"per_question", j["per_question"]}};
 }
 
@@ -122,12 +131,17 @@ Result<Json> RunDoc(const CmdbenchEvalOptions& o) {
     }
     auto m = eval::ComputeDiscoveryMetrics(ranked, gold, o.k);
     sum += m;
-    Json row = {{"qid", q.qid}, {"question", q.question}, {"gold", gold}, {"metrics", m.ToJson()},
-                {"top_ties", ranked.empty() ? 0 : TopTies(ranked)}, {"top", RankedJson(ranked, o.k)}};
+    Json row = {{"qid", q.qid},
+                {"question", q.question},
+                {"gold", gold},
+                {"metrics", m.ToJson()},
+                {"top_ties", ranked.empty() ? 0 : TopTies(ranked)},
+                {"top", RankedJson(ranked, o.k)}};
     if (!missing.empty()) row["missing_gold"] = missing;
     rows.push_back(std::move(row));
   }
-  return Json{{"method", "bm25 (text index, doc sources)"}, {"metrics", Mean(sum, qs.size()).ToJson()},
+  return Json{{"method", "bm25 (text index, doc sources)"},
+              {"metrics", Mean(sum, qs.size()).ToJson()},
               {"per_question", rows}};
 }
 
@@ -145,13 +159,15 @@ Result<Json> RunParagraph(const CmdbenchEvalOptions& o) {
     return InvalidArgument("--paragraph-scope must be gold-pages or all, got '" + o.paragraph_scope + "'");
   const std::string dir = catalog::IndexDir(o.index_dir).Paragraphs();
   if (!PathExists(dir + "/" + std::string(index::kManifestName)))
-    return NotFound(dir + ": no paragraph index (the index was built before paragraphs were indexed, or the lake "
+    return NotFound(dir +
+                    ": no paragraph index (the index was built before paragraphs were indexed, or the lake "
                     "has no doc-source pages): rebuild it with `lakeqa index build --lake <lake> --index " +
                     o.index_dir + "`");
   LAKEQA_ASSIGN_OR_RETURN(auto reader, index::IndexReader::Open(dir));
   index::Searcher searcher(reader);
   const int text_field = reader->schema().Find("text"), page_field = reader->schema().Find("page");
-  if (text_field < 0 || page_field < 0) return Corrupt(dir + ": not a paragraph index (no text or page field)");
+  if (text_field < 0 || page_field < 0)
+    return Corrupt(dir + ": not a paragraph index (no text or page field)");
   eval::DiscoveryMetrics sum;
   Json rows = Json::array();
   for (const auto& q : qs) {
@@ -202,14 +218,22 @@ Result<Json> RunParagraph(const CmdbenchEvalOptions& o) {
     }
     auto m = eval::ComputeDiscoveryMetrics(ranked, gold, o.k);
     sum += m;
-    Json row = {{"qid", q.qid}, {"question", q.question}, {"gold", gold}, {"candidates", candidates},
-                {"metrics", m.ToJson()}, {"top_ties", ranked.empty() ? 0 : TopTies(ranked)}, {"top", RankedJson(ranked, o.k)}};
+    Json row = {{"qid", q.qid},
+                {"question", q.question},
+                {"gold", gold},
+                {"candidates", candidates},
+                {"metrics", m.ToJson()},
+                {"top_ties", ranked.empty() ? 0 : TopTies(ranked)},
+                {"top", RankedJson(ranked, o.k)}};
     if (!missing.empty()) row["missing_pages"] = missing;
     rows.push_back(std::move(row));
   }
-  std::string method = gold_pages ? "bm25 (paragraph index) over the gold pages' paragraphs (ties: page order)"
-                                  : "bm25f (paragraph index: text and page title) over every paragraph (ties: id)";
-  return Json{{"method", method}, {"scope", o.paragraph_scope}, {"metrics", Mean(sum, qs.size()).ToJson()},
+  std::string method = gold_pages
+                           ? "bm25 (paragraph index) over the gold pages' paragraphs (ties: page order)"
+                           : "bm25f (paragraph index: text and page title) over every paragraph (ties: id)";
+  return Json{{"method", method},
+              {"scope", o.paragraph_scope},
+              {"metrics", Mean(sum, qs.size()).ToJson()},
               {"per_question", rows}};
 }
 
@@ -259,7 +283,8 @@ class LexicalGraphRetriever {
         std::string cand;
         for (size_t k = i; k < i + n; ++k) cand += (k > i ? " " : "") + std::string(w[k]);
         auto it = names_.find(cand);
-        // One-word names ("Centre", "Heat") are too ambiguous unless they are the whole name of a team-like node.
+        // One-word names ("Centre", "Heat") are too ambiguous unless they are the whole name of a team-like
+        // node.
         if (it != names_.end() && (n >= 2 || it->second.size() == 1) && it->second.size() <= 3) {
           for (const auto& k : it->second) linked.push_back(k);
           names.push_back(cand);
@@ -294,7 +319,8 @@ class LexicalGraphRetriever {
     }
     out.nodes.assign(nodes.begin(), nodes.end());
     out.edges.assign(edges.begin(), edges.end());
-    out.detail = {{"linked", names}, {"cued_types", Json(std::vector<std::string>(cued.begin(), cued.end()))}};
+    out.detail = {{"linked", names},
+                  {"cued_types", Json(std::vector<std::string>(cued.begin(), cued.end()))}};
     return out;
   }
 
@@ -308,14 +334,22 @@ class LexicalGraphRetriever {
 
 std::string Nl2CypherPrompt(const std::string& question, const std::string& schema) {
   // CMDBench's NL2Cypher prompt (tasks/run_nl2cypher.py), with lakeqa's schema description.
-  return "Given a question and the schema of a Neo4j knowledge graph, create a Cypher query that retrieve either the "
-         "answer or information that can be used to infer the answer.\n\nHere are the requirements:\n- The Cypher "
-         "query should be compatible with the graph schema. In the graph schema you will be provided with the node "
-         "properties for each type of node in the graph, the relationship properties for each type of relationship, "
-         "as well as all unique relationship schemas.\n- The Cypher query should NOT use the path syntax (e.g., "
-         "`MATCH path = ()-[*1..2]-() RETURN path`).\n- Always do case-insensitive matching in the Cypher query.\n- "
-         "All nodes and relationships in the MATCH clause should be assigned a variable even if the variable is not "
-         "used in the RETURN clause (e.g. use `[r:playsFor]` instead of `[:playsFor]`).\n- Output the Cyper query "
+  return "Given a question and the schema of a Neo4j knowledge graph, create a Cypher query that retrieve "
+         "either the "
+         "answer or information that can be used to infer the answer.\n\nHere are the requirements:\n- The "
+         "Cypher "
+         "query should be compatible with the graph schema. In the graph schema you will be provided with "
+         "the node "
+         "properties for each type of node in the graph, the relationship properties for each type of "
+         "relationship, "
+         "as well as all unique relationship schemas.\n- The Cypher query should NOT use the path syntax "
+         "(e.g., "
+         "`MATCH path = ()-[*1..2]-() RETURN path`).\n- Always do case-insensitive matching in the Cypher "
+         "query.\n- "
+         "All nodes and relationships in the MATCH clause should be assigned a variable even if the variable "
+         "is not "
+         "used in the RETURN clause (e.g. use `[r:playsFor]` instead of `[:playsFor]`).\n- Output the Cyper "
+         "query "
          "directly without ```. Do not generate explanation or other additional output.\n\nQuestion: " +
          question + "\n\nGraph Schema: " + schema;
 }
@@ -357,7 +391,8 @@ Result<Json> RunGraph(const CmdbenchEvalOptions& o) {
       if (size_t a = cypher.find("```"); a != std::string::npos) {
         size_t s = cypher.find('\n', a);
         size_t e = cypher.find("```", s == std::string::npos ? a + 3 : s);
-        cypher = cypher.substr(s == std::string::npos ? a + 3 : s + 1, e == std::string::npos ? std::string::npos : e - s - 1);
+        cypher = cypher.substr(s == std::string::npos ? a + 3 : s + 1,
+                               e == std::string::npos ? std::string::npos : e - s - 1);
       }
       row["cypher"] = cypher;
       auto r = g->Query(cypher);
@@ -368,7 +403,8 @@ Result<Json> RunGraph(const CmdbenchEvalOptions& o) {
         row["cypher_error"] = r.status().message();
       }
     }
-    eval::GraphQuestionScore s{q.graph_type, eval::ScoreSet(pn, gold->nodes), eval::ScoreSet(pe, gold->edges)};
+    eval::GraphQuestionScore s{q.graph_type, eval::ScoreSet(pn, gold->nodes),
+                               eval::ScoreSet(pe, gold->edges)};
     scores.push_back(s);
     row["gold_nodes"] = gold->nodes;
     row["gold_edges"] = gold->edges.size();
@@ -393,7 +429,8 @@ Result<Json> RunCmdbenchEval(const CmdbenchEvalOptions& o) {
   if (o.task != "source" && o.questions.size() > 1)
     return InvalidArgument("--questions: --task " + o.task + " takes one question file, got " +
                            std::to_string(o.questions.size()) + " (only --task source takes several)");
-  Result<Json> r = InvalidArgument("--task must be source, table, doc, paragraph or graph, got '" + o.task + "'");
+  Result<Json> r =
+      InvalidArgument("--task must be source, table, doc, paragraph or graph, got '" + o.task + "'");
   if (o.task == "source") r = RunSource(o);
   else if (o.task == "table") r = RunTable(o);
   else if (o.task == "doc") r = RunDoc(o);

@@ -74,14 +74,10 @@ class Provider {
   // The text appended to the task's question; `given` counts it, and whether a bound cut it.
   Result<std::string> Of(const eval::Task& t, const eval::CmdbenchQuestion& q, Given& given) {
     switch (q.kind) {
-      case eval::CmdbenchKind::kTable:
-        return Table(t, q, given);
-      case eval::CmdbenchKind::kGraph:
-        return Subgraph(q, given);
-      case eval::CmdbenchKind::kDoc:
-        return Paragraphs(q, given);
-      case eval::CmdbenchKind::kSource:
-        return Sources(q, given);
+      case eval::CmdbenchKind::kTable: return Table(t, q, given);
+      case eval::CmdbenchKind::kGraph: return Subgraph(q, given);
+      case eval::CmdbenchKind::kDoc: return Paragraphs(q, given);
+      case eval::CmdbenchKind::kSource: return Sources(q, given);
     }
     return Internal("unknown CMDBench question kind");
   }
@@ -90,8 +86,7 @@ class Provider {
   Result<std::string> Table(const eval::Task& t, const eval::CmdbenchQuestion& q, Given& given) {
     std::string out;
     std::string columns;
-    for (const auto& c : q.columns)
-      columns += (columns.empty() ? "" : ", ") + c;
+    for (const auto& c : q.columns) columns += (columns.empty() ? "" : ", ") + c;
     // The task's nodes are its gold files (eval::CmdbenchGoldFiles), one per table.
     for (const eval::Node& n : t.nodes) {
       LAKEQA_ASSIGN_OR_RETURN(eval::DatasetRef ds, eval::ParseDatasetPath(n.source));
@@ -174,8 +169,7 @@ class Provider {
       } else if (s == "graph") {
         LAKEQA_ASSIGN_OR_RETURN(graph::Graph * g, Graph());
         std::string labels, types;
-        for (const auto& n : g->schema().nodes)
-          labels += (labels.empty() ? "" : ", ") + n.label;
+        for (const auto& n : g->schema().nodes) labels += (labels.empty() ? "" : ", ") + n.label;
         for (const auto& r : g->schema().relations) {
           types +=
               fmt::format("{}({})-[{}]->({})", types.empty() ? "" : ", ", r.start_label, r.type, r.end_label);
@@ -231,8 +225,7 @@ Result<Json> ProvideCmdbenchProvenance(std::vector<eval::Task>& tasks, const Pro
     }
     ++g.tasks;
     // The prompt puts its own blank line after the question.
-    while (text->ends_with('\n'))
-      text->pop_back();
+    while (text->ends_with('\n')) text->pop_back();
     t.question += std::string(kIntro) + *text;
   }
   Json out = Json::object();

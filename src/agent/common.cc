@@ -28,8 +28,7 @@ Json TrackDatasets(ToolEnv& env, bool called, const std::string& tool, const Jso
     }
   } else {
     if (tool == "search" || tool == "search_keyword") {
-      for (const tools::ResultDataset& hit : tools::SearchHits(result))
-        AddUnique(returned, hit.Qualified());
+      for (const tools::ResultDataset& hit : tools::SearchHits(result)) AddUnique(returned, hit.Qualified());
     }
     if (args.is_object() && tool == "list_files") {
       if (args.contains("dataset_ids") && args["dataset_ids"].is_array()) {
@@ -38,8 +37,7 @@ Json TrackDatasets(ToolEnv& env, bool called, const std::string& tool, const Jso
       }
     } else if (args.is_object() && tool == "download") {
       if (auto files = tools::DownloadedFiles(result)) {
-        for (const tools::DownloadedFile& f : *files)
-          AddUnique(accessed, f.dataset.Qualified());
+        for (const tools::DownloadedFile& f : *files) AddUnique(accessed, f.dataset.Qualified());
       } else if (args.contains("files") && args["files"].is_array()) {
         for (const Json& f : args["files"])
           if (f.is_object()) AddUnique(accessed, f.value("dataset_id", ""));
@@ -96,7 +94,8 @@ bool IsError(const Json& result) {
 std::string CallStatus(const Json& result) {
   if (!IsError(result)) return "ok";
   const Json& e = result["error"];
-  return e.is_object() && e.contains("code") && e["code"].is_string() ? e["code"].get<std::string>() : "error";
+  return e.is_object() && e.contains("code") && e["code"].is_string() ? e["code"].get<std::string>()
+                                                                      : "error";
 }
 
 Json ToolEvent(int turn, const std::string& tool, const Json& args, const Json& result, double elapsed_ms) {
@@ -113,8 +112,7 @@ std::string Truncate(const std::string& text, size_t limit) {
   size_t head = limit * 5 / 8, tail = limit / 4;
   // Step back to a UTF-8 character boundary so the cut never splits a code point.
   auto boundary = [&](size_t i) {
-    while (i > 0 && i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
-      --i;
+    while (i > 0 && i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) --i;
     return i;
   };
   size_t h = boundary(head), t = boundary(text.size() - tail);

@@ -35,9 +35,7 @@ std::string Norm(std::string s) {
   return a == std::string::npos ? "" : out.substr(a, b - a + 1);
 }
 
-bool IsError(const Json& r) {
-  return r.is_object() && r.contains("error") && r["error"].is_object();
-}
+bool IsError(const Json& r) { return r.is_object() && r.contains("error") && r["error"].is_object(); }
 
 }  // namespace
 
@@ -85,7 +83,8 @@ FactRun RunFact(const ToolCallFn& call, const std::string& source, const std::st
     run.error_code = "invalid_argument";
     return run;
   }
-  run.download = call("download", {{"files", Json::array({{{"dataset_id", ref->Key()}, {"file_path", file_path}}})}});
+  run.download =
+      call("download", {{"files", Json::array({{{"dataset_id", ref->Key()}, {"file_path", file_path}}})}});
   if (auto files = tools::DownloadedFiles(run.download); files && !files->empty())
     run.local_path = files->front().local_path;
   if (run.local_path.empty()) {
@@ -119,7 +118,8 @@ FactRun RunFact(const ToolCallFn& call, const std::string& source, const std::st
     run.error = DumpJson(ex["error"]).substr(0, 500);
     run.error_code = ex["error"].value("code", "");
   } else if (ex.value("success", true) == false) {
-    std::string why = ex.contains("error") && ex["error"].is_string() ? ex["error"].get<std::string>() : DumpJson(ex);
+    std::string why =
+        ex.contains("error") && ex["error"].is_string() ? ex["error"].get<std::string>() : DumpJson(ex);
     run.error = "fact code failed: " + why.substr(0, 500);
     run.error_code = why.rfind("TimeoutError", 0) == 0 ? "timeout" : "execution_error";
   } else {

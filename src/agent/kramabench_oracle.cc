@@ -76,7 +76,8 @@ Result<std::vector<LakeFile>> DomainFiles(const std::string& lake, const std::st
     if (!text.ok()) continue;  // a dataset whose build failed has no metadata.json
     auto meta = ParseJson(*text, dir + "/" + f + "/metadata.json");
     if (!meta.ok() || !(*meta)["path"].is_string() || !(*meta)["file"].is_string()) continue;
-    out.push_back({(*meta)["path"].get<std::string>(), ns + "/" + f + "/" + (*meta)["file"].get<std::string>()});
+    out.push_back(
+        {(*meta)["path"].get<std::string>(), ns + "/" + f + "/" + (*meta)["file"].get<std::string>()});
   }
   return out;
 }
@@ -99,6 +100,21 @@ std::string LastLine(std::string_view text) {
 
 bool Contains(std::string_view hay, std::string_view needle) {
   return !needle.empty() && ToLowerAscii(hay).find(ToLowerAscii(needle)) != std::string::npos;
+}
+
+// Lays out one task's sandbox folder as KramaBench's solutions expect: solution.py beside
+// data/<domain>/input/, whose files are symlinks into the lake mounted at /lake.
+Status PrepareSolutionBox(const std::string& box, const std::string& domain, const std::string& code,
+                          const std::vector<LakeFile>& files) {
+  (void)RemoveAll(box);
+  LAKEQA_RETURN_IF_ERROR(MakeDirs(box + "/data/" + domain + "/input"));
+  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(box + "/solution.py", code));
+  for (const auto& f : files) {
+    std::string rel = "data/" + domain + "/input/" + f.path;
+    LAKEQA_RETURN_IF_ERROR(MakeParents(box, rel));
+    if (::symlink(("/lake/" + f.key).c_str(), (box + "/" + rel).c_str()) != 0) return ErrnoStatus(errno, rel);
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -129,7 +145,8 @@ Result<Json> RunKramaBenchSolutions(const std::vector<eval::Task>& tasks, const 
   for (const eval::Task& t : tasks) {
     const eval::KramaBenchTask* kb = t.kramabench.get();
     if (!kb) continue;
-    Json r = {{"task_id", t.id}, {"domain", kb->domain}, {"answer_type", kb->answer_type}, {"gold", t.answer}};
+    Json r = {
+        {"task_id", t.id}, {"domain", kb->domain}, {"answer_type", kb->answer_type}, {"gold", t.answer}};
     Json missing = Json::array();
     for (const auto& s : kb->sources)
       if (s.files.empty()) missing.push_back(s.entry);
@@ -160,15 +177,7 @@ Result<Json> RunKramaBenchSolutions(const std::vector<eval::Task>& tasks, const 
     }
     // A fresh sandbox per task: solution.py, the runner, and data/<domain>/input/ linked into /lake.
     std::string box = work + "/" + ingest::NameToFolder(t.id);
-    (void)RemoveAll(box);
-    Status s = MakeDirs(box + "/data/" + kb->domain + "/input");
-    if (s.ok()) s = WriteFileAtomic(box + "/solution.py", *code);
-    for (const auto& f : *dom->second) {
-      if (!s.ok()) break;
-      std::string rel = "data/" + kb->domain + "/input/" + f.path;
-      s = MakeParents(box, rel);
-      if (s.ok() && ::symlink(("/lake/" + f.key).c_str(), (box + "/" + rel).c_str()) != 0) s = ErrnoStatus(errno, rel);
-    }
+    Status s = PrepareSolutionBox(box, kb->domain, *code, *dom->second);
     if (!s.ok()) {
       finish("failed", "setting up the sandbox: " + s.message());
       continue;
@@ -186,7 +195,8 @@ Result<Json> RunKramaBenchSolutions(const std::vector<eval::Task>& tasks, const 
     } else if (run->memory_exceeded) {
       finish("failed", "memory limit");
     } else if (run->exit_code != 0) {
-      if (err.find("ModuleNotFoundError") != std::string::npos || err.find("ImportError") != std::string::npos) {
+      if (err.find("ModuleNotFoundError") != std::string::npos ||
+          err.find("ImportError") != std::string::npos) {
         finish("missing_library", err);
       } else if (err.find("FileNotFoundError") != std::string::npos) {
         finish("missing_file", err);

@@ -18,14 +18,10 @@ using internal::MsSince;
 // "auto", "required" or the forced tool's name, for the trace.
 std::string ChoiceLabel(const llm::ToolChoice& c) {
   switch (c.kind) {
-    case llm::ToolChoice::Kind::kAuto:
-      return "auto";
-    case llm::ToolChoice::Kind::kRequired:
-      return "required";
-    case llm::ToolChoice::Kind::kNone:
-      return "none";
-    case llm::ToolChoice::Kind::kTool:
-      return c.tool;
+    case llm::ToolChoice::Kind::kAuto: return "auto";
+    case llm::ToolChoice::Kind::kRequired: return "required";
+    case llm::ToolChoice::Kind::kNone: return "none";
+    case llm::ToolChoice::Kind::kTool: return c.tool;
   }
   return "auto";
 }
@@ -49,8 +45,7 @@ class LlmAgent : public Agent {
     auto finish = [&](Outcome o, std::string error = {}) {
       if (out.outcome != Outcome::kAnswered || o == Outcome::kAnswered) out.outcome = o;
       if (!config_.ablation.IsStandard()) {
-        for (Json& e : out.trace)
-          e["ablation"] = config_.ablation.Label();
+        for (Json& e : out.trace) e["ablation"] = config_.ablation.Label();
       }
       out.error = std::move(error);
       out.elapsed_s = MsSince(start) / 1000;
@@ -67,8 +62,7 @@ class LlmAgent : public Agent {
     ToolEnv& env = episode.env();
     auto setup = episode.Setup();
     if (setup.ok()) {
-      for (Json& e : *setup)
-        out.trace.push_back(std::move(e));
+      for (Json& e : *setup) out.trace.push_back(std::move(e));
     } else {
       return finish(Outcome::kError, setup.status().message());
     }
@@ -77,10 +71,8 @@ class LlmAgent : public Agent {
     if (!offered_tools.ok()) return finish(Outcome::kError, offered_tools.status().message());
     std::vector<llm::ToolSchema> tools = episode.Tools(std::move(*offered_tools));
     Offered offered;
-    for (const auto& t : tools)
-      offered.names.insert(t.name);
-    for (const auto& t : tools)
-      offered.list += (offered.list.empty() ? "" : ", ") + t.name;
+    for (const auto& t : tools) offered.names.insert(t.name);
+    for (const auto& t : tools) offered.list += (offered.list.empty() ? "" : ", ") + t.name;
 
     llm::ChatRequest req;
     req.model = model_;
@@ -209,8 +201,8 @@ class LlmAgent : public Agent {
     if (offered.names.count(call.name) == 0) {
       result = ErrorJson(NotFound("unknown tool \"" + call.name + "\"; available tools: " + offered.list));
     } else if (!call.ArgumentsValid()) {
-      result = ErrorJson(InvalidArgument("the arguments of " + call.name + " are not a JSON object: " +
-                                         call.arguments_text.substr(0, 300)));
+      result = ErrorJson(InvalidArgument("the arguments of " + call.name +
+                                         " are not a JSON object: " + call.arguments_text.substr(0, 300)));
     } else if (call.name == "submit_answer") {
       result = internal::Submit(call.arguments, out);
     } else {

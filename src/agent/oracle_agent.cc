@@ -14,13 +14,12 @@ namespace {
 
 constexpr int kRecallDepth = 20;
 
-std::string JsonText(const Json& j) {
-  return j.is_string() ? j.get<std::string>() : j.dump();
-}
+std::string JsonText(const Json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
 
 // Search recall: the rank (from 1) of the node's gold dataset among search_keyword's first kRecallDepth
 // hits for subq, null when it is not there; a failed search is noted in diag.
-Json SearchRank(internal::ScriptedRun& run, const std::string& subq, const eval::DatasetRef& ref, Json& diag) {
+Json SearchRank(internal::ScriptedRun& run, const std::string& subq, const eval::DatasetRef& ref,
+                Json& diag) {
   Json rank = nullptr;
   if (subq.empty()) return rank;
   Json sr = run.Call("search_keyword", {{"keywords", {subq}}, {"limit", kRecallDepth}});
@@ -142,15 +141,13 @@ class OracleAgent : public Agent {
       Json args = {{"answer", "[" + task.AnswerText() + "]"},
                    {"reasoning", fmt::format("oracle: {} gold nodes grounded through the tools", n)},
                    {"sources", Json::array()}};
-      for (const auto& node : task.nodes)
-        args["sources"].push_back(node.source);
+      for (const auto& node : task.nodes) args["sources"].push_back(node.source);
       run.SubmitAnswer(args);
     } else if (n > 0) {
       // No answer: an ungrounded task scores zero, which is the signal.
       out.outcome = Outcome::kAnswered;
       std::string all;
-      for (const auto& f : failures)
-        all += (all.empty() ? "" : "; ") + f;
+      for (const auto& f : failures) all += (all.empty() ? "" : "; ") + f;
       out.error = all;
     } else {
       out.outcome = Outcome::kNotApplicable;
@@ -162,8 +159,6 @@ class OracleAgent : public Agent {
 
 }  // namespace
 
-std::unique_ptr<Agent> MakeOracleAgent() {
-  return std::make_unique<OracleAgent>();
-}
+std::unique_ptr<Agent> MakeOracleAgent() { return std::make_unique<OracleAgent>(); }
 
 }  // namespace lakeqa::agent

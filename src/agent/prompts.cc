@@ -1,4 +1,5 @@
-// The agent's prompts: the paper's (tools/paper_prompt.h) and the "lake" profile written for the lake at hand.
+// The agent's prompts: the paper's (tools/paper_prompt.h) and the "lake" profile written for the lake at
+// hand.
 #include "lakeqa/agent/prompts.h"
 
 #include <openssl/sha.h>
@@ -22,13 +23,14 @@ std::string ToolLine(const std::string& name) {
 std::string AnswerFormat(eval::TaskFormat format) {
   switch (format) {
     case eval::TaskFormat::kCmdBench:
-      return "The answer as the data states it, with its unit or qualifier when it has one, in square brackets: "
+      return "The answer as the data states it, with its unit or qualifier when it has one, in square "
+             "brackets: "
              "[183 pound], [Houston, Texas], [1949]. A yes/no question: [yes] or [no].";
     case eval::TaskFormat::kKramaBench:
-      return "The value only, in square brackets: a number with the precision the question asks for ([0.42]), a "
+      return "The value only, in square brackets: a number with the precision the question asks for "
+             "([0.42]), a "
              "name or string exactly as in the data, a list as [a, b, c].";
-    case eval::TaskFormat::kLakeQa:
-      break;
+    case eval::TaskFormat::kLakeQa: break;
   }
   return "[value] only, no labels or units.";
 }
@@ -38,29 +40,34 @@ std::string AnswerFormat(eval::TaskFormat format) {
 Result<std::string> ProfilePrompt(std::string_view profile, const PromptContext& c) {
   if (profile == kPromptLakeQa) return DefaultSystemPrompt();
   if (profile != kPromptLake)
-    return InvalidArgument("--prompt " + std::string(profile) + ": expected lakeqa (the paper's prompt) or lake "
-                           "(written for the lake: its namespaces, every tool given, the benchmark's answer format)");
+    return InvalidArgument(
+        "--prompt " + std::string(profile) +
+        ": expected lakeqa (the paper's prompt) or lake "
+        "(written for the lake: its namespaces, every tool given, the benchmark's answer format)");
   std::string ns;
-  for (const auto& n : c.namespaces)
-    ns += (ns.empty() ? "" : ", ") + n;
+  for (const auto& n : c.namespaces) ns += (ns.empty() ? "" : ", ") + n;
   std::string p =
       "You are a data analysis agent answering a question over a data lake. Its datasets are folders grouped "
       "in namespaces: " +
       (ns.empty() ? std::string("(none found)") : ns) +
-      ". A dataset id is <namespace>/<dataset>; the dataset name alone works when only one namespace has it.\n\n"
+      ". A dataset id is <namespace>/<dataset>; the dataset name alone works when only one namespace has "
+      "it.\n\n"
       "## HOW THIS WORKS\n"
-      "Output ONE tool call, then stop: the system runs it and shows you the real result. Never simulate results "
+      "Output ONE tool call, then stop: the system runs it and shows you the real result. Never simulate "
+      "results "
       "or make up data.\n\n"
       "## TOOLS\n";
-  for (const auto& t : c.tools)
-    p += "- " + ToolLine(t) + "\n";
+  for (const auto& t : c.tools) p += "- " + ToolLine(t) + "\n";
   p += "\n## TIPS\n"
-       "- Check that a dataset is the one the question means (title, columns, years, place) before computing.\n"
-       "- Look at the real column names and formats before you filter or aggregate; use the whole file for the "
+       "- Check that a dataset is the one the question means (title, columns, years, place) before "
+       "computing.\n"
+       "- Look at the real column names and formats before you filter or aggregate; use the whole file for "
+       "the "
        "final number, not a sample.\n"
        "- A tool result over 4,000 characters is cut to its first 2,500 and last 1,000: print only what you "
        "need, and put the answer last.\n"
-       "- Turns and time are limited; the remaining budget follows each result. When it runs low, submit your best "
+       "- Turns and time are limited; the remaining budget follows each result. When it runs low, submit "
+       "your best "
        "answer.\n\n"
        "## ANSWER FORMAT\n" +
        AnswerFormat(c.format);
@@ -96,21 +103,15 @@ llm::ToolSchema SchemaFromJson(const Json& j) {
   llm::ToolSchema s;
   s.name = j.value("name", "");
   s.description = j.value("description", "");
-  if (j.contains("parameters"))
-    s.parameters = j["parameters"];
-  else if (j.contains("inputSchema"))
-    s.parameters = j["inputSchema"];
-  else if (j.contains("input_schema"))
-    s.parameters = j["input_schema"];
-  else
-    s.parameters = {{"type", "object"}, {"properties", Json::object()}};
+  if (j.contains("parameters")) s.parameters = j["parameters"];
+  else if (j.contains("inputSchema")) s.parameters = j["inputSchema"];
+  else if (j.contains("input_schema")) s.parameters = j["input_schema"];
+  else s.parameters = {{"type", "object"}, {"properties", Json::object()}};
   return s;
 }
 
 // One port of the harness's _clean_answer serves both the agents and the scorer.
-std::string CleanAnswer(const std::string& raw) {
-  return text::CleanAnswerText(raw);
-}
+std::string CleanAnswer(const std::string& raw) { return text::CleanAnswerText(raw); }
 
 std::string PromptHash(const std::string& system_prompt, const std::vector<llm::ToolSchema>& tools) {
   Json j = {{"system", system_prompt}, {"tools", Json::array()}};
@@ -121,8 +122,7 @@ std::string PromptHash(const std::string& system_prompt, const std::vector<llm::
   SHA256(reinterpret_cast<const unsigned char*>(canon.data()), canon.size(), d);
   static const char* kHex = "0123456789abcdef";
   std::string out;
-  for (unsigned char c : d)
-    out += kHex[c >> 4], out += kHex[c & 15];
+  for (unsigned char c : d) out += kHex[c >> 4], out += kHex[c & 15];
   return out;
 }
 

@@ -8,9 +8,7 @@
 namespace lakeqa::agent::provenance {
 namespace {
 
-std::string Name(std::string_view name) {
-  return "`" + std::string(name) + "`";
-}
+std::string Name(std::string_view name) { return "`" + std::string(name) + "`"; }
 
 std::string Literal(std::string_view s) {
   std::string out = "'";
@@ -23,8 +21,7 @@ std::string Literal(std::string_view s) {
 
 std::string IdList(const std::vector<std::string>& keys) {
   std::string out = "[";
-  for (size_t i = 0; i < keys.size(); ++i)
-    out += (i ? ", " : "") + Literal(keys[i]);
+  for (size_t i = 0; i < keys.size(); ++i) out += (i ? ", " : "") + Literal(keys[i]);
   return out + "]";
 }
 
@@ -73,8 +70,7 @@ Result<std::map<std::string, GoldElement>> ReadElements(graph::Graph& g, const s
 
 std::string PropertyColumns(std::string_view var, const std::vector<std::string>& props) {
   std::string out;
-  for (const auto& p : props)
-    out += ", " + std::string(var) + "." + Name(p);
+  for (const auto& p : props) out += ", " + std::string(var) + "." + Name(p);
   return out;
 }
 
@@ -120,8 +116,7 @@ Result<GoldSubgraph> MatchGoldSubgraph(graph::Graph& g, std::string_view cypher,
                     "]->(b:" + Name(r->end_label) + ") WHERE id(r) IN " + IdList(keys) +
                     " RETURN id(r), id(a), id(b)" + PropertyColumns("r", r->properties);
     LAKEQA_ASSIGN_OR_RETURN(auto read, ReadElements(g, q, 3, r->properties));
-    for (auto& [key, e] : read)
-      e.type = r->type;
+    for (auto& [key, e] : read) e.type = r->type;
     edges.merge(read);
   }
   // In the order the query matched them.

@@ -14,7 +14,8 @@ namespace {
 
 class FixedRouter : public SourceRouter {
  public:
-  FixedRouter(std::string name, std::vector<std::string> sources) : name_(std::move(name)), sources_(std::move(sources)) {}
+  FixedRouter(std::string name, std::vector<std::string> sources)
+      : name_(std::move(name)), sources_(std::move(sources)) {}
   Result<RouteResult> Route(const std::string&) override { return RouteResult{sources_, Json::object()}; }
   std::string Name() const override { return name_; }
 
@@ -56,7 +57,9 @@ class LlmRouter : public SourceRouter {
  public:
   LlmRouter(std::unique_ptr<eval::JudgeClient> client, std::map<std::string, std::string> summaries,
             std::string level, std::string cache_path)
-      : client_(std::move(client)), summaries_(std::move(summaries)), level_(std::move(level)),
+      : client_(std::move(client)),
+        summaries_(std::move(summaries)),
+        level_(std::move(level)),
         cache_path_(std::move(cache_path)) {
     if (!cache_path_.empty() && PathExists(cache_path_)) {
       auto text = ReadFile(cache_path_, 256ull << 20);
@@ -74,7 +77,8 @@ class LlmRouter : public SourceRouter {
     std::string prompt = RouterPrompt(question, summaries_);
     char key[17];
     std::snprintf(key, sizeof key, "%016llx",
-                  static_cast<unsigned long long>(Fnv64(prompt, Fnv64(std::string(kRouterPromptVersion) + "\n" + client_->Model()))));
+                  static_cast<unsigned long long>(
+                      Fnv64(prompt, Fnv64(std::string(kRouterPromptVersion) + "\n" + client_->Model()))));
     RouteResult out;
     std::string reply;
     if (auto it = cache_.find(key); it != cache_.end()) {
@@ -85,8 +89,12 @@ class LlmRouter : public SourceRouter {
       reply = c.text;
       // An unpriced model's cost is unknown (null), not 0.
       Json cost = c.cost_usd ? Json(*c.cost_usd) : Json(nullptr);
-      Json line = {{"key", key}, {"prompt_version", kRouterPromptVersion}, {"model", client_->Model()},
-                   {"question", question}, {"reply", reply}, {"cost_usd", cost}};
+      Json line = {{"key", key},
+                   {"prompt_version", kRouterPromptVersion},
+                   {"model", client_->Model()},
+                   {"question", question},
+                   {"reply", reply},
+                   {"cost_usd", cost}};
       cache_[key] = line;
       out.detail["cost_usd"] = cost;
       if (!cache_path_.empty()) {
@@ -118,9 +126,12 @@ std::string RouterPrompt(const std::string& question, const std::map<std::string
     auto it = s.find(k);
     return it == s.end() || it->second.empty() ? std::string("(no such database in this lake)") : it->second;
   };
-  return "Given a question and the descriptions of three databases, select the list of databases that can answer "
-         "the question.\n- The output should be a JSON list of strings, where each string is one of \"graph\", "
-         "\"doc\" or \"table\".\n- If the question cannot be answered by any of the databases, the output should be "
+  return "Given a question and the descriptions of three databases, select the list of databases that can "
+         "answer "
+         "the question.\n- The output should be a JSON list of strings, where each string is one of "
+         "\"graph\", "
+         "\"doc\" or \"table\".\n- If the question cannot be answered by any of the databases, the output "
+         "should be "
          "an empty list.\n\n### Question: " +
          question + "\n\n### Database descriptions\ngraph:\n" + get("graph") + "\n\ndoc:\n" + get("doc") +
          "\n\ntable:\n" + get("table");
@@ -132,7 +143,8 @@ Result<std::vector<std::string>> ParseRouterReply(const std::string& reply) {
     for (size_t p; (p = t.find(fence)) != std::string::npos;) t.erase(p, std::string_view(fence).size());
   }
   auto j = ParseJson(Trim(t), "router reply");
-  if (!j.ok() || !j->is_array()) return ParseError("router reply is not a JSON list: \"" + std::string(TruncateUtf8(reply, 200)) + "\"");
+  if (!j.ok() || !j->is_array())
+    return ParseError("router reply is not a JSON list: \"" + std::string(TruncateUtf8(reply, 200)) + "\"");
   std::vector<std::string> out;
   for (const char* s : index::kSourceNames) {
     for (const auto& e : *j) {
@@ -149,7 +161,8 @@ Result<std::unique_ptr<SourceRouter>> MakeRouter(const RouterOptions& o) {
   if (o.kind == "select-doc") return std::unique_ptr<SourceRouter>(new FixedRouter(o.kind, {"doc"}));
   if (o.kind == "select-table") return std::unique_ptr<SourceRouter>(new FixedRouter(o.kind, {"table"}));
   if (o.kind == "select-graph") return std::unique_ptr<SourceRouter>(new FixedRouter(o.kind, {"graph"}));
-  if (o.kind == "select-all") return std::unique_ptr<SourceRouter>(new FixedRouter(o.kind, {"doc", "table", "graph"}));
+  if (o.kind == "select-all")
+    return std::unique_ptr<SourceRouter>(new FixedRouter(o.kind, {"doc", "table", "graph"}));
   if (o.kind == "random") return std::unique_ptr<SourceRouter>(new RandomRouter(o.seed));
   if (o.kind == "lexical") {
     LAKEQA_ASSIGN_OR_RETURN(auto r, MakeLexicalRouter(o));
@@ -165,11 +178,14 @@ Result<std::unique_ptr<SourceRouter>> MakeRouter(const RouterOptions& o) {
       for (const auto& x : s.sources) summaries[x.name] = o.level == "basic" ? x.basic : x.enhanced;
     }
     LAKEQA_ASSIGN_OR_RETURN(auto client, eval::MakeJudgeClient(o.model));
-    std::string cache = o.cache_dir.empty() ? "" : o.cache_dir + "/" + SafeFileName(o.model.Name()) + ".jsonl";
-    return std::unique_ptr<SourceRouter>(new LlmRouter(std::move(client), std::move(summaries), o.level, cache));
+    std::string cache =
+        o.cache_dir.empty() ? "" : o.cache_dir + "/" + SafeFileName(o.model.Name()) + ".jsonl";
+    return std::unique_ptr<SourceRouter>(
+        new LlmRouter(std::move(client), std::move(summaries), o.level, cache));
   }
   return InvalidArgument("unknown router '" + o.kind +
-                         "'; the routers are select-doc, select-table, select-graph, select-all, random, lexical, embedding, llm");
+                         "'; the routers are select-doc, select-table, select-graph, select-all, random, "
+                         "lexical, embedding, llm");
 }
 
 }  // namespace lakeqa::agent

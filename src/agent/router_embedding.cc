@@ -15,8 +15,7 @@ namespace {
 
 double Dot(const std::vector<float>& a, const std::vector<float>& b) {
   double d = 0;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
-    d += static_cast<double>(a[i]) * b[i];
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) d += static_cast<double>(a[i]) * b[i];
   return d;
 }
 
@@ -32,8 +31,7 @@ class EmbeddingRouter : public SourceRouter {
     std::map<std::string, std::string> summaries = o.given;
     if (summaries.empty()) {
       LAKEQA_ASSIGN_OR_RETURN(index::SourceSummaries s, index::LoadSourceSummaries(o.index_dir));
-      for (const auto& x : s.sources)
-        summaries[x.name] = o.level == "basic" ? x.basic : x.enhanced;
+      for (const auto& x : s.sources) summaries[x.name] = o.level == "basic" ? x.basic : x.enhanced;
     }
     LAKEQA_ASSIGN_OR_RETURN(embedder_, index::OpenEmbedder(o.embedder));
     std::vector<std::string> texts;
@@ -82,8 +80,7 @@ class EmbeddingRouter : public SourceRouter {
  private:
   std::string FormatMargin() const {
     std::string m = std::to_string(margin_);
-    while (m.size() > 1 && m.back() == '0')
-      m.pop_back();
+    while (m.size() > 1 && m.back() == '0') m.pop_back();
     if (!m.empty() && m.back() == '.') m.pop_back();
     return m;
   }

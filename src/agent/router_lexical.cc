@@ -87,7 +87,8 @@ class Lexical : public LexicalRouter {
         if (names_.count(JoinWords(w, i, n))) {
           entity = 1;
           detail_["node"] = JoinWords(w, i, n);
-          for (const auto& t : analyzer_->Analyze(JoinWords(w, i, n))) entity_terms.insert(std::string(analyzer_->Term(t)));
+          for (const auto& t : analyzer_->Analyze(JoinWords(w, i, n)))
+            entity_terms.insert(std::string(analyzer_->Term(t)));
           break;
         }
       }
@@ -145,7 +146,8 @@ class Lexical : public LexicalRouter {
     for (const char* x : index::kSourceNames) {
       if (best.empty() || s[x] > s[best]) best = x;
     }
-    const std::map<std::string, double> th = {{"doc", params_.doc}, {"table", params_.table}, {"graph", params_.graph}};
+    const std::map<std::string, double> th = {
+        {"doc", params_.doc}, {"table", params_.table}, {"graph", params_.graph}};
     for (const char* x : index::kSourceNames) {
       if (x == best || s[x] >= th.at(x)) r.sources.push_back(x);
     }

@@ -17,7 +17,8 @@ std::string SplitSchemaName(std::string_view name) {
   std::string out;
   for (size_t i = 0; i < name.size(); ++i) {
     char c = name[i] == '_' ? ' ' : name[i];
-    if (i > 0 && std::isupper(static_cast<unsigned char>(c)) && std::islower(static_cast<unsigned char>(name[i - 1])))
+    if (i > 0 && std::isupper(static_cast<unsigned char>(c)) &&
+        std::islower(static_cast<unsigned char>(name[i - 1])))
       out += ' ';
     out += c;
   }

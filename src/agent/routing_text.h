@@ -1,5 +1,6 @@
-// Text helpers shared by the CMDBench methods over an index and a graph (router_lexical.cc, cmdbench_eval.cc):
-// questions as plain query text, schema names as words, and names as lower-case word strings.
+// Text helpers shared by the CMDBench methods over an index and a graph (router_lexical.cc,
+// cmdbench_eval.cc): questions as plain query text, schema names as words, and names as lower-case word
+// strings.
 #pragma once
 
 #include <string>

@@ -118,8 +118,7 @@ Result<std::map<std::pair<std::string, int>, std::string>> ReadRecordedEpochStat
     lines.push_back({j["task_id"].get<std::string>(), j.value("status", ""), reader.number(), epoch});
   }
   // The scorer's rule, so that what a resumed run skips is what `lakeqa eval` scores.
-  for (size_t i : eval::CurrentLines(lines))
-    status[{lines[i].task_id, lines[i].epoch}] = lines[i].status;
+  for (size_t i : eval::CurrentLines(lines)) status[{lines[i].task_id, lines[i].epoch}] = lines[i].status;
   return status;
 }
 
@@ -156,10 +155,8 @@ std::vector<std::pair<const eval::Task*, int>> PlanTodo(
         auto oc = OutcomeFromName(it->second);
         done = o.only_new || (oc && IsFinal(*oc));
       }
-      if (done)
-        ++sum.skipped;
-      else
-        todo.emplace_back(&t, epoch);
+      if (done) ++sum.skipped;
+      else todo.emplace_back(&t, epoch);
     }
   }
   return todo;

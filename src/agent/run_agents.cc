@@ -1,7 +1,7 @@
 // PrepareAgentRun and AgentRun::Run (run_agents.h): the steps of `lakeqa run` between parsing its flags and
 // printing its summary.
-#include "lakeqa/eval/run_dir.h"
 #include "lakeqa/agent/run_agents.h"
+#include "lakeqa/eval/run_dir.h"
 
 #include <algorithm>
 #include <optional>
@@ -34,7 +34,10 @@ Status CheckNumbers(const AgentRunOptions& o) {
 
 // The same S3 settings as the JSON agent::ToolEnvOptions takes.
 Json StoreOptionsJson(const lake::S3Options& s3) {
-  return {{"endpoint", s3.endpoint}, {"region", s3.region}, {"anonymous", s3.anonymous}, {"retries", s3.max_retries}};
+  return {{"endpoint", s3.endpoint},
+          {"region", s3.region},
+          {"anonymous", s3.anonymous},
+          {"retries", s3.max_retries}};
 }
 
 // Everything the run holds while its agents work: the agent factory reads `loop`, `clients` and `pricing`.
@@ -122,7 +125,8 @@ Status ChooseModel(State& s) {
   if (a != "llm" && a != "oracle" && a != "baseline" && a != "replay")
     return InvalidArgument("--agent " + a + ": expected llm, oracle, baseline or replay");
   if (a != "llm") return Status::Ok();
-  if (s.o.model.empty()) return InvalidArgument("--agent llm needs --model provider:model (e.g. openai:gpt-5.2)");
+  if (s.o.model.empty())
+    return InvalidArgument("--agent llm needs --model provider:model (e.g. openai:gpt-5.2)");
   LAKEQA_ASSIGN_OR_RETURN(llm::ModelSpec spec, llm::ParseModelSpec(s.o.model));
   s.spec = std::move(spec);
   return Status::Ok();
@@ -172,10 +176,10 @@ Status MakeLlmAgents(State& s) {
     if (!o.offline) {
       LAKEQA_ASSIGN_OR_RETURN(live, llm::MakeClient(spec, co));
     }
-    LAKEQA_ASSIGN_OR_RETURN(auto cc, llm::CassetteClient::Open(CassetteOfEpoch(s.cassette, epoch),
-                                                               o.offline ? llm::CassetteMode::kReplay
-                                                                         : llm::CassetteMode::kRecord,
-                                                               std::move(live)));
+    LAKEQA_ASSIGN_OR_RETURN(
+        auto cc, llm::CassetteClient::Open(
+                     CassetteOfEpoch(s.cassette, epoch),
+                     o.offline ? llm::CassetteMode::kReplay : llm::CassetteMode::kRecord, std::move(live)));
     s.clients.push_back(std::move(cc));
   }
   s.ro.model = spec.Name();
@@ -256,11 +260,12 @@ Status MakeRunOptions(State& s) {
     pc.format = CommonFormat(s.runnable);
     LAKEQA_ASSIGN_OR_RETURN(s.loop.system_prompt, ProfilePrompt(s.prompt_profile, pc));
   }
-  ro.prompt_hash =
-      PromptHash(s.loop.system_prompt.empty() ? DefaultSystemPrompt() : s.loop.system_prompt, PaperToolSchemas());
-  ro.config["prompt"] = {{"profile", s.prompt_profile},
-                         {"system_prompt_file", o.system_prompt_file.empty() ? Json() : Json(o.system_prompt_file)},
-                         {"hash", ro.prompt_hash}};
+  ro.prompt_hash = PromptHash(s.loop.system_prompt.empty() ? DefaultSystemPrompt() : s.loop.system_prompt,
+                              PaperToolSchemas());
+  ro.config["prompt"] = {
+      {"profile", s.prompt_profile},
+      {"system_prompt_file", o.system_prompt_file.empty() ? Json() : Json(o.system_prompt_file)},
+      {"hash", ro.prompt_hash}};
   ro.config["result_view"] = o.result_view;
   return Status::Ok();
 }
@@ -269,7 +274,8 @@ Status MakeRunOptions(State& s) {
 std::string FailedMessage(const State& s, const RunSummary& sum) {
   std::string failed;
   if (sum.failed > 0) {
-    failed = fmt::format("{} of {} tasks failed{} (first: {}); `lakeqa run` again retries them", sum.failed, sum.ran,
+    failed = fmt::format("{} of {} tasks failed{} (first: {}); `lakeqa run` again retries them", sum.failed,
+                         sum.ran,
                          sum.stopped == "max_failures"
                              ? fmt::format(", the run stopped at --max-failures {} with {} tasks not started",
                                            s.o.max_failures, sum.not_started)
@@ -310,8 +316,9 @@ class PreparedRun : public AgentRun {
 
 std::string CassetteOfEpoch(const std::string& cassette, int epoch) {
   if (epoch == 1) return cassette;
-  std::string stem =
-      cassette.size() > 6 && cassette.ends_with(".jsonl") ? cassette.substr(0, cassette.size() - 6) : cassette;
+  std::string stem = cassette.size() > 6 && cassette.ends_with(".jsonl")
+                         ? cassette.substr(0, cassette.size() - 6)
+                         : cassette;
   return fmt::format("{}.epoch-{}.jsonl", stem, epoch);
 }
 
@@ -329,8 +336,9 @@ Result<std::unique_ptr<AgentRun>> PrepareAgentRun(const AgentRunOptions& options
   LAKEQA_RETURN_IF_ERROR(CheckNumbers(s->o));
   LAKEQA_ASSIGN_OR_RETURN(s->ablation, ParseAblations(s->o.ablate));
   if (!s->ablation.IsStandard() && s->o.agent != "llm") {
-    return InvalidArgument("--ablate applies to --agent llm only (the oracles replace a stage of its loop), not --agent " +
-                           s->o.agent);
+    return InvalidArgument(
+        "--ablate applies to --agent llm only (the oracles replace a stage of its loop), not --agent " +
+        s->o.agent);
   }
   LAKEQA_RETURN_IF_ERROR(SelectTasks(*s));
   LAKEQA_RETURN_IF_ERROR(ConfigureLoop(*s));

@@ -77,10 +77,11 @@ Result<RunRecord> RunRecord::Open(const RunOptions& o) {
   RunRecord r;
   r.path_ = eval::RunDir(o.out_dir).RunJson();
   if (!PathExists(r.path_)) {
-    r.j_ = {{"format", eval::kRunFormat},  {"lakeqa_version", "0.1.0"}, {"created", NowUtc()},
-            {"agent", o.agent},            {"model", o.model},           {"prompt_hash", o.prompt_hash},
-            {"tasks", Json::array()},      {"task_ids", Json::array()},  {"warnings", Json::array()},
-            {"invocations", Json::array()}};
+    r.j_ = {{"format", eval::kRunFormat}, {"lakeqa_version", "0.1.0"},
+            {"created", NowUtc()},        {"agent", o.agent},
+            {"model", o.model},           {"prompt_hash", o.prompt_hash},
+            {"tasks", Json::array()},     {"task_ids", Json::array()},
+            {"warnings", Json::array()},  {"invocations", Json::array()}};
     return r;
   }
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(r.path_, 256ull << 20));
@@ -94,11 +95,14 @@ Result<RunRecord> RunRecord::Open(const RunOptions& o) {
                        " (written by another lakeqa version): choose another --out");
   }
   for (const char* k : {"agent", "model", "prompt_hash"}) {
-    std::string now = k == std::string("agent") ? o.agent : k == std::string("model") ? o.model : o.prompt_hash;
+    std::string now = k == std::string("agent")   ? o.agent
+                      : k == std::string("model") ? o.model
+                                                  : o.prompt_hash;
     std::string was = r.j_.value(k, "");
     if (was != now) {
-      return Status(ErrorCode::kAlreadyExists, o.out_dir + " holds a run with " + k + " \"" + was + "\", not \"" +
-                                                   now + "\": resume it with the same settings or choose another --out");
+      return Status(ErrorCode::kAlreadyExists,
+                    o.out_dir + " holds a run with " + k + " \"" + was + "\", not \"" + now +
+                        "\": resume it with the same settings or choose another --out");
     }
   }
   // One ablation per run folder: `eval compare` pairs a folder's tasks as one variant.
@@ -111,7 +115,8 @@ Result<RunRecord> RunRecord::Open(const RunOptions& o) {
                   o.out_dir + " holds a run with the ablation " + was_ab->Label() + ", not " +
                       now_ab->Label() + ": resume it with the same --ablate or choose another --out");
   }
-  std::string was_lake = r.j_.contains("lake") && r.j_["lake"].is_object() ? r.j_["lake"].value("uri", "") : "";
+  std::string was_lake =
+      r.j_.contains("lake") && r.j_["lake"].is_object() ? r.j_["lake"].value("uri", "") : "";
   std::string now_lake = o.lake.is_object() ? o.lake.value("uri", "") : "";
   if (!was_lake.empty() && !now_lake.empty() && was_lake != now_lake && !o.force_lake) {
     return InvalidArgument(o.out_dir + " holds a run on the lake " + was_lake + ", not " + now_lake +

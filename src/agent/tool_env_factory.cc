@@ -8,27 +8,29 @@
 #include "lakeqa/agent/run.h"
 #include "lakeqa/agent/tool_env.h"
 #include "lakeqa/catalog/index_dir.h"
-#include "lakeqa/tools/model_view.h"
 #include "lakeqa/catalog/lake_check.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/lake/store.h"
+#include "lakeqa/tools/model_view.h"
 #include "lakeqa/tools/tools.h"
 
 namespace lakeqa::agent {
 
-Json ToolEnv::CallCompact(const std::string& tool, const Json& args) { return tools::CompactView(tool, Call(tool, args)); }
+Json ToolEnv::CallCompact(const std::string& tool, const Json& args) {
+  return tools::CompactView(tool, Call(tool, args));
+}
 
 namespace {
 
 class ToolSetEnv : public ToolEnv {
  public:
   // `keep` holds the ToolSet open when the env owns a share of it (nullptr when the caller keeps it).
-  ToolSetEnv(tools::ToolSet& set, std::shared_ptr<tools::ToolSet> keep, std::shared_ptr<tools::Session> session)
+  ToolSetEnv(tools::ToolSet& set, std::shared_ptr<tools::ToolSet> keep,
+             std::shared_ptr<tools::Session> session)
       : set_(set), keep_(std::move(keep)), session_(std::move(session)) {}
   std::vector<Json> Schemas() override {
     std::vector<Json> out;
-    for (const Json& s : tools::ToolSet::Schemas())
-      out.push_back(s);
+    for (const Json& s : tools::ToolSet::Schemas()) out.push_back(s);
     return out;
   }
   Json Call(const std::string& tool, const Json& args) override { return set_.Call(*session_, tool, args); }
@@ -70,9 +72,10 @@ Result<ToolEnvFactory> MakeToolEnvFactory(const ToolEnvOptions& options, ToolEnv
   LAKEQA_ASSIGN_OR_RETURN(auto store, lake::OpenStore(options.lake, s3));
   LAKEQA_ASSIGN_OR_RETURN(catalog::LakeCheck check, catalog::CheckLake(*store, options.index_dir, true));
   if (check.differs && !options.force_lake) {
-    return InvalidArgument("--lake " + check.lake + " is not the lake the index " + options.index_dir +
-                           " was built from (" + check.index_lake +
-                           "): point --lake at that lake, rebuild the index, or pass --force to use it anyway");
+    return InvalidArgument(
+        "--lake " + check.lake + " is not the lake the index " + options.index_dir + " was built from (" +
+        check.index_lake +
+        "): point --lake at that lake, rebuild the index, or pass --force to use it anyway");
   }
   if (info != nullptr) {
     info->lake = {{"uri", check.lake}, {"forced", check.differs}, {"moved", check.moved}};

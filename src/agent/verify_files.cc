@@ -39,12 +39,9 @@ eval::LoadResult LoadApplicable(const VerifyFilesOptions& o, VerifyFilesReport& 
 }  // namespace
 
 Json VerifyFilesReport::ToJson() const {
-  return {{"tasks", verify.tasks},
-          {"tasks_grounded", verify.tasks_grounded},
-          {"nodes", verify.nodes},
-          {"nodes_grounded", verify.nodes_grounded},
-          {"load_errors", load_failures},
-          {"not_applicable", not_applicable},
+  return {{"tasks", verify.tasks},        {"tasks_grounded", verify.tasks_grounded},
+          {"nodes", verify.nodes},        {"nodes_grounded", verify.nodes_grounded},
+          {"load_errors", load_failures}, {"not_applicable", not_applicable},
           {"results", verify.results}};
 }
 
@@ -53,7 +50,8 @@ Result<VerifyFilesReport> VerifyTaskFiles(const VerifyFilesOptions& o) {
   eval::LoadResult loaded = LoadApplicable(o, r);
   if (loaded.tasks.empty()) {
     if (r.load_failures == 0 && r.not_applicable > 0)
-      return Unsupported(fmt::format("none of the {} question(s) applies to a lake (reasons above)", r.not_applicable));
+      return Unsupported(
+          fmt::format("none of the {} question(s) applies to a lake (reasons above)", r.not_applicable));
     return NotFound("no task could be loaded from the given paths");
   }
   ToolEnvOptions eo = o.env;

@@ -9,8 +9,8 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <mutex>
 #include <memory>
+#include <mutex>
 #include <set>
 
 #include "catalog/sqlite_util.h"
@@ -48,7 +48,9 @@ struct Done {
   uint64_t bytes_read = 0;
 };
 
-bool IsWikiContent(const std::string& ns, const std::string& path) { return ns == "wikipedia" && path == "content.txt"; }
+bool IsWikiContent(const std::string& ns, const std::string& path) {
+  return ns == "wikipedia" && path == "content.txt";
+}
 
 // Reads and profiles one file according to the mode. Never fails: problems become the row's error.
 Done ProfileOne(lake::Store& store, const Todo& t, const BuildOptions& o) {
@@ -125,9 +127,10 @@ Done ProfileOne(lake::Store& store, const Todo& t, const BuildOptions& o) {
     d.error_code = std::string(CodeName(prof.status().code()));
   }
   if (meta) {
-    auto m = t.size > kMetadataCap
-                 ? Result<ingest::DatasetMetadata>(ResourceExhausted(path + ": metadata file larger than 16 MiB"))
-                 : ingest::ParseMetadataFile(path, whole);
+    auto m =
+        t.size > kMetadataCap
+            ? Result<ingest::DatasetMetadata>(ResourceExhausted(path + ": metadata file larger than 16 MiB"))
+            : ingest::ParseMetadataFile(path, whole);
     if (m.ok()) {
       d.metadata = DumpJson(m->ToJson());
     } else {
@@ -153,11 +156,15 @@ std::string Hex(const unsigned char* h, size_t n) {
 // The statements phase 3 runs per dataset, prepared once.
 struct DatasetStatements {
   explicit DatasetStatements(sqlite3* db)
-      : files(db, "SELECT f.path, f.size, CASE WHEN f.namespace = 'wikipedia' AND f.path = 'content.txt' THEN p.profile END, "
-                  "p.metadata, f.error, f.is_metadata, p.columns FROM files f LEFT JOIN profiles p ON p.file_id = f.id "
-                  "WHERE f.namespace=? AND f.dataset_id=? ORDER BY f.key"),
+      : files(db,
+              "SELECT f.path, f.size, CASE WHEN f.namespace = 'wikipedia' AND f.path = 'content.txt' THEN "
+              "p.profile END, "
+              "p.metadata, f.error, f.is_metadata, p.columns FROM files f LEFT JOIN profiles p ON p.file_id "
+              "= f.id "
+              "WHERE f.namespace=? AND f.dataset_id=? ORDER BY f.key"),
         del(db, "DELETE FROM datasets WHERE namespace=? AND dataset_id=?"),
-        up(db, R"sql(INSERT INTO datasets(namespace, dataset_id, title, description, publisher, tags, themes, category,
+        up(db,
+           R"sql(INSERT INTO datasets(namespace, dataset_id, title, description, publisher, tags, themes, category,
       temporal, spatial, license, source_url, modified, columns, metadata_files, file_count, bytes, error_count, dirty)
       VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)
       ON CONFLICT(namespace, dataset_id) DO UPDATE SET title=excluded.title, description=excluded.description,
@@ -179,7 +186,8 @@ Status RecomputeDataset(DatasetStatements& st, const std::string& ns, const std:
   // Metadata files in a fixed precedence: the catalog record first, then publisher views and layers.
   std::vector<std::pair<int, ingest::DatasetMetadata>> parts;
   auto add_column = [&](const std::string& c) {
-    if (!c.empty() && columns.size() < kMaxDatasetColumns && column_set.insert(c).second) columns.push_back(c);
+    if (!c.empty() && columns.size() < kMaxDatasetColumns && column_set.insert(c).second)
+      columns.push_back(c);
   };
   while (files.Step()) {
     ++count;
@@ -189,7 +197,10 @@ Status RecomputeDataset(DatasetStatements& st, const std::string& ns, const std:
     if (!files.IsNull(3)) {
       auto j = ParseJson(files.Text(3), "metadata");
       if (j.ok()) {
-        int rank = path == "signed-metadata.txt" ? 0 : path == "metadata.json" ? 1 : EndsWith(path, ".publisher-view.json") ? 2 : 3;
+        int rank = path == "signed-metadata.txt"            ? 0
+                   : path == "metadata.json"                ? 1
+                   : EndsWith(path, ".publisher-view.json") ? 2
+                                                            : 3;
         parts.emplace_back(rank, ingest::DatasetMetadata::FromJson(*j));
       }
     }
@@ -215,16 +226,23 @@ Status RecomputeDataset(DatasetStatements& st, const std::string& ns, const std:
   for (auto& [rank, m] : parts) meta.MergeFrom(m);
   std::vector<std::string> all = meta.columns;
   for (auto& c : columns) {
-    if (std::find(all.begin(), all.end(), c) == all.end() && all.size() < kMaxDatasetColumns) all.push_back(c);
+    if (std::find(all.begin(), all.end(), c) == all.end() && all.size() < kMaxDatasetColumns)
+      all.push_back(c);
   }
   if (count == 0) return st.del.Bind(1, ns).Bind(2, id).Run();
   std::string category = ingest::CategorizeThemes(meta);
   Stmt& up = st.up;
   up.Bind(1, ns).Bind(2, id).Bind(3, meta.title).Bind(4, meta.description).Bind(5, meta.publisher);
   up.Bind(6, DumpJson(Json(meta.tags))).Bind(7, DumpJson(Json(meta.themes))).Bind(8, category);
-  up.Bind(9, meta.temporal).Bind(10, meta.spatial).Bind(11, meta.license).Bind(12, meta.source_url).Bind(13, meta.modified);
+  up.Bind(9, meta.temporal)
+      .Bind(10, meta.spatial)
+      .Bind(11, meta.license)
+      .Bind(12, meta.source_url)
+      .Bind(13, meta.modified);
   up.Bind(14, DumpJson(Json(all))).Bind(15, DumpJson(Json(meta.metadata_files)));
-  up.Bind(16, static_cast<int64_t>(count)).Bind(17, static_cast<int64_t>(bytes)).Bind(18, static_cast<int64_t>(errors));
+  up.Bind(16, static_cast<int64_t>(count))
+      .Bind(17, static_cast<int64_t>(bytes))
+      .Bind(18, static_cast<int64_t>(errors));
   return up.Run();
 }
 
@@ -258,10 +276,10 @@ Result<ProfileMode> ParseProfileMode(std::string_view name) {
 }
 
 Json BuildReport::ToJson() const {
-  return {{"listed", listed},     {"unchanged", unchanged}, {"profiled", profiled},
-          {"removed", removed},   {"errors", errors},       {"datasets_updated", datasets_updated},
+  return {{"listed", listed},     {"unchanged", unchanged},   {"profiled", profiled},
+          {"removed", removed},   {"errors", errors},         {"datasets_updated", datasets_updated},
           {"datasets", datasets}, {"bytes_read", bytes_read}, {"requests", requests},
-          {"seconds", seconds},   {"estimate", estimate},   {"warnings", warnings}};
+          {"seconds", seconds},   {"estimate", estimate},     {"warnings", warnings}};
 }
 
 FirstBuildCleanup::FirstBuildCleanup(std::string index_dir) : dir_(std::move(index_dir)) {
@@ -307,7 +325,8 @@ FirstBuildCleanup::~FirstBuildCleanup() {
   std::vector<fs::path> made;
   for (const auto& e : fs::directory_iterator(dir_, ec)) {
     std::string name = e.path().filename().string();
-    if (name != IndexDir::kPartialBuildName && std::find(kept_.begin(), kept_.end(), name) == kept_.end()) made.push_back(e.path());
+    if (name != IndexDir::kPartialBuildName && std::find(kept_.begin(), kept_.end(), name) == kept_.end())
+      made.push_back(e.path());
   }
   for (const auto& p : made) fs::remove_all(p, ec);
 }
@@ -316,10 +335,11 @@ namespace {
 
 // Phase 1: every object of the lake into files, marked seen by this generation; a changed object (size,
 // etag or profile mode) is marked for profiling again.
-Status ListPhase(lake::Store& store, sqlite3* db, int64_t generation, const std::string& mode, const BuildOptions& o,
-                 BuildReport& report) {
+Status ListPhase(lake::Store& store, sqlite3* db, int64_t generation, const std::string& mode,
+                 const BuildOptions& o, BuildReport& report) {
   ProgressBar bar("listing", 0, "objects", o.progress);
-  Stmt upsert(db, R"sql(INSERT INTO files(key, namespace, dataset_id, path, size, etag, mtime_ms, is_metadata, seen)
+  Stmt upsert(
+      db, R"sql(INSERT INTO files(key, namespace, dataset_id, path, size, etag, mtime_ms, is_metadata, seen)
       VALUES(?,?,?,?,?,?,?,?,?)
       ON CONFLICT(key) DO UPDATE SET
         profiled = CASE WHEN files.size = excluded.size AND files.etag = excluded.etag AND files.profile_mode IS ?10
@@ -338,7 +358,11 @@ Status ListPhase(lake::Store& store, sqlite3* db, int64_t generation, const std:
       SplitKey(obj.key, ns, id, path);
       bool meta = !id.empty() && ingest::IsMetadataFile(path);
       upsert.Bind(1, obj.key).Bind(2, ns).Bind(3, id).Bind(4, path).Bind(5, static_cast<int64_t>(obj.size));
-      upsert.Bind(6, obj.etag).Bind(7, obj.mtime_ms).Bind(8, int64_t{meta}).Bind(9, generation).Bind(10, mode);
+      upsert.Bind(6, obj.etag)
+          .Bind(7, obj.mtime_ms)
+          .Bind(8, int64_t{meta})
+          .Bind(9, generation)
+          .Bind(10, mode);
       LAKEQA_RETURN_IF_ERROR(upsert.Run());
     }
     LAKEQA_RETURN_IF_ERROR(tx.Commit());
@@ -355,8 +379,10 @@ Status ListPhase(lake::Store& store, sqlite3* db, int64_t generation, const std:
 // of 40 M files costs no memory here.
 Status RemoveGone(sqlite3* db, int64_t generation, BuildReport& report) {
   Transaction tx(db);
-  Stmt dirty(db, "INSERT INTO datasets(namespace, dataset_id, dirty) SELECT DISTINCT namespace, dataset_id, 1 FROM files "
-                 "WHERE seen < ?1 AND dataset_id != '' ON CONFLICT(namespace, dataset_id) DO UPDATE SET dirty=1");
+  Stmt dirty(db,
+             "INSERT INTO datasets(namespace, dataset_id, dirty) SELECT DISTINCT namespace, dataset_id, 1 "
+             "FROM files "
+             "WHERE seen < ?1 AND dataset_id != '' ON CONFLICT(namespace, dataset_id) DO UPDATE SET dirty=1");
   LAKEQA_RETURN_IF_ERROR(dirty.Bind(1, generation).Run());
   Stmt profiles(db, "DELETE FROM profiles WHERE file_id IN (SELECT id FROM files WHERE seen < ?)");
   LAKEQA_RETURN_IF_ERROR(profiles.Bind(1, generation).Run());
@@ -402,7 +428,8 @@ Status ProfilePhase(lake::Store& store, sqlite3* db, const std::string& mode, co
   // In id order: listing order, so profiles rows are appended and their pages fill up.
   Stmt next(db, "SELECT id, key, size FROM files WHERE profiled = 0 AND id > ?1 ORDER BY id LIMIT ?2");
   Stmt save(db, "UPDATE files SET format=?, error=?, error_code=?, profile_mode=?, profiled=1 WHERE id=?");
-  Stmt save_profile(db, "INSERT OR REPLACE INTO profiles(file_id, columns, metadata, profile) VALUES(?,?,?,?)");
+  Stmt save_profile(db,
+                    "INSERT OR REPLACE INTO profiles(file_id, columns, metadata, profile) VALUES(?,?,?,?)");
   Stmt drop_profile(db, "DELETE FROM profiles WHERE file_id=?");
   Stmt dirty(db, kMarkDirty);
   int64_t after = 0;
@@ -471,7 +498,9 @@ Status ProfilePhase(lake::Store& store, sqlite3* db, const std::string& mode, co
 
 // Phase 3: datasets whose files changed, recomputed from their files.
 Status DatasetPhase(sqlite3* db, BuildReport& report) {
-  Stmt dirty(db, "SELECT namespace, dataset_id FROM datasets WHERE dirty = 1 ORDER BY namespace, dataset_id LIMIT ?");
+  Stmt dirty(
+      db,
+      "SELECT namespace, dataset_id FROM datasets WHERE dirty = 1 ORDER BY namespace, dataset_id LIMIT ?");
   DatasetStatements statements(db);
   for (;;) {
     std::vector<std::pair<std::string, std::string>> ids;
@@ -514,8 +543,12 @@ Status WriteManifest(lake::Store& store, Catalog& cat, const std::string& index_
                    {"lake", store.Uri()},
                    {"lake_snapshot_sha256", hex},
                    {"lake_content_sha256", content.Finish()},
-                   {"catalog", {{"file", IndexDir::kCatalogName}, {"schema_version", kSchemaVersion},
-                                {"datasets", stats.datasets}, {"files", stats.files}, {"bytes", stats.bytes}}},
+                   {"catalog",
+                    {{"file", IndexDir::kCatalogName},
+                     {"schema_version", kSchemaVersion},
+                     {"datasets", stats.datasets},
+                     {"files", stats.files},
+                     {"bytes", stats.bytes}}},
                    {"build", {{"profile", mode}, {"head_bytes", o.head_bytes}}}};
   LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(IndexDir(index_dir).Manifest(), DumpJson(manifest, 2) + "\n"));
   return Status::Ok();
@@ -535,11 +568,12 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
   if (lake_check.differs) {
     if (!o.force_other_lake) {
       return Status(ErrorCode::kAlreadyExists,
-                    index_dir + " holds the index of " + lake_check.index_lake + ", not of " + lake_check.lake +
+                    index_dir + " holds the index of " + lake_check.index_lake + ", not of " +
+                        lake_check.lake +
                         ": choose another --index, or pass --force to replace its datasets with this lake's");
     }
-    report.warnings.push_back("replacing the index of " + lake_check.index_lake + " with one of " + lake_check.lake +
-                              " (--force)");
+    report.warnings.push_back("replacing the index of " + lake_check.index_lake + " with one of " +
+                              lake_check.lake + " (--force)");
   }
   LAKEQA_RETURN_IF_ERROR(MakeDirs(index_dir));
   LAKEQA_ASSIGN_OR_RETURN(auto cat, Catalog::Open(IndexDir(index_dir).Catalog()));
@@ -556,7 +590,9 @@ Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_di
   LAKEQA_RETURN_IF_ERROR(ListPhase(store, db, generation, mode, o, report));
   LAKEQA_RETURN_IF_ERROR(RemoveGone(db, generation, report));
   LAKEQA_RETURN_IF_ERROR(Estimate(db, mode, o, report));
-  auto phase_seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  auto phase_seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
   LAKEQA_LOG_INFO("listing done after {:.2f} s", phase_seconds());
   LAKEQA_RETURN_IF_ERROR(cat->SetMeta("build_state", "profiling"));
 

@@ -85,7 +85,8 @@ std::vector<std::string> StringList(const std::string& text) {
 }
 
 const char* kDatasetCols =
-    "namespace, dataset_id, title, description, publisher, tags, themes, category, temporal, spatial, license, "
+    "namespace, dataset_id, title, description, publisher, tags, themes, category, temporal, spatial, "
+    "license, "
     "source_url, modified, columns, metadata_files, file_count, bytes, error_count";
 
 DatasetRecord ReadDataset(const Stmt& s) {
@@ -113,7 +114,8 @@ DatasetRecord ReadDataset(const Stmt& s) {
 
 // Columns of `kFileFrom` that ReadFile() reads.
 const char* kFileCols =
-    "f.key, f.namespace, f.dataset_id, f.path, f.size, f.etag, f.mtime_ms, f.format, p.profile, p.metadata, f.error, "
+    "f.key, f.namespace, f.dataset_id, f.path, f.size, f.etag, f.mtime_ms, f.format, p.profile, p.metadata, "
+    "f.error, "
     "f.error_code, f.is_metadata, f.profile_mode";
 const char* kFileFrom = " FROM files f LEFT JOIN profiles p ON p.file_id = f.id ";
 
@@ -175,8 +177,14 @@ void SplitKey(const std::string& key, std::string& ns, std::string& dataset_id, 
 }
 
 Json FileRecord::ToJson() const {
-  Json j = {{"key", key}, {"path", path}, {"size", size}, {"etag", etag}, {"mtime_ms", mtime_ms},
-            {"format", format}, {"is_metadata", is_metadata}, {"profile_mode", profile_mode}};
+  Json j = {{"key", key},
+            {"path", path},
+            {"size", size},
+            {"etag", etag},
+            {"mtime_ms", mtime_ms},
+            {"format", format},
+            {"is_metadata", is_metadata},
+            {"profile_mode", profile_mode}};
   if (profile) j["profile"] = *profile;
   if (metadata) j["metadata"] = *metadata;
   if (!error.empty()) j["error"] = {{"code", error_code}, {"message", error}};
@@ -184,8 +192,9 @@ Json FileRecord::ToJson() const {
 }
 
 Json DatasetRecord::ToJson() const {
-  Json j = {{"id", FullId()}, {"namespace", ns}, {"dataset_id", dataset_id}, {"category", category},
-            {"file_count", file_count}, {"bytes", bytes}, {"error_count", error_count}};
+  Json j = {
+      {"id", FullId()},           {"namespace", ns}, {"dataset_id", dataset_id},  {"category", category},
+      {"file_count", file_count}, {"bytes", bytes},  {"error_count", error_count}};
   Json m = metadata.ToJson();
   for (auto& [k, v] : m.items()) j[k] = v;
   j["columns"] = columns;
@@ -200,9 +209,15 @@ Json CatalogStats::ToJson() const {
   };
   Json errs = Json::array();
   for (const auto& [k, v] : errors_by_code) errs.push_back({{"code", k}, {"count", v}});
-  return {{"datasets", datasets}, {"files", files}, {"bytes", bytes}, {"file_errors", file_errors},
-          {"unprofiled_files", unprofiled}, {"by_namespace", table(by_namespace)}, {"by_format", table(by_format)},
-          {"by_category", table(by_category)}, {"errors_by_code", errs}};
+  return {{"datasets", datasets},
+          {"files", files},
+          {"bytes", bytes},
+          {"file_errors", file_errors},
+          {"unprofiled_files", unprofiled},
+          {"by_namespace", table(by_namespace)},
+          {"by_format", table(by_format)},
+          {"by_category", table(by_category)},
+          {"errors_by_code", errs}};
 }
 
 Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& path, bool read_only) {
@@ -211,7 +226,8 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& path, bool rea
   flags |= SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
     Status s = db ? SqliteError(db, "opening catalog " + path) : IoError("opening catalog " + path);
-    if (read_only && s.code() == ErrorCode::kIoError) s = NotFound("no catalog at " + path + " (run `lakeqa index build`)");
+    if (read_only && s.code() == ErrorCode::kIoError)
+      s = NotFound("no catalog at " + path + " (run `lakeqa index build`)");
     sqlite3_close(db);
     return s;
   }
@@ -223,9 +239,11 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& path, bool rea
     LAKEQA_RETURN_IF_ERROR(Exec(db, kSchema).WithContext(path));
     // A builder connection: a page cache big enough for the key index's upper levels at 40 M files,
     // and fewer, larger checkpoints. Both are bounded, whatever the lake's size.
-    LAKEQA_RETURN_IF_ERROR(Exec(db, "PRAGMA cache_size=-65536; PRAGMA wal_autocheckpoint=8192;").WithContext(path));
-    LAKEQA_RETURN_IF_ERROR(Exec(db, "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                               .WithContext(path));
+    LAKEQA_RETURN_IF_ERROR(
+        Exec(db, "PRAGMA cache_size=-65536; PRAGMA wal_autocheckpoint=8192;").WithContext(path));
+    LAKEQA_RETURN_IF_ERROR(
+        Exec(db, "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            .WithContext(path));
     auto v = cat->GetMeta("schema_version");
     int64_t version = v ? std::atoll(v->c_str()) : kSchemaVersion;
     if (version > kSchemaVersion) {
@@ -263,7 +281,8 @@ std::optional<std::string> Catalog::GetMeta(const std::string& key) {
 }
 
 Status Catalog::SetMeta(const std::string& key, const std::string& value) {
-  Stmt s(db_, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value");
+  Stmt s(db_,
+         "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value");
   return s.Bind(1, key).Bind(2, value).Run();
 }
 
@@ -298,7 +317,8 @@ void BindPrefixRange(Stmt& s, const PrefixRange& r) {
 
 }  // namespace
 
-Result<std::vector<DatasetRecord>> Catalog::ListDatasets(const std::string& prefix, uint64_t limit, uint64_t offset) {
+Result<std::vector<DatasetRecord>> Catalog::ListDatasets(const std::string& prefix, uint64_t limit,
+                                                         uint64_t offset) {
   PrefixRange r = DatasetPrefixRange(prefix);
   std::string sql = std::string("SELECT ") + kDatasetCols + " FROM datasets" + r.where +
                     " ORDER BY namespace, dataset_id LIMIT ?2 OFFSET ?3";
@@ -323,7 +343,8 @@ Result<uint64_t> Catalog::CountDatasets(const std::string& prefix) {
 Result<DatasetRecord> Catalog::ResolveDataset(const std::string& id) {
   if (id.find('/') != std::string::npos) return GetDataset(id);
   Stmt s(db_, (std::string("SELECT ") + kDatasetCols +
-               " FROM datasets WHERE dataset_id=? ORDER BY namespace LIMIT 10").c_str());
+               " FROM datasets WHERE dataset_id=? ORDER BY namespace LIMIT 10")
+                  .c_str());
   s.Bind(1, id);
   std::vector<DatasetRecord> found;
   while (s.Step()) found.push_back(ReadDataset(s));
@@ -339,8 +360,11 @@ Result<DatasetRecord> Catalog::ResolveDataset(const std::string& id) {
 
 Result<DatasetRecord> Catalog::GetDataset(const std::string& full_id) {
   std::string ns, id;
-  if (!SplitFullId(full_id, ns, id)) return InvalidArgument("dataset id must be <namespace>/<id>: " + full_id);
-  Stmt s(db_, (std::string("SELECT ") + kDatasetCols + " FROM datasets WHERE namespace=? AND dataset_id=?").c_str());
+  if (!SplitFullId(full_id, ns, id))
+    return InvalidArgument("dataset id must be <namespace>/<id>: " + full_id);
+  Stmt s(
+      db_,
+      (std::string("SELECT ") + kDatasetCols + " FROM datasets WHERE namespace=? AND dataset_id=?").c_str());
   s.Bind(1, ns).Bind(2, id);
   if (s.Step()) return ReadDataset(s);
   if (!s.status().ok()) return s.status();
@@ -349,8 +373,11 @@ Result<DatasetRecord> Catalog::GetDataset(const std::string& full_id) {
 
 Result<std::vector<FileRecord>> Catalog::ListFiles(const std::string& full_id) {
   std::string ns, id;
-  if (!SplitFullId(full_id, ns, id)) return InvalidArgument("dataset id must be <namespace>/<id>: " + full_id);
-  Stmt s(db_, (std::string("SELECT ") + kFileCols + kFileFrom + "WHERE f.namespace=? AND f.dataset_id=? ORDER BY f.key").c_str());
+  if (!SplitFullId(full_id, ns, id))
+    return InvalidArgument("dataset id must be <namespace>/<id>: " + full_id);
+  Stmt s(db_, (std::string("SELECT ") + kFileCols + kFileFrom +
+               "WHERE f.namespace=? AND f.dataset_id=? ORDER BY f.key")
+                  .c_str());
   s.Bind(1, ns).Bind(2, id);
   std::vector<FileRecord> out;
   while (s.Step()) out.push_back(ReadFile(s));
@@ -369,8 +396,9 @@ Result<FileRecord> Catalog::GetFile(const std::string& key) {
 Result<CatalogStats> Catalog::Stats() {
   CatalogStats st;
   {
-    Stmt s(db_, "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(error IS NOT NULL AND error != ''), 0), "
-                "coalesce(sum(profiled = 0), 0) FROM files");
+    Stmt s(db_,
+           "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(error IS NOT NULL AND error != ''), 0), "
+           "coalesce(sum(profiled = 0), 0) FROM files");
     if (!s.Step()) return s.status();
     st.files = static_cast<uint64_t>(s.Int(0));
     st.bytes = static_cast<uint64_t>(s.Int(1));
@@ -379,22 +407,35 @@ Result<CatalogStats> Catalog::Stats() {
   }
   auto rows = [&](const char* sql, std::vector<std::pair<std::string, CountBytes>>& out) -> Status {
     Stmt s(db_, sql);
-    while (s.Step()) out.push_back({s.Text(0), {static_cast<uint64_t>(s.Int(1)), static_cast<uint64_t>(s.Int(2))}});
+    while (s.Step())
+      out.push_back({s.Text(0), {static_cast<uint64_t>(s.Int(1)), static_cast<uint64_t>(s.Int(2))}});
     return s.status();
   };
-  LAKEQA_RETURN_IF_ERROR(rows("SELECT namespace, count(*), sum(bytes) FROM datasets GROUP BY namespace ORDER BY namespace", st.by_namespace));
-  LAKEQA_RETURN_IF_ERROR(rows("SELECT coalesce(format, ''), count(*), sum(size) FROM files GROUP BY 1 ORDER BY 2 DESC, 1", st.by_format));
-  LAKEQA_RETURN_IF_ERROR(rows("SELECT coalesce(category, ''), count(*), sum(bytes) FROM datasets GROUP BY 1 ORDER BY 2 DESC, 1", st.by_category));
+  LAKEQA_RETURN_IF_ERROR(
+      rows("SELECT namespace, count(*), sum(bytes) FROM datasets GROUP BY namespace ORDER BY namespace",
+           st.by_namespace));
+  LAKEQA_RETURN_IF_ERROR(
+      rows("SELECT coalesce(format, ''), count(*), sum(size) FROM files GROUP BY 1 ORDER BY 2 DESC, 1",
+           st.by_format));
+  LAKEQA_RETURN_IF_ERROR(
+      rows("SELECT coalesce(category, ''), count(*), sum(bytes) FROM datasets GROUP BY 1 ORDER BY 2 DESC, 1",
+           st.by_category));
   for (const auto& [k, v] : st.by_namespace) st.datasets += v.count;
-  Stmt e(db_, "SELECT error_code, count(*) FROM files WHERE error IS NOT NULL AND error != '' GROUP BY 1 ORDER BY 2 DESC");
+  Stmt e(db_,
+         "SELECT error_code, count(*) FROM files WHERE error IS NOT NULL AND error != '' GROUP BY 1 ORDER BY "
+         "2 DESC");
   while (e.Step()) st.errors_by_code.push_back({e.Text(0), static_cast<uint64_t>(e.Int(1))});
   LAKEQA_RETURN_IF_ERROR(e.status());
   return st;
 }
 
-Status Catalog::ForEachDataset(const std::function<Status(const DatasetRecord&, const std::vector<FileRecord>&)>& visit) {
-  Stmt ds(db_, (std::string("SELECT ") + kDatasetCols + " FROM datasets ORDER BY namespace, dataset_id").c_str());
-  Stmt fs(db_, (std::string("SELECT ") + kFileCols + kFileFrom + "WHERE f.namespace=? AND f.dataset_id=? ORDER BY f.key").c_str());
+Status Catalog::ForEachDataset(
+    const std::function<Status(const DatasetRecord&, const std::vector<FileRecord>&)>& visit) {
+  Stmt ds(db_,
+          (std::string("SELECT ") + kDatasetCols + " FROM datasets ORDER BY namespace, dataset_id").c_str());
+  Stmt fs(db_, (std::string("SELECT ") + kFileCols + kFileFrom +
+                "WHERE f.namespace=? AND f.dataset_id=? ORDER BY f.key")
+                   .c_str());
   while (ds.Step()) {
     DatasetRecord d = ReadDataset(ds);
     fs.Bind(1, d.ns).Bind(2, d.dataset_id);
@@ -430,7 +471,8 @@ Status Catalog::ForEachTitleGroup(
 }
 
 Status Catalog::Dump(const std::function<void(const std::string& line)>& out, bool ignore_etag_mtime) {
-  Stmt ds(db_, (std::string("SELECT ") + kDatasetCols + " FROM datasets ORDER BY namespace, dataset_id").c_str());
+  Stmt ds(db_,
+          (std::string("SELECT ") + kDatasetCols + " FROM datasets ORDER BY namespace, dataset_id").c_str());
   while (ds.Step()) out("dataset " + DumpJson(ReadDataset(ds).ToJson()));
   LAKEQA_RETURN_IF_ERROR(ds.status());
   Stmt fs(db_, (std::string("SELECT ") + kFileCols + kFileFrom + "ORDER BY f.key").c_str());

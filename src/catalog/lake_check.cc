@@ -6,11 +6,11 @@
 
 #include <filesystem>
 
+#include "catalog/sqlite_util.h"
+#include "lakeqa/catalog/catalog.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
-#include "catalog/sqlite_util.h"
-#include "lakeqa/catalog/catalog.h"
 
 namespace lakeqa::catalog {
 namespace {
@@ -33,8 +33,7 @@ Result<std::string> CatalogFingerprint(const std::string& index_dir, const Json&
   LAKEQA_ASSIGN_OR_RETURN(auto cat, Catalog::Open(path, /*read_only=*/true));
   ContentFingerprint fp;
   Stmt all(cat->db(), "SELECT key, size FROM files ORDER BY key");
-  while (all.Step())
-    fp.Add(all.Text(0), static_cast<uint64_t>(all.Int(1)));
+  while (all.Step()) fp.Add(all.Text(0), static_cast<uint64_t>(all.Int(1)));
   LAKEQA_RETURN_IF_ERROR(all.status());
   return fp.Finish();
 }
@@ -99,7 +98,8 @@ Result<LakeCheck> CheckLake(lake::Store& store, const std::string& index_dir, bo
   if (index_dir.empty() || !PathExists(manifest)) return out;
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(manifest, 16 << 20));
   LAKEQA_ASSIGN_OR_RETURN(Json m, ParseJson(text, manifest));
-  if (m.is_object() && m.contains("lake") && m["lake"].is_string()) out.index_lake = m["lake"].get<std::string>();
+  if (m.is_object() && m.contains("lake") && m["lake"].is_string())
+    out.index_lake = m["lake"].get<std::string>();
   out.differs = !out.index_lake.empty() && Canonical(out.index_lake) != Canonical(out.lake);
   if (!out.differs) return out;
   // Another location: the same lake if it holds what the catalog lists (a copy, a moved folder, the
@@ -107,7 +107,8 @@ Result<LakeCheck> CheckLake(lake::Store& store, const std::string& index_dir, bo
   LAKEQA_ASSIGN_OR_RETURN(std::string indexed, CatalogFingerprint(index_dir, m));
   if (indexed.empty()) return out;
   auto here = LakeContentFingerprint(store);
-  if (!here.ok()) return here.status().WithContext("listing the lake " + out.lake + " to compare it with the index");
+  if (!here.ok())
+    return here.status().WithContext("listing the lake " + out.lake + " to compare it with the index");
   if (*here == indexed) {
     out.differs = false;
     out.moved = true;

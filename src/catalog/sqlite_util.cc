@@ -16,7 +16,8 @@ Status SqliteError(sqlite3* db, std::string_view what) {
 Status Exec(sqlite3* db, const char* sql) {
   char* err = nullptr;
   if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    Status s = SqliteError(db, std::string("sqlite: ") + (err ? err : "") + " in: " + std::string(sql).substr(0, 80));
+    Status s = SqliteError(
+        db, std::string("sqlite: ") + (err ? err : "") + " in: " + std::string(sql).substr(0, 80));
     sqlite3_free(err);
     return s;
   }
@@ -68,7 +69,9 @@ void Stmt::Reset() {
 
 std::string Stmt::Text(int col) const {
   const unsigned char* t = sqlite3_column_text(stmt_, col);
-  return t ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(stmt_, col))) : "";
+  return t ? std::string(reinterpret_cast<const char*>(t),
+                         static_cast<size_t>(sqlite3_column_bytes(stmt_, col)))
+           : "";
 }
 int64_t Stmt::Int(int col) const { return sqlite3_column_int64(stmt_, col); }
 bool Stmt::IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }

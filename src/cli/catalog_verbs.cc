@@ -33,12 +33,16 @@ int Ls(const Opts& o) {
   if (o.out.json) {
     Json a = Json::array();
     for (const auto& d : *ds) {
-      a.push_back({{"id", d.FullId()}, {"title", d.metadata.title}, {"category", d.category},
-                   {"publisher", d.metadata.publisher}, {"file_count", d.file_count}, {"bytes", d.bytes},
+      a.push_back({{"id", d.FullId()},
+                   {"title", d.metadata.title},
+                   {"category", d.category},
+                   {"publisher", d.metadata.publisher},
+                   {"file_count", d.file_count},
+                   {"bytes", d.bytes},
                    {"error_count", d.error_count}});
     }
-    PrintJson({{"datasets", a}, {"prefix", o.prefix}, {"offset", o.offset}, {"limit", o.limit},
-               {"total", *total}});
+    PrintJson(
+        {{"datasets", a}, {"prefix", o.prefix}, {"offset", o.offset}, {"limit", o.limit}, {"total", *total}});
     return 0;
   }
   fmt::print("{:<60} {:>11} {:>9}  {:<24} {}\n", "DATASET", "FILES", "SIZE", "CATEGORY", "TITLE");
@@ -90,8 +94,8 @@ int Show(const Opts& o) {
     return 0;
   }
   const auto& m = d->metadata;
-  fmt::print("{}\n  title:       {}\n  publisher:   {}\n  category:    {}\n", d->FullId(), m.title, m.publisher,
-             d->category.empty() ? "-" : d->category);
+  fmt::print("{}\n  title:       {}\n  publisher:   {}\n  category:    {}\n", d->FullId(), m.title,
+             m.publisher, d->category.empty() ? "-" : d->category);
   if (!m.themes.empty()) fmt::print("  themes:      {}\n", fmt::join(m.themes, ", "));
   if (!m.tags.empty()) fmt::print("  tags:        {}\n", fmt::join(m.tags, ", "));
   if (!m.temporal.empty()) fmt::print("  temporal:    {}\n", m.temporal);
@@ -126,12 +130,13 @@ int Stats(const Opts& o) {
     PrintJson(j);
     return 0;
   }
-  fmt::print("{} datasets, {} files, {} ({} files with errors, {} not yet profiled; build: {})\n", st->datasets,
-             st->files, HumanBytes(st->bytes), st->file_errors, st->unprofiled,
+  fmt::print("{} datasets, {} files, {} ({} files with errors, {} not yet profiled; build: {})\n",
+             st->datasets, st->files, HumanBytes(st->bytes), st->file_errors, st->unprofiled,
              (*cat)->GetMeta("build_state").value_or("?"));
   auto table = [](const char* title, const auto& rows) {
     fmt::print("\n{}\n", title);
-    for (const auto& [k, v] : rows) fmt::print("  {:<28} {:>10} {:>12}\n", k.empty() ? "(none)" : k, v.count, HumanBytes(v.bytes));
+    for (const auto& [k, v] : rows)
+      fmt::print("  {:<28} {:>10} {:>12}\n", k.empty() ? "(none)" : k, v.count, HumanBytes(v.bytes));
   };
   table("by namespace (datasets)", st->by_namespace);
   table("by format (files)", st->by_format);
@@ -181,10 +186,12 @@ Registration reg([](CLI::App& root, Commands& commands) {
   CLI::App* group = Commands::Group(root, "catalog", "Browse the catalog of an index");
   {
     auto o = std::make_shared<Opts>();
-    CLI::App* cmd = group->add_subcommand("dump", "Every dataset and file row as JSON lines, in key order (for diffs)");
+    CLI::App* cmd =
+        group->add_subcommand("dump", "Every dataset and file row as JSON lines, in key order (for diffs)");
     cmd->add_option("--index", o->index, "Index directory")->required();
-    cmd->add_flag("--ignore-etag-mtime", o->ignore_store_fields,
-                  "Leave out ETags and mtimes, which differ between a folder and an S3 copy of the same lake");
+    cmd->add_flag(
+        "--ignore-etag-mtime", o->ignore_store_fields,
+        "Leave out ETags and mtimes, which differ between a folder and an S3 copy of the same lake");
     AddOutputOptions(cmd, o->out);
     commands.Bind(cmd, [o] { return DumpAll(*o); });
   }
@@ -202,7 +209,8 @@ Registration reg([](CLI::App& root, Commands& commands) {
     auto o = std::make_shared<Opts>();
     CLI::App* cmd = group->add_subcommand("show", "Show one dataset with its files and profiles");
     cmd->add_option("--index", o->index, "Index directory")->required();
-    cmd->add_option("dataset", o->dataset, "<namespace>/<id>, or a bare <id> when one namespace has it")->required();
+    cmd->add_option("dataset", o->dataset, "<namespace>/<id>, or a bare <id> when one namespace has it")
+        ->required();
     AddOutputOptions(cmd, o->out);
     commands.Bind(cmd, [o] { return Show(*o); });
   }

@@ -22,13 +22,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lakeqa/eval/run_dir.h"
-#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/agent/run_agents.h"
 #include "lakeqa/agent/verify.h"
+#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/eval/evaluate_run.h"
+#include "lakeqa/eval/run_dir.h"
 #include "lakeqa/eval/validate.h"
 #include "lakeqa/graph/index_pipeline.h"
 #include "lakeqa/ingest/build.h"
@@ -171,8 +171,7 @@ Step Demo::Do(const std::string& name, const std::string& command, const StepFn&
 
 Json Demo::StepsJson() const {
   Json steps = Json::array();
-  for (const Step& x : steps_)
-    steps.push_back({{"step", x.name}, {"seconds", x.seconds}, {"rc", x.rc}});
+  for (const Step& x : steps_) steps.push_back({{"step", x.name}, {"seconds", x.seconds}, {"rc", x.rc}});
   return steps;
 }
 
@@ -186,7 +185,8 @@ int Demo::Failed(const Step& s, const std::string& why) {
       fmt::format("demo step '{}' failed (exit {}): {}; its output is in {}", s.name, s.rc, msg, s.log);
   // The message always goes to stderr; under --json stdout also gets it with the steps done so far.
   fmt::print(stderr, "lakeqa demo: {}\n", line);
-  if (o_.out.json) PrintJson({{"ok", false}, {"failed_step", s.name}, {"error", line}, {"steps", StepsJson()}});
+  if (o_.out.json)
+    PrintJson({{"ok", false}, {"failed_step", s.name}, {"error", line}, {"steps", StepsJson()}});
   return s.rc != 0 ? s.rc : ExitCodeFor(ErrorCode::kParseError);
 }
 
@@ -365,14 +365,16 @@ int Demo::CheckTasks(Json& verify, bool& reused) {
     Say("reusing the task verification {} (the lake and the tasks have not changed since)\n", verify_cache);
   } else {
     (void)RemoveAll(verify_cache);
-    Step g = Do("tasks verify",
-                "tasks verify " + tasks_ + " --lake " + lake_ + " --index " + index_ + " --work " + work_ + "/verify",
-                [&](Step& x) { return VerifyTasks(x); });
+    Step g = Do(
+        "tasks verify",
+        "tasks verify " + tasks_ + " --lake " + lake_ + " --index " + index_ + " --work " + work_ + "/verify",
+        [&](Step& x) { return VerifyTasks(x); });
     verify = g.result.is_object() ? g.result : Json::object();
     if (g.rc != 0) {
       std::string bad;
       for (const Json& row : verify.value("results", Json::array())) {
-        if (!row.value("grounded", false)) bad += (bad.empty() ? "" : ", ") + row.value("task_id", std::string("?"));
+        if (!row.value("grounded", false))
+          bad += (bad.empty() ? "" : ", ") + row.value("task_id", std::string("?"));
       }
       return Failed(g, bad.empty() ? "" : "tasks not grounded: " + bad);
     }
@@ -405,8 +407,8 @@ int Demo::RunAgents(Json& rows) {
     const std::string run = work_ + "/run-" + a.name;
     Status st = RemoveAll(run);  // a fresh run each time: the demo measures, it does not resume
     if (!st.ok()) return Fail(st.WithContext("removing " + run), o_.out);
-    std::string command = fmt::format("run --tasks {} --index {} --lake {} --agent {} --out {} --parallel {}", tasks_,
-                                      index_, lake_, a.name, run, o_.parallel);
+    std::string command = fmt::format("run --tasks {} --index {} --lake {} --agent {} --out {} --parallel {}",
+                                      tasks_, index_, lake_, a.name, run, o_.parallel);
     if (!a.model.empty()) command += " --model " + a.model;
     if (!a.base_url.empty()) command += " --base-url " + a.base_url;
     Step r = Do("run " + a.name, command, [&](Step& x) { return RunAgent(x, a, run); });
@@ -443,12 +445,13 @@ void Demo::PrintSummary(const Json& rows, bool lake_reused, bool index_reused, d
                         const std::string& mcp) {
   auto pct = [](const Json& v) { return fmt::format("{:.0f}%", v.get<double>() * 100); };
   Say("\n{}== Summary{} ({} tasks from {}; lake {}, index {}; {} in all)\n", Bold(), Plain(),
-      rows[0]["tasks"].get<int64_t>(), o_.tasks, lake_reused ? "reused" : "built", index_reused ? "reused" : "built",
-      HumanDuration(total_s));
+      rows[0]["tasks"].get<int64_t>(), o_.tasks, lake_reused ? "reused" : "built",
+      index_reused ? "reused" : "built", HumanDuration(total_s));
   Say("{:<9} {:>5} {:>5} {:>13} {:>13}  {:<30} {:>15} {:>9} {:>8}\n", "agent", "tasks", "EM", "D_ret P/R",
       "D_acc P/R", "funnel: top loss", "tokens in/out", "cost", "time");
   for (const Json& r : rows) {
-    std::string cost = r["cost_usd"].is_number() ? fmt::format("${:.4f}", r["cost_usd"].get<double>()) : "unknown";
+    std::string cost =
+        r["cost_usd"].is_number() ? fmt::format("${:.4f}", r["cost_usd"].get<double>()) : "unknown";
     Say("{:<9} {:>5} {:>5} {:>13} {:>13}  {:<30} {:>15} {:>9} {:>8}\n", r["agent"].get<std::string>(),
         r["tasks"].get<int64_t>(), pct(r["em"]), pct(r["dret_p"]) + "/" + pct(r["dret_r"]),
         pct(r["dacc_p"]) + "/" + pct(r["dacc_r"]), r["funnel_top"].get<std::string>(),
@@ -458,7 +461,8 @@ void Demo::PrintSummary(const Json& rows, bool lake_reused, bool index_reused, d
   Say("\n{}== Reports{} (open in a browser)\n", Bold(), Plain());
   for (const Json& r : rows)
     Say("{:<9} {}\n", r["agent"].get<std::string>(), r["report_html"].get<std::string>());
-  Say("\n{}== Connect an MCP client (for example Claude Code) to the demo lake{}\n{}\n", Bold(), Plain(), mcp);
+  Say("\n{}== Connect an MCP client (for example Claude Code) to the demo lake{}\n{}\n", Bold(), Plain(),
+      mcp);
 }
 
 int Demo::Main() {

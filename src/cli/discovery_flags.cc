@@ -3,14 +3,18 @@
 namespace lakeqa::cli {
 
 void AddCollectionFlags(CLI::App* cmd, CollectionFlags& f) {
-  cmd->add_option("--questions", f.questions,
-                  "CMDBench table-discovery questions: a JSON array file, or a folder of such files (*.json)");
-  cmd->add_option("--namespace", f.ns, "With --questions: namespace of the cmdbench lake")->capture_default_str();
-  cmd->add_option("--tasks", f.tasks,
-                  "LakeQA task files or folders, or KramaBench workload files or its workload/ folder (gold: the "
-                  "datasets of datasets_used)");
+  cmd->add_option(
+      "--questions", f.questions,
+      "CMDBench table-discovery questions: a JSON array file, or a folder of such files (*.json)");
+  cmd->add_option("--namespace", f.ns, "With --questions: namespace of the cmdbench lake")
+      ->capture_default_str();
+  cmd->add_option(
+      "--tasks", f.tasks,
+      "LakeQA task files or folders, or KramaBench workload files or its workload/ folder (gold: the "
+      "datasets of datasets_used)");
   cmd->add_flag("--skip-bad-tasks", f.skip_bad, "With --tasks: leave out (and list) tasks that do not load");
-  cmd->add_option("--topics", f.topics, "TREC topics (<qid><TAB><text> lines, or <top> blocks); needs --qrels");
+  cmd->add_option("--topics", f.topics,
+                  "TREC topics (<qid><TAB><text> lines, or <top> blocks); needs --qrels");
   cmd->add_option("--qrels", f.qrels, "TREC qrels (<qid> 0 <docid> <relevance>)");
 }
 
@@ -22,9 +26,11 @@ std::string CollectionFlags::Describe() const {
   return "lakeqa:" + t;
 }
 
-Result<std::vector<eval::DiscoveryQuestion>> LoadCollection(const CollectionFlags& f, std::vector<std::string>* skipped) {
+Result<std::vector<eval::DiscoveryQuestion>> LoadCollection(const CollectionFlags& f,
+                                                            std::vector<std::string>* skipped) {
   int kinds = !f.questions.empty() + !f.tasks.empty() + (!f.topics.empty() || !f.qrels.empty());
-  if (kinds != 1) return InvalidArgument("give one collection: --questions, --tasks, or --topics with --qrels");
+  if (kinds != 1)
+    return InvalidArgument("give one collection: --questions, --tasks, or --topics with --qrels");
   if (!f.questions.empty()) return eval::LoadCmdbenchQuestions(f.questions, f.ns);
   if (!f.tasks.empty()) return eval::LoadLakeQaQuestions(f.tasks, f.skip_bad, skipped);
   if (f.topics.empty() || f.qrels.empty()) return InvalidArgument("--topics and --qrels go together");
@@ -44,7 +50,8 @@ Result<DiscoverySetup> OpenDiscovery(const DiscoveryFlags& f) {
   LAKEQA_ASSIGN_OR_RETURN(s.questions, LoadCollection(f.collection, &s.skipped));
   LAKEQA_ASSIGN_OR_RETURN(s.retriever, ToRetrieverOptions(f.retrieval));
   LAKEQA_ASSIGN_OR_RETURN(s.runner, eval::DiscoveryRunner::Open(f.index, s.retriever));
-  LAKEQA_ASSIGN_OR_RETURN(s.ranking, ApplyRankingFlags(f.ranking, s.runner->schema(), s.runner->index_ranking()));
+  LAKEQA_ASSIGN_OR_RETURN(s.ranking,
+                          ApplyRankingFlags(f.ranking, s.runner->schema(), s.runner->index_ranking()));
   return s;
 }
 

@@ -21,7 +21,8 @@ struct CollectionFlags {
 };
 void AddCollectionFlags(CLI::App* cmd, CollectionFlags& flags);
 // Exactly one collection kind must be given; *skipped gets the tasks --skip-bad-tasks left out.
-Result<std::vector<eval::DiscoveryQuestion>> LoadCollection(const CollectionFlags& flags, std::vector<std::string>* skipped);
+Result<std::vector<eval::DiscoveryQuestion>> LoadCollection(const CollectionFlags& flags,
+                                                            std::vector<std::string>* skipped);
 
 // What `eval discovery` and `eval tune` both take: the index, the collection, how to retrieve and rank, and
 // the evaluation depth.

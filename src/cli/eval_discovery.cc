@@ -20,9 +20,9 @@ struct Opts {
 };
 
 std::string Row(const std::string& name, const eval::DiscoveryMetrics& m) {
-  return fmt::format("{:<16} {:>5.3f} {:>5.3f} {:>5.3f} {:>5.3f} {:>5.3f} {:>6.3f} {:>5.3f} {:>7.3f} {:>9.3f}", name,
-                     m.p_at_1, m.r_at_1, m.r_at_3, m.r_at_5, m.r_at_10, m.r_precision, m.mrr, m.ndcg_at_10,
-                     m.r_at_1_random);
+  return fmt::format(
+      "{:<16} {:>5.3f} {:>5.3f} {:>5.3f} {:>5.3f} {:>5.3f} {:>6.3f} {:>5.3f} {:>7.3f} {:>9.3f}", name,
+      m.p_at_1, m.r_at_1, m.r_at_3, m.r_at_5, m.r_at_10, m.r_precision, m.mrr, m.ndcg_at_10, m.r_at_1_random);
 }
 
 void PrintExplanations(const Json& e) {
@@ -36,9 +36,10 @@ void PrintExplanations(const Json& e) {
     }
   }
   for (const auto& g : e["gold"]) {
-    fmt::print("      gold {} (rank {}, bm25 {:.3f}); not matched:", g["id"].get<std::string>(),
-               g["rank"].is_null() ? std::string("beyond the depth") : std::to_string(g["rank"].get<size_t>()),
-               g["bm25_score"].get<double>());
+    fmt::print(
+        "      gold {} (rank {}, bm25 {:.3f}); not matched:", g["id"].get<std::string>(),
+        g["rank"].is_null() ? std::string("beyond the depth") : std::to_string(g["rank"].get<size_t>()),
+        g["bm25_score"].get<double>());
     for (const auto& w : g["explanation"]["unmatched"]) fmt::print(" {}", w.get<std::string>());
     fmt::print("\n");
   }
@@ -81,8 +82,8 @@ int Run(const Opts& o) {
     if (!o.expect.empty()) j["regressions"] = regressions;
     PrintJson(j);
   } else {
-    fmt::print("{:<16} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>5} {:>7} {:>9}\n", "qid", "P@1", "R@1", "R@3", "R@5",
-               "R@10", "R-prec", "MRR", "nDCG@10", "R@1 rand");
+    fmt::print("{:<16} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>5} {:>7} {:>9}\n", "qid", "P@1", "R@1", "R@3",
+               "R@5", "R@10", "R-prec", "MRR", "nDCG@10", "R@1 rand");
     for (const auto& q : r->questions) {
       fmt::print("{}  top: {}{}{}\n", Row(q.question.qid, q.metrics), q.top.empty() ? "-" : q.top[0].id,
                  q.top_ties > 1 ? fmt::format(" ({} tied)", q.top_ties) : "",
@@ -92,9 +93,10 @@ int Run(const Opts& o) {
     fmt::print("{}\n", Row(fmt::format("all ({})", r->questions.size()), r->overall));
     // A near-duplicate of the gold (a copy of the same table) counted as a hit, once.
     if (r->near_duplicate_groups > 0) fmt::print("{}\n", Row("twin-ok", r->overall_twin_ok));
-    fmt::print("mode {}, k = {}; ties: equal scores are ordered by dataset id; \"R@1 rand\" is R@1 expected under "
-               "random tie-breaking\n",
-               r->mode, r->k);
+    fmt::print(
+        "mode {}, k = {}; ties: equal scores are ordered by dataset id; \"R@1 rand\" is R@1 expected under "
+        "random tie-breaking\n",
+        r->mode, r->k);
     if (!r->questions_with_missing_gold.empty())
       fmt::print("{} questions have a gold dataset the index does not hold (counted as misses)\n",
                  r->questions_with_missing_gold.size());
@@ -112,16 +114,19 @@ int Run(const Opts& o) {
 
 Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = Commands::Group(root, "eval", "Evaluate runs and indexes")
-                      ->add_subcommand("discovery", "Dataset-discovery metrics of the index on a relevance collection");
+  CLI::App* cmd =
+      Commands::Group(root, "eval", "Evaluate runs and indexes")
+          ->add_subcommand("discovery", "Dataset-discovery metrics of the index on a relevance collection");
   AddDiscoveryFlags(cmd, o->discovery);
-  cmd->add_option("--run-out", o->run_out, "Write the ranking as a TREC run file (qid Q0 docid rank score tag)");
+  cmd->add_option("--run-out", o->run_out,
+                  "Write the ranking as a TREC run file (qid Q0 docid rank score tag)");
   cmd->add_option("--run-tag", o->run_tag, "Tag of the run file's lines")->capture_default_str();
   cmd->add_flag("--explain", o->explain,
                 "Per question, what every term and field added for the top hits and for the gold datasets");
-  cmd->add_option("--expect", o->expect,
-                  "Expected metrics ({\"tolerance\", \"metrics\" | \"modes\"}): exit non-zero if one is lower by "
-                  "more than the tolerance");
+  cmd->add_option(
+      "--expect", o->expect,
+      "Expected metrics ({\"tolerance\", \"metrics\" | \"modes\"}): exit non-zero if one is lower by "
+      "more than the tolerance");
   AddOutputOptions(cmd, o->out);
   commands.Bind(cmd, [o] { return Run(*o); });
 });

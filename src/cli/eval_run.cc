@@ -4,9 +4,9 @@
 // or one verb.
 #include <fmt/format.h>
 
-#include "lakeqa/eval/run_dir.h"
 #include "lakeqa/eval/evaluate_run.h"
 #include "lakeqa/eval/kramabench.h"
+#include "lakeqa/eval/run_dir.h"
 #include "lakeqa/llm/pricing.h"
 
 #include "cli/command.h"
@@ -40,9 +40,10 @@ int Run(const Opts& o) {
   // Answers the judge could not grade: the reports are written, but the command did not do all it was asked.
   std::string judge_failed;
   if (score.judge_failed > 0) {
-    judge_failed = fmt::format("the judge gave no readable verdict for {} of {} tasks (first: {}); scoring again "
-                               "asks it again",
-                               score.judge_failed, score.tasks.size(), score.judge_failed_tasks[0]);
+    judge_failed = fmt::format(
+        "the judge gave no readable verdict for {} of {} tasks (first: {}); scoring again "
+        "asks it again",
+        score.judge_failed, score.tasks.size(), score.judge_failed_tasks[0]);
   }
   if (o.out.json) {
     Json j = score.ToJson();
@@ -54,8 +55,8 @@ int Run(const Opts& o) {
     return rc;
   }
   fmt::print("{} tasks scored ({} not run, {} unknown predictions, {} superseded lines, {} warnings)\n",
-             score.tasks.size(), score.not_run.size(), score.unknown_predictions.size(), score.superseded.size(),
-             score.warnings.size());
+             score.tasks.size(), score.not_run.size(), score.unknown_predictions.size(),
+             score.superseded.size(), score.warnings.size());
   fmt::print("EM {:.2f}%  lenient {:.2f}%  token F1 {:.3f}\n", score.em * 100, score.lenient * 100,
              score.token_f1);
   if (score.judged) {
@@ -69,15 +70,17 @@ int Run(const Opts& o) {
   fmt::print("D_acc P/R/F1 {:.2f}/{:.2f}/{:.2f}%  D_ret P/R/F1 {:.2f}/{:.2f}/{:.2f}%\n",
              score.dacc.precision * 100, score.dacc.recall * 100, score.dacc.f1 * 100,
              score.dret.precision * 100, score.dret.recall * 100, score.dret.f1 * 100);
-  fmt::print("runtime {}  cost {}\n",
-             score.runtime.n == 0
-                 ? std::string("unknown")
-                 : fmt::format("mean/median/p90 {:.1f}/{:.1f}/{:.1f}s{}", score.runtime.mean, score.runtime.median,
-                               score.runtime.p90,
-                               score.runtime_unknown ? fmt::format(" ({} tasks unknown)", score.runtime_unknown) : ""),
-             score.cost.n == 0 ? "unknown"
-                               : fmt::format("mean ${:.4f} total {}", score.cost.mean,
-                                             llm::FormatCost(score.cost.sum, score.cost.n, score.cost_unknown)));
+  fmt::print(
+      "runtime {}  cost {}\n",
+      score.runtime.n == 0
+          ? std::string("unknown")
+          : fmt::format(
+                "mean/median/p90 {:.1f}/{:.1f}/{:.1f}s{}", score.runtime.mean, score.runtime.median,
+                score.runtime.p90,
+                score.runtime_unknown ? fmt::format(" ({} tasks unknown)", score.runtime_unknown) : ""),
+      score.cost.n == 0 ? "unknown"
+                        : fmt::format("mean ${:.4f} total {}", score.cost.mean,
+                                      llm::FormatCost(score.cost.sum, score.cost.n, score.cost_unknown)));
   fmt::print("{}", eval::FormatKramaBenchRunReport(score.kramabench));
   fmt::print("funnel:");
   for (eval::FunnelStage s : eval::AllFunnelStages())

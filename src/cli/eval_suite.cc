@@ -61,26 +61,29 @@ Result<index::RankingParams> Tune(const Opts& o, const std::vector<eval::SuiteCo
   LAKEQA_ASSIGN_OR_RETURN(eval::SuiteTuneReport r, eval::TuneRankingAcross(dev, start, to));
   j["tune"] = r.ToJson();
   if (!o.out.json) {
-    fmt::print("tuned on {} dev collection(s): objective {:.4f} -> {:.4f} ({} evaluations, {} rounds)\n", dev.size(),
-               r.tune.start_objective, r.tune.best_objective, r.tune.evaluations, r.tune.rounds);
-    for (const auto& s : r.tune.improvements) fmt::print("  {} = {} -> {:.4f}\n", s.parameter, s.value, s.objective);
+    fmt::print("tuned on {} dev collection(s): objective {:.4f} -> {:.4f} ({} evaluations, {} rounds)\n",
+               dev.size(), r.tune.start_objective, r.tune.best_objective, r.tune.evaluations, r.tune.rounds);
+    for (const auto& s : r.tune.improvements)
+      fmt::print("  {} = {} -> {:.4f}\n", s.parameter, s.value, s.objective);
     fmt::print("best ranking: {}\n", DumpJson(r.tune.best.ToJson()));
   }
-  if (!o.out_file.empty()) LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(o.out_file, DumpJson(r.ToJson(), 2) + "\n"));
+  if (!o.out_file.empty())
+    LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(o.out_file, DumpJson(r.ToJson(), 2) + "\n"));
   return r.tune.best;
 }
 
-void PrintTable(const std::vector<eval::SuiteCollection>& suite, const std::vector<eval::SuiteMeasured>& measured,
-                const eval::PinCheck& pins) {
-  fmt::print("{:<24} {:>5} {:>4}  {:<27}  {:<27}  {}\n", "collection", "split", "qs", "plain BM25 P@1 R@5 MRR nDCG",
-             "lakeqa P@1 R@5 MRR nDCG", "twin-ok P@1 MRR");
+void PrintTable(const std::vector<eval::SuiteCollection>& suite,
+                const std::vector<eval::SuiteMeasured>& measured, const eval::PinCheck& pins) {
+  fmt::print("{:<24} {:>5} {:>4}  {:<27}  {:<27}  {}\n", "collection", "split", "qs",
+             "plain BM25 P@1 R@5 MRR nDCG", "lakeqa P@1 R@5 MRR nDCG", "twin-ok P@1 MRR");
   auto four = [](const eval::DiscoveryMetrics& m) {
     return fmt::format("{:.3f} {:.3f} {:.3f} {:.3f}", m.p_at_1, m.r_at_5, m.mrr, m.ndcg_at_10);
   };
   for (size_t i = 0; i < suite.size(); ++i) {
     const auto& c = suite[i];
     fmt::print("{:<24} {:>5} {:>4}  {:<27}  {:<27}  {:.3f} {:.3f}\n", c.name, c.split, c.questions.size(),
-               four(measured[i].plain), four(measured[i].used), measured[i].twin_ok.p_at_1, measured[i].twin_ok.mrr);
+               four(measured[i].plain), four(measured[i].used), measured[i].twin_ok.p_at_1,
+               measured[i].twin_ok.mrr);
     for (const auto& s : c.skipped) fmt::print("  skipped: {}\n", s);
   }
   for (const auto& r : pins.regressions) fmt::print("REGRESSION: {}\n", r);
@@ -124,10 +127,8 @@ int Run(const Opts& o) {
     j["regressions"] = pins.regressions;
     j["stale_pins"] = pins.stale;
   }
-  if (o.out.json)
-    PrintJson(j);
-  else
-    PrintTable(*suite, *measured, pins);
+  if (o.out.json) PrintJson(j);
+  else PrintTable(*suite, *measured, pins);
   if (pins.ok()) return 0;
   if (!o.out.json)
     fmt::print(stderr, "lakeqa: {} regression(s), {} stale pin(s) against {}\n", pins.regressions.size(),
@@ -137,23 +138,31 @@ int Run(const Opts& o) {
 
 Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = Commands::Group(root, "eval", "Evaluate runs and indexes")
-                      ->add_subcommand("suite", "Every collection of a relevance suite against plain BM25; tune on its "
-                                                "dev collections");
-  cmd->add_option("--suite", o->suite, "Suite JSON ({\"collections\": [{name, split, index, questions|tasks|topics}]})")
+  CLI::App* cmd =
+      Commands::Group(root, "eval", "Evaluate runs and indexes")
+          ->add_subcommand("suite",
+                           "Every collection of a relevance suite against plain BM25; tune on its "
+                           "dev collections");
+  cmd->add_option("--suite", o->suite,
+                  "Suite JSON ({\"collections\": [{name, split, index, questions|tasks|topics}]})")
       ->required();
   cmd->add_option("--set", o->sets, "NAME=VALUE for ${NAME} in the suite (repeatable; else the environment)");
   AddRankingFlags(cmd, o->ranking);
   cmd->add_option("--k", o->k, "Evaluation depth")->capture_default_str();
-  cmd->add_option("--expect", o->expect,
-                  "Pinned metrics ({\"tolerance\", \"collections\": {name: {metric: value}}}): exit non-zero when one "
-                  "falls below or rises above its pin by more than the tolerance");
+  cmd->add_option(
+      "--expect", o->expect,
+      "Pinned metrics ({\"tolerance\", \"collections\": {name: {metric: value}}}): exit non-zero when one "
+      "falls below or rises above its pin by more than the tolerance");
   cmd->add_option("--write-expected", o->write_expected, "Write the metrics measured now as the pins");
-  cmd->add_option("--tolerance", o->tolerance, "With --write-expected: the pins' tolerance")->capture_default_str();
-  cmd->add_flag("--tune", o->tune, "Choose ranking parameters on the dev collections (mean MRR, none below plain BM25)");
+  cmd->add_option("--tolerance", o->tolerance, "With --write-expected: the pins' tolerance")
+      ->capture_default_str();
+  cmd->add_flag("--tune", o->tune,
+                "Choose ranking parameters on the dev collections (mean MRR, none below plain BM25)");
   cmd->add_option("--grid", o->grid, "With --tune: parameters and values (default: eval tune's grid)");
-  cmd->add_option("--rounds", o->rounds, "With --tune: most rounds of coordinate ascent")->capture_default_str();
-  cmd->add_option("--out", o->out_file, "With --tune: write the report (--ranking and index build --ranking read it)");
+  cmd->add_option("--rounds", o->rounds, "With --tune: most rounds of coordinate ascent")
+      ->capture_default_str();
+  cmd->add_option("--out", o->out_file,
+                  "With --tune: write the report (--ranking and index build --ranking read it)");
   AddOutputOptions(cmd, o->out);
   commands.Bind(cmd, [o] { return Run(*o); });
 });

@@ -47,24 +47,28 @@ int Run(const Opts& o) {
     return 0;
   }
   auto line = [](const char* what, double obj, const eval::DiscoveryMetrics& m) {
-    fmt::print("{:<6} objective {:.4f}  P@1 {:.3f}  R@5 {:.3f}  MRR {:.3f}\n", what, obj, m.p_at_1, m.r_at_5, m.mrr);
+    fmt::print("{:<6} objective {:.4f}  P@1 {:.3f}  R@5 {:.3f}  MRR {:.3f}\n", what, obj, m.p_at_1, m.r_at_5,
+               m.mrr);
   };
   line("start", r->start_objective, r->start_metrics);
   for (const auto& s : r->improvements) fmt::print("  {} = {} → {:.4f}\n", s.parameter, s.value, s.objective);
   line("best", r->best_objective, r->best_metrics);
-  fmt::print("{} evaluations of {} questions in {} rounds\n", r->evaluations, setup->questions.size(), r->rounds);
+  fmt::print("{} evaluations of {} questions in {} rounds\n", r->evaluations, setup->questions.size(),
+             r->rounds);
   fmt::print("best ranking: {}\n", DumpJson(r->best.ToJson()));
   return 0;
 }
 
 Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = Commands::Group(root, "eval", "Evaluate runs and indexes")
-                      ->add_subcommand("tune", "Choose ranking parameters by grid search on a development collection");
+  CLI::App* cmd =
+      Commands::Group(root, "eval", "Evaluate runs and indexes")
+          ->add_subcommand("tune", "Choose ranking parameters by grid search on a development collection");
   AddDiscoveryFlags(cmd, o->discovery);
-  cmd->add_option("--grid", o->grid,
-                  "Parameters and values: \"k1=0.6,1.2;title.weight=2,3,5\" (default: k1, proximity, and weight "
-                  "and b of every text field)");
+  cmd->add_option(
+      "--grid", o->grid,
+      "Parameters and values: \"k1=0.6,1.2;title.weight=2,3,5\" (default: k1, proximity, and weight "
+      "and b of every text field)");
   cmd->add_option("--rounds", o->rounds, "Most rounds of coordinate ascent")->capture_default_str();
   cmd->add_option("--out", o->out_file, "Write the report (its best ranking is what --ranking reads)");
   AddOutputOptions(cmd, o->out);

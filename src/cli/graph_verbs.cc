@@ -17,7 +17,9 @@ struct Opts {
   OutputOptions out;
 };
 
-Result<std::unique_ptr<graph::Graph>> OpenGraph(const Opts& o) { return graph::Graph::Open(catalog::IndexDir(o.index).Graph()); }
+Result<std::unique_ptr<graph::Graph>> OpenGraph(const Opts& o) {
+  return graph::Graph::Open(catalog::IndexDir(o.index).Graph());
+}
 
 int Query(const Opts& o) {
   auto g = OpenGraph(o);
@@ -47,7 +49,8 @@ int Find(const Opts& o) {
   if (!r.ok()) return Fail(r.status(), o.out);
   if (o.out.json) {
     Json a = Json::array();
-    for (const auto& m : *r) a.push_back({{"node", m.key}, {"label", m.label}, {"name", m.name}, {"matched", m.matched}});
+    for (const auto& m : *r)
+      a.push_back({{"node", m.key}, {"label", m.label}, {"name", m.name}, {"matched", m.matched}});
     PrintJson({{"nodes", a}});
     return 0;
   }
@@ -64,8 +67,12 @@ int Neighbors(const Opts& o) {
   if (o.out.json) {
     Json a = Json::array();
     for (const auto& e : *r)
-      a.push_back({{"edge", e.edge_key}, {"type", e.type}, {"direction", e.direction}, {"node", e.node_key},
-                   {"name", e.node_name}, {"properties", e.properties}});
+      a.push_back({{"edge", e.edge_key},
+                   {"type", e.type},
+                   {"direction", e.direction},
+                   {"node", e.node_key},
+                   {"name", e.node_name},
+                   {"properties", e.properties}});
     PrintJson({{"edges", a}, {"total", total}});
     return 0;
   }
@@ -85,7 +92,8 @@ int SchemaVerb(const Opts& o) {
 }
 
 Registration reg([](CLI::App& root, Commands& commands) {
-  CLI::App* group = Commands::Group(root, "graph", "Query the graph view of an index (Cypher subset, nodes, neighbours)");
+  CLI::App* group =
+      Commands::Group(root, "graph", "Query the graph view of an index (Cypher subset, nodes, neighbours)");
   auto add = [&](const char* name, const char* help, int (*fn)(const Opts&), const char* positional) {
     auto o = std::make_shared<Opts>();
     CLI::App* cmd = group->add_subcommand(name, help);

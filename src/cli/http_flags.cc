@@ -9,7 +9,8 @@ void AddHttpFlags(CLI::App* cmd, HttpFlags& f) {
       ->capture_default_str();
   cmd->add_option("--token-file", f.token_file,
                   "File holding the bearer token every request must send (mode 600); else LAKEQA_TOKEN");
-  cmd->add_option("--token", f.token, "Bearer token on the command line (visible in ps: prefer --token-file)");
+  cmd->add_option("--token", f.token,
+                  "Bearer token on the command line (visible in ps: prefer --token-file)");
   cmd->add_option("--threads", f.http.workers, "Requests handled at once (slow clients never hold one)")
       ->capture_default_str();
   cmd->add_option("--allowed-host", f.allowed_hosts,
@@ -20,18 +21,21 @@ void AddHttpFlags(CLI::App* cmd, HttpFlags& f) {
       ->capture_default_str();
   cmd->add_option("--body-timeout-ms", f.http.body_timeout_ms, "Time a client has to send a request body")
       ->capture_default_str();
-  cmd->add_option("--max-connections", f.http.max_connections, "Open connections in all")->capture_default_str();
+  cmd->add_option("--max-connections", f.http.max_connections, "Open connections in all")
+      ->capture_default_str();
   cmd->add_option("--max-connections-per-client", f.http.max_connections_per_client,
                   "Open connections per client address")
       ->capture_default_str();
 }
 
-Result<server::ServerOptions> ServerOptionsFromFlags(const HttpFlags& f, const ToolEnvFlags& env, std::string* host) {
+Result<server::ServerOptions> ServerOptionsFromFlags(const HttpFlags& f, const ToolEnvFlags& env,
+                                                     std::string* host) {
   std::string token = f.token;
   if (!token.empty()) {
-    std::fprintf(stderr,
-                 "lakeqa: warning: --token is visible to every user of this machine (ps); use --token-file or "
-                 "LAKEQA_TOKEN\n");
+    std::fprintf(
+        stderr,
+        "lakeqa: warning: --token is visible to every user of this machine (ps); use --token-file or "
+        "LAKEQA_TOKEN\n");
   } else {
     LAKEQA_ASSIGN_OR_RETURN(token, server::LoadToken(f.token_file));
   }

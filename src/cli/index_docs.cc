@@ -33,7 +33,8 @@ int Run(const Opts& o) {
   });
   if (!s.ok()) return Fail(s, o.out);
   if (!want.empty() && found < want.size())
-    return Fail(NotFound(std::to_string(want.size() - found) + " of the --id datasets are not in " + catalog::IndexDir(o.index).Text()),
+    return Fail(NotFound(std::to_string(want.size() - found) + " of the --id datasets are not in " +
+                         catalog::IndexDir(o.index).Text()),
                 o.out);
   return 0;
 }

@@ -62,11 +62,12 @@ int Run(const Opts& o) {
   opts.python.limits.memory_bytes = static_cast<uint64_t>(o.memory_mb) << 20;
   auto report = agent::RunKramaBenchSolutions(loaded.tasks, opts, [&](const Json& r) {
     if (o.out.json || o.out.quiet) return;
-    std::string score = r.contains("score") && !r["score"].is_null()
-                            ? fmt::format(" {}={:.3f}", r["main_metric"].get<std::string>(), r["score"].get<double>())
-                            : "";
-    fmt::print(stderr, "{:<22} {:<16}{}{}\n", r["task_id"].get<std::string>(), r["status"].get<std::string>(), score,
-               r.contains("reason") ? "  " + r["reason"].get<std::string>() : "");
+    std::string score =
+        r.contains("score") && !r["score"].is_null()
+            ? fmt::format(" {}={:.3f}", r["main_metric"].get<std::string>(), r["score"].get<double>())
+            : "";
+    fmt::print(stderr, "{:<22} {:<16}{}{}\n", r["task_id"].get<std::string>(), r["status"].get<std::string>(),
+               score, r.contains("reason") ? "  " + r["reason"].get<std::string>() : "");
   });
   if (!report.ok()) return Fail(report.status(), o.out);
   for (const auto& e : loaded.errors) (*report)["load_errors"].push_back(e.status.message());
@@ -90,11 +91,13 @@ Registration reg([](CLI::App& root, Commands& commands) {
   CLI::App* group = Commands::Group(root, "kramabench", "KramaBench: the reference-solutions oracle");
   CLI::App* cmd = group->add_subcommand(
       "solutions", "Run each solutions/<domain>/<task>.py in the sandbox over the lake and score its answer");
-  cmd->add_option("--checkout", o->checkout, "KramaBench checkout (workload/, solutions/, data/)")->required();
+  cmd->add_option("--checkout", o->checkout, "KramaBench checkout (workload/, solutions/, data/)")
+      ->required();
   cmd->add_option("--lake", o->lake, "Local lake built with --source kramabench:<checkout>")->required();
   cmd->add_option("--domain", o->domains, "Domains to run (default: every workload with a data folder)");
   cmd->add_option("--namespace", o->ns_prefix, "The build's --namespace (prefix of <prefix>-<domain>)");
-  cmd->add_option("--timeout-s", o->timeout_s, "Wall-time limit per solution, seconds")->capture_default_str();
+  cmd->add_option("--timeout-s", o->timeout_s, "Wall-time limit per solution, seconds")
+      ->capture_default_str();
   cmd->add_option("--memory-mb", o->memory_mb, "Memory limit per solution, MiB")->capture_default_str();
   cmd->add_option("--out", o->out_file, "Write the full report (per task and leaderboard) as JSON here");
   AddOutputOptions(cmd, o->out);

@@ -60,15 +60,21 @@ int Run(const Opts& o) {
 
 Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = Commands::Group(root, "lake", "Lakes: list, read, synthesise, build")
-                      ->add_subcommand("build", "Build a LakeQA-layout lake from raw sources (docs/lake-build.md)");
-  cmd->add_option("--source", o->source, "<kind>:<path>, kind = enwiki | datagov | cmdbench | dir | kramabench")->required();
+  CLI::App* cmd =
+      Commands::Group(root, "lake", "Lakes: list, read, synthesise, build")
+          ->add_subcommand("build", "Build a LakeQA-layout lake from raw sources (docs/lake-build.md)");
+  cmd->add_option("--source", o->source,
+                  "<kind>:<path>, kind = enwiki | datagov | cmdbench | dir | kramabench")
+      ->required();
   cmd->add_option("--out", o->out_uri, "Where to write: a path or s3://bucket[/prefix]")->required();
   cmd->add_option("--jobs", o->build.jobs, "Worker threads (default: cores)");
-  cmd->add_option("--namespace", o->build.namespace_name, "Namespace (default: wikipedia, datagov, cmdbench, dir; kramabench: prefix of <prefix>-<domain>)");
+  cmd->add_option(
+      "--namespace", o->build.namespace_name,
+      "Namespace (default: wikipedia, datagov, cmdbench, dir; kramabench: prefix of <prefix>-<domain>)");
   cmd->add_option("--report", o->report_path, "Also write the JSON build report to this file");
   cmd->add_option("--index", o->build.index_path, "enwiki: multistream index (default: next to the dump)");
-  cmd->add_flag("--no-index", [o](int64_t) { o->build.use_index = false; }, "enwiki: read the dump as one stream");
+  cmd->add_flag(
+      "--no-index", [o](int64_t) { o->build.use_index = false; }, "enwiki: read the dump as one stream");
   cmd->add_flag("--keep-redirects", o->build.keep_redirects, "enwiki: write redirect pages as datasets too");
   cmd->add_flag("--all-namespaces", o->build.all_namespaces, "enwiki: write Talk:, User:, ... pages too");
   cmd->add_flag("--one-dataset-per-file", o->build.one_dataset_per_file, "dir: each file is a dataset");

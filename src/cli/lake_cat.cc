@@ -39,14 +39,16 @@ int PrintAsJson(lake::Store& store, const Opts& o, const std::optional<Range>& r
   uint64_t length = info->size;
   if (range) length = range->start >= info->size ? 0 : std::min(info->size, range->end + 1) - range->start;
   if (length > o.max_bytes) {
-    return Fail(ResourceExhausted(o.key + ": " + std::to_string(length) + " bytes is over --max-bytes " +
-                                  std::to_string(o.max_bytes) + " for --json (use --range, or cat without --json)"),
-                o.out);
+    return Fail(
+        ResourceExhausted(o.key + ": " + std::to_string(length) + " bytes is over --max-bytes " +
+                          std::to_string(o.max_bytes) + " for --json (use --range, or cat without --json)"),
+        o.out);
   }
   auto data = store.ReadRange(o.key, range ? range->start : 0, length);
   if (!data.ok()) return Fail(data.status(), o.out);
-  Json j = {{"lake", store.Uri()}, {"key", info->key}, {"size", info->size}, {"etag", info->etag},
-            {"mtime_ms", info->mtime_ms}, {"offset", range ? range->start : 0}, {"length", data->size()}};
+  Json j = {{"lake", store.Uri()},   {"key", info->key},           {"size", info->size},
+            {"etag", info->etag},    {"mtime_ms", info->mtime_ms}, {"offset", range ? range->start : 0},
+            {"length", data->size()}};
   if (IsValidUtf8(*data)) {
     j["encoding"] = "text";
     j["text"] = std::move(*data);

@@ -37,7 +37,8 @@ int Run(const Opts& o) {
     }
     for (const auto& obj : page->objects) {
       if (o.out.json) {
-        objects.push_back({{"key", obj.key}, {"size", obj.size}, {"etag", obj.etag}, {"mtime_ms", obj.mtime_ms}});
+        objects.push_back(
+            {{"key", obj.key}, {"size", obj.size}, {"etag", obj.etag}, {"mtime_ms", obj.mtime_ms}});
       } else {
         fmt::print("{:>12}  {}\n", obj.size, obj.key);
       }
@@ -51,8 +52,11 @@ int Run(const Opts& o) {
     lo.continuation_token = page->next_continuation_token;
   }
   if (o.out.json) {
-    PrintJson({{"lake", (*store)->Uri()}, {"prefix", o.prefix}, {"common_prefixes", prefixes},
-               {"objects", objects}, {"truncated", !next_token.empty()},
+    PrintJson({{"lake", (*store)->Uri()},
+               {"prefix", o.prefix},
+               {"common_prefixes", prefixes},
+               {"objects", objects},
+               {"truncated", !next_token.empty()},
                {"continuation_token", next_token.empty() ? Json(nullptr) : Json(next_token)}});
   } else if (!next_token.empty()) {
     fmt::print(stderr, "(stopped at --limit {}; the next entries: --continuation-token {})\n", o.limit,

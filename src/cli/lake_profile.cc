@@ -25,11 +25,12 @@ int Run(const Opts& o) {
     PrintJson(p->ToJson());
     return 0;
   }
-  fmt::print("{}: {} ({}), {}{} rows, {} bytes read\n", o.key, ingest::FormatName(p->format), p->encoding, p->rows,
-             p->rows_exact ? "" : "+", p->bytes_read);
+  fmt::print("{}: {} ({}), {}{} rows, {} bytes read\n", o.key, ingest::FormatName(p->format), p->encoding,
+             p->rows, p->rows_exact ? "" : "+", p->bytes_read);
   for (const auto& c : p->columns) {
-    fmt::print("  {:<32} {:<9} {:>10} non-empty  e.g. {}\n", c.name, c.type, c.non_empty,
-               fmt::join(c.samples.begin(), c.samples.begin() + std::min<size_t>(3, c.samples.size()), " | "));
+    fmt::print(
+        "  {:<32} {:<9} {:>10} non-empty  e.g. {}\n", c.name, c.type, c.non_empty,
+        fmt::join(c.samples.begin(), c.samples.begin() + std::min<size_t>(3, c.samples.size()), " | "));
   }
   for (const auto& w : p->warnings) fmt::print("  warning: {}\n", w);
   return 0;
@@ -37,8 +38,9 @@ int Run(const Opts& o) {
 
 Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = Commands::Group(root, "lake", "Lakes: list, read, synthesise, build")
-                      ->add_subcommand("profile", "Profile one object: format, columns, types, rows, samples");
+  CLI::App* cmd =
+      Commands::Group(root, "lake", "Lakes: list, read, synthesise, build")
+          ->add_subcommand("profile", "Profile one object: format, columns, types, rows, samples");
   cmd->add_option("uri", o->uri, "Lake root")->required();
   cmd->add_option("key", o->key, "Object key")->required();
   cmd->add_flag("--head", o->head, "Read only the first 64 KB");

@@ -1,4 +1,5 @@
-// `lakeqa lake synth --out <uri> --datasets N --seed S [--first K]`: a deterministic synthetic LakeQA-layout lake.
+// `lakeqa lake synth --out <uri> --datasets N --seed S [--first K]`: a deterministic synthetic LakeQA-layout
+// lake.
 #include <fmt/format.h>
 
 #include "cli/store_options.h"
@@ -46,8 +47,10 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--out", o->out_uri, "Where to write: a path or s3://bucket[/prefix]")->required();
   cmd->add_option("--datasets", o->synth.datasets, "Number of datasets")->capture_default_str();
   cmd->add_option("--seed", o->synth.seed, "Seed: the same seed gives the same bytes")->capture_default_str();
-  cmd->add_option("--wikipedia-fraction", o->synth.wikipedia_fraction, "Share of wikipedia pages")->capture_default_str();
-  cmd->add_flag("--with-bad-files", o->synth.with_bad_files, "Add hostile files (empty, bad UTF-8, ragged, ...)");
+  cmd->add_option("--wikipedia-fraction", o->synth.wikipedia_fraction, "Share of wikipedia pages")
+      ->capture_default_str();
+  cmd->add_flag("--with-bad-files", o->synth.with_bad_files,
+                "Add hostile files (empty, bad UTF-8, ragged, ...)");
   cmd->add_option("--first", o->synth.first, "First dataset number (to split one lake over several runs)")
       ->capture_default_str();
   cmd->add_option("--jobs", o->synth.jobs, "Writer threads (default: cores)");

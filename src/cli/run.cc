@@ -38,15 +38,17 @@ struct Opts {
 void PrintSummary(const agent::AgentRunOptions& o, const agent::AgentRunResult& r) {
   const agent::RunSummary& sum = r.summary;
   if (!r.ablation.IsStandard()) fmt::print("ablation: {}\n", r.ablation.Label());
-  fmt::print("{} tasks{}: {} skipped (done earlier), {} ran: {} answered, {} unfinished, {} failed{}{}\n", sum.tasks,
-             o.epochs > 1 ? fmt::format(" × {} epochs", o.epochs) : "", sum.skipped, sum.ran, sum.answered,
-             sum.unfinished, sum.failed, sum.not_applicable ? fmt::format(", {} not applicable", sum.not_applicable) : "",
+  fmt::print("{} tasks{}: {} skipped (done earlier), {} ran: {} answered, {} unfinished, {} failed{}{}\n",
+             sum.tasks, o.epochs > 1 ? fmt::format(" × {} epochs", o.epochs) : "", sum.skipped, sum.ran,
+             sum.answered, sum.unfinished, sum.failed,
+             sum.not_applicable ? fmt::format(", {} not applicable", sum.not_applicable) : "",
              sum.interrupted
                  ? fmt::format(", interrupted ({} left for the next run)", sum.cancelled + sum.not_started)
                  : "");
   fmt::print("tokens: {} in ({} cached), {} out; cost {}; {} → {}\n", sum.usage.input_tokens,
              sum.usage.cache_read_tokens, sum.usage.output_tokens,
-             llm::FormatCost(sum.cost_usd, sum.cost_known, sum.cost_unknown), HumanDuration(sum.elapsed_s), o.out);
+             llm::FormatCost(sum.cost_usd, sum.cost_known, sum.cost_unknown), HumanDuration(sum.elapsed_s),
+             o.out);
 }
 
 int Run(const Opts& o) {
@@ -67,10 +69,8 @@ int Run(const Opts& o) {
   // Failed tasks are recorded and the run goes on, but the run did not do what was asked: exit non-zero.
   Json j = result->ToJson(ro.out);
   int rc = result->failed.empty() ? 0 : PartialFailure(result->failed, out, &j);
-  if (out.json)
-    PrintJson(j);
-  else
-    PrintSummary(ro, *result);
+  if (out.json) PrintJson(j);
+  else PrintSummary(ro, *result);
   return result->summary.interrupted ? ExitCodeFor(ErrorCode::kCancelled) : rc;
 }
 
@@ -82,7 +82,8 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--index", o->run.index, "Index directory (catalog and text index)");
   cmd->add_option("--lake", o->run.lake, "Lake root URI (folder, file://, s3://bucket[/prefix])");
   cmd->add_option("--agent", o->run.agent, "llm | oracle | baseline | replay")->capture_default_str();
-  cmd->add_option("--model", o->run.model, "provider:model, e.g. openai:gpt-5.2, anthropic:claude-sonnet-4-5");
+  cmd->add_option("--model", o->run.model,
+                  "provider:model, e.g. openai:gpt-5.2, anthropic:claude-sonnet-4-5");
   cmd->add_option("--out", o->run.out, "Run directory (created; resumed when it exists)")->required();
   cmd->add_option("--parallel", o->run.parallel, "Tasks run at once")->capture_default_str();
   cmd->add_option("--max-turns", o->run.max_turns, "Model turns per task")->capture_default_str();
@@ -104,9 +105,11 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--max-failures", o->run.max_failures,
                   "Stop starting tasks after this many failed (error, crashed); 0 = no limit")
       ->capture_default_str();
-  cmd->add_option("--max-retries", o->run.max_retries, "Retries of a model request (429, 5xx, connection errors)")
+  cmd->add_option("--max-retries", o->run.max_retries,
+                  "Retries of a model request (429, 5xx, connection errors)")
       ->capture_default_str();
-  cmd->add_flag("--force", o->run.force, "Use a lake other than the one the index was built from (run.json says so)");
+  cmd->add_flag("--force", o->run.force,
+                "Use a lake other than the one the index was built from (run.json says so)");
   cmd->add_option("--base-url", o->run.base_url,
                   "OpenAI-compatible or Anthropic endpoint (vLLM, llama.cpp, Ollama)");
   cmd->add_option("--pricing", o->run.pricing, "Pricing table JSON (default data/pricing.json)");
@@ -119,13 +122,15 @@ Registration reg([](CLI::App& root, Commands& commands) {
   cmd->add_option("--traces", o->run.traces, "Recorded traces folder for --agent replay");
   cmd->add_option("--system-prompt,--system-prompt-file", o->run.system_prompt_file,
                   "File with the system prompt (wins over --prompt)");
-  cmd->add_option("--prompt", o->run.prompt,
-                  "System prompt profile: lakeqa (the paper's, verbatim; the default for LakeQA tasks) or lake (names "
-                  "the lake's namespaces and every tool given, states the benchmark's answer format; the default "
-                  "for CMDBench and KramaBench tasks)");
-  cmd->add_option("--result-view", o->run.result_view,
-                  "What the llm agent's model is shown of a tool result: compact (what matters inside the paper's "
-                  "2,500 + 1,000-character cut; docs/tools.md) or full (the whole JSON)")
+  cmd->add_option(
+      "--prompt", o->run.prompt,
+      "System prompt profile: lakeqa (the paper's, verbatim; the default for LakeQA tasks) or lake (names "
+      "the lake's namespaces and every tool given, states the benchmark's answer format; the default "
+      "for CMDBench and KramaBench tasks)");
+  cmd->add_option(
+         "--result-view", o->run.result_view,
+         "What the llm agent's model is shown of a tool result: compact (what matters inside the paper's "
+         "2,500 + 1,000-character cut; docs/tools.md) or full (the whole JSON)")
       ->capture_default_str();
   AddStoreFlags(cmd, o->store);
   AddOutputOptions(cmd, o->out_opts);

@@ -45,7 +45,8 @@ Status AddFilters(const std::vector<std::string>& filters, const index::Schema& 
       for (const auto& s : schema.fields()) {
         if (s.keyword) names += (names.empty() ? "" : ", ") + s.name;
       }
-      return InvalidArgument("--filter '" + f + "': '" + field + "' is not a filterable field (one of: " + names + ")");
+      return InvalidArgument("--filter '" + f + "': '" + field +
+                             "' is not a filterable field (one of: " + names + ")");
     }
     std::string value = text::FoldKeyword(f.substr(eq + 1));
     bool merged = false;
@@ -78,7 +79,8 @@ int RunPrefix(const Opts& o) {
     return 0;
   }
   for (const auto& p : r->common_prefixes) fmt::print("{:<60} (prefix)\n", p);
-  for (const auto& k : r->keys) fmt::print("{:<60} {:>5} files {:>9}  {}\n", k.id, k.file_count, HumanBytes(k.bytes), k.title);
+  for (const auto& k : r->keys)
+    fmt::print("{:<60} {:>5} files {:>9}  {}\n", k.id, k.file_count, HumanBytes(k.bytes), k.title);
   if (r->truncated) fmt::print("... more: --token '{}'\n", r->next_token);
   return 0;
 }
@@ -88,9 +90,12 @@ void PrintHit(size_t rank, const index::Hit& h, const Json& view) {
   fmt::print("{:>3}. {:>8.3f}  {}{}\n", rank, h.score, h.id, title.empty() ? "" : "  — " + title);
   std::string facts;
   if (!view["rows"].is_null())
-    facts += fmt::format("{}{} rows", view["rows_exact"].get<bool>() ? "" : ">=", view["rows"].get<uint64_t>());
-  if (!view["months"].get<std::string>().empty()) facts += (facts.empty() ? "" : "; ") + view["months"].get<std::string>();
-  if (!view["years"].get<std::string>().empty()) facts += (facts.empty() ? "" : "; ") + view["years"].get<std::string>();
+    facts +=
+        fmt::format("{}{} rows", view["rows_exact"].get<bool>() ? "" : ">=", view["rows"].get<uint64_t>());
+  if (!view["months"].get<std::string>().empty())
+    facts += (facts.empty() ? "" : "; ") + view["months"].get<std::string>();
+  if (!view["years"].get<std::string>().empty())
+    facts += (facts.empty() ? "" : "; ") + view["years"].get<std::string>();
   if (!facts.empty()) fmt::print("              {}\n", facts);
   std::string desc = view["description"].get<std::string>();
   if (!desc.empty()) fmt::print("              {}\n", desc);
@@ -155,7 +160,8 @@ int Run(const Opts& o) {
       facets[f] = a;
     }
     Json corr = Json::array();
-    for (const auto& c : res->corrections) corr.push_back({{"word", c.word}, {"term", c.term}, {"kept_word", true}});
+    for (const auto& c : res->corrections)
+      corr.push_back({{"word", c.word}, {"term", c.term}, {"kept_word", true}});
     Json j = {{"query", o.query},
               {"mode", o.retrieval.mode},
               {"total", res->total < 0 ? Json() : Json(res->total)},
@@ -184,19 +190,23 @@ int Run(const Opts& o) {
 
 Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = root.add_subcommand("search", "Find datasets: ranked text search, or --prefix listing of ids");
+  CLI::App* cmd =
+      root.add_subcommand("search", "Find datasets: ranked text search, or --prefix listing of ids");
   cmd->add_option("--index", o->index, "Index directory (from `lakeqa index build`)")->required();
-  cmd->add_option("query", o->query,
-                  "Query: words, \"phrases\", prefix*, field:value (see docs/search.md); with --prefix, an id prefix")
+  cmd->add_option(
+         "query", o->query,
+         "Query: words, \"phrases\", prefix*, field:value (see docs/search.md); with --prefix, an id prefix")
       ->required();
   cmd->add_option("--k", o->k, "Hits to return")->capture_default_str();
-  cmd->add_option("--offset", o->offset, "Hits to skip (the next page: --offset 10 after --k 10)")->capture_default_str();
+  cmd->add_option("--offset", o->offset, "Hits to skip (the next page: --offset 10 after --k 10)")
+      ->capture_default_str();
   cmd->add_flag("--collapse", o->collapse, "One hit per near-duplicate group (the others are listed in it)");
   cmd->add_flag("--explain", o->explain, "bm25: per hit, what every query term and field added to the score");
   AddRetrievalFlags(cmd, o->retrieval);
   AddRankingFlags(cmd, o->ranking);
-  cmd->add_option("--filter", o->filters, "field=value on a keyword field (namespace, format, category, tags, "
-                                          "theme, publisher); repeatable");
+  cmd->add_option("--filter", o->filters,
+                  "field=value on a keyword field (namespace, format, category, tags, "
+                  "theme, publisher); repeatable");
   cmd->add_option("--facets", o->facets, "Comma-separated keyword fields to count over all matches");
   cmd->add_option("--facet-limit", o->facet_limit, "Values shown per facet")->capture_default_str();
   cmd->add_flag("--prefix", o->prefix, "List dataset ids starting with the query instead of searching");

@@ -28,11 +28,14 @@ struct RankingFlags {
   std::string file;
   std::optional<double> k1, proximity;
   std::vector<std::string> weights, bs, params;
-  bool any() const { return !file.empty() || k1 || proximity || !weights.empty() || !bs.empty() || !params.empty(); }
+  bool any() const {
+    return !file.empty() || k1 || proximity || !weights.empty() || !bs.empty() || !params.empty();
+  }
 };
 void AddRankingFlags(CLI::App* cmd, RankingFlags& flags);
 // The index's parameters with the flags applied, or nullopt when no flag is given.
-Result<std::optional<index::RankingParams>> ApplyRankingFlags(const RankingFlags& flags, const index::Schema& schema,
-                                                             const index::RankingParams& base);
+Result<std::optional<index::RankingParams>> ApplyRankingFlags(const RankingFlags& flags,
+                                                              const index::Schema& schema,
+                                                              const index::RankingParams& base);
 
 }  // namespace lakeqa::cli

@@ -7,7 +7,8 @@ void AddStoreFlags(CLI::App* cmd, StoreFlags& flags) {
       ->envname("AWS_ENDPOINT_URL");
   cmd->add_option("--s3-region", flags.region, "S3 region (default: AWS_REGION or us-east-1)");
   cmd->add_flag("--s3-anonymous", flags.anonymous, "Send unsigned requests (public buckets)");
-  cmd->add_option("--s3-retries", flags.retries, "Retries on throttling, 5xx and timeouts")->capture_default_str();
+  cmd->add_option("--s3-retries", flags.retries, "Retries on throttling, 5xx and timeouts")
+      ->capture_default_str();
 }
 
 lake::S3Options ToS3Options(const StoreFlags& flags) {
@@ -24,7 +25,9 @@ Result<std::unique_ptr<lake::Store>> OpenFromFlags(const std::string& uri, const
 }
 
 Json StoreFlagsJson(const StoreFlags& flags) {
-  return {{"endpoint", flags.endpoint}, {"region", flags.region}, {"anonymous", flags.anonymous},
+  return {{"endpoint", flags.endpoint},
+          {"region", flags.region},
+          {"anonymous", flags.anonymous},
           {"retries", flags.retries}};
 }
 

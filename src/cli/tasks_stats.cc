@@ -25,11 +25,11 @@ int Run(const Opts& o) {
   std::vector<eval::TaskSetStats> sets;
   Json load_errors = Json::array();
   size_t tasks = 0;
-  std::vector<eval::Task> kramabench;  // KramaBench tasks get their own table (domains, answer types, difficulty)
+  std::vector<eval::Task>
+      kramabench;  // KramaBench tasks get their own table (domains, answer types, difficulty)
   for (const std::string& path : o.paths) {
     eval::LoadResult loaded = eval::LoadTasks({path});
-    for (const auto& n : loaded.notes)
-      fmt::print(stderr, "note: {}\n", n);
+    for (const auto& n : loaded.notes) fmt::print(stderr, "note: {}\n", n);
     for (const auto& e : loaded.errors) {
       if (o.out.json) {
         load_errors.push_back({{"path", path}, {"message", e.status.message()}});
@@ -52,7 +52,8 @@ int Run(const Opts& o) {
     PrintJson(j);
   } else {
     fmt::print("{}", eval::FormatStatsTable(sets));
-    if (!kramabench.empty()) fmt::print("\n{}", eval::FormatKramaBenchStats(eval::KramaBenchStats(kramabench)));
+    if (!kramabench.empty())
+      fmt::print("\n{}", eval::FormatKramaBenchStats(eval::KramaBenchStats(kramabench)));
   }
   return 0;
 }

@@ -19,8 +19,7 @@ struct Opts {
 
 int Run(const Opts& o) {
   eval::LoadResult loaded = eval::LoadTasks(o.paths);
-  for (const auto& n : loaded.notes)
-    fmt::print(stderr, "note: {}\n", n);
+  for (const auto& n : loaded.notes) fmt::print(stderr, "note: {}\n", n);
   eval::ValidationReport report = eval::Validate(loaded);
   if (o.out.json) {
     Json j = report.ToJson();
@@ -37,12 +36,12 @@ int Run(const Opts& o) {
       if (o.errors_only && i.severity != eval::Severity::kError) continue;
       fmt::print("{}\n", i.Format());
     }
-    fmt::print("{} files, {} tasks loaded, {} valid; {} errors, {} warnings\n", report.files, report.tasks_loaded,
-               report.tasks_valid, report.errors, report.warnings);
+    fmt::print("{} files, {} tasks loaded, {} valid; {} errors, {} warnings\n", report.files,
+               report.tasks_loaded, report.tasks_valid, report.errors, report.warnings);
     if (report.labelled) {
       fmt::print("hop structure matches the k-<k>-d-<d> folder for {}/{} tasks ({:.1f}%; k {}, d {})\n",
-                 report.both_match, report.labelled, 100.0 * report.both_match / report.labelled, report.k_match,
-                 report.d_match);
+                 report.both_match, report.labelled, 100.0 * report.both_match / report.labelled,
+                 report.k_match, report.d_match);
     }
   }
   if (report.ok()) return 0;
@@ -53,7 +52,7 @@ int Run(const Opts& o) {
     missing = missing || e.status.code() == ErrorCode::kNotFound;
     unsupported_only = unsupported_only && e.status.code() == ErrorCode::kUnsupported;
   }
-  ErrorCode code = missing ? ErrorCode::kNotFound
+  ErrorCode code = missing            ? ErrorCode::kNotFound
                    : unsupported_only ? ErrorCode::kUnsupported
                                       : ErrorCode::kParseError;
   if (!o.out.json) {
@@ -65,7 +64,8 @@ int Run(const Opts& o) {
 Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
   CLI::App* group = Commands::Group(root, "tasks", "Benchmark task files: validation and statistics");
-  CLI::App* cmd = group->add_subcommand("validate", "Check LakeQA task folders, JSON/JSONL task files, CMDBench questions");
+  CLI::App* cmd = group->add_subcommand(
+      "validate", "Check LakeQA task folders, JSON/JSONL task files, CMDBench questions");
   cmd->add_option("paths", o->paths, "Task files or folders (searched for *.json, *.jsonl)")->required();
   cmd->add_flag("--errors-only", o->errors_only, "Leave warnings out of the report");
   AddOutputOptions(cmd, o->out);

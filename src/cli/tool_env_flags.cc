@@ -11,19 +11,25 @@ void AddToolEnvFlags(CLI::App* cmd, ToolEnvFlags& f, const std::string& sessions
   cmd->add_option("--index", f.index, "Index directory (catalog.sqlite, text/)")->required();
   cmd->add_option("--lake", f.lake, "Lake root: a folder, file:///path or s3://bucket[/prefix]")->required();
   cmd->add_option("--sessions-dir", f.sessions_dir, sessions_help);
-  cmd->add_option("--cache-dir", f.cache_dir, "Shared download cache (same filesystem as the sessions, for hard links)");
-  cmd->add_option("--max-output-chars", f.limits.max_output_chars, "Cap on one tool result")->capture_default_str();
-  cmd->add_option("--call-timeout-ms", f.limits.call_timeout_ms, "Wall time of one query/execute_code/download")
+  cmd->add_option("--cache-dir", f.cache_dir,
+                  "Shared download cache (same filesystem as the sessions, for hard links)");
+  cmd->add_option("--max-output-chars", f.limits.max_output_chars, "Cap on one tool result")
+      ->capture_default_str();
+  cmd->add_option("--call-timeout-ms", f.limits.call_timeout_ms,
+                  "Wall time of one query/execute_code/download")
       ->capture_default_str();
   cmd->add_option("--max-download-bytes", f.limits.max_download_bytes, "Bytes one session may download")
       ->capture_default_str();
-  cmd->add_option("--sandbox-disk-bytes", f.limits.sandbox_disk_bytes,
-                  "Bytes the agent's code may keep in one session's sandbox, across runs (downloads not counted)")
+  cmd->add_option(
+         "--sandbox-disk-bytes", f.limits.sandbox_disk_bytes,
+         "Bytes the agent's code may keep in one session's sandbox, across runs (downloads not counted)")
       ->capture_default_str();
-  cmd->add_option("--sandbox-max-files", f.limits.sandbox_max_files, "Files and folders one session's sandbox may hold")
+  cmd->add_option("--sandbox-max-files", f.limits.sandbox_max_files,
+                  "Files and folders one session's sandbox may hold")
       ->capture_default_str();
-  cmd->add_option("--sql-memory-budget", f.sql_memory_budget,
-                  "Bytes of DuckDB memory for all sessions' queries together (default: half the machine's memory)");
+  cmd->add_option(
+      "--sql-memory-budget", f.sql_memory_budget,
+      "Bytes of DuckDB memory for all sessions' queries together (default: half the machine's memory)");
   cmd->add_flag("--force", f.force, "Serve a lake other than the one the index was built from");
   cmd->add_option("--max-json-depth", f.input.json.max_depth,
                   "Deepest nesting accepted in a JSON request body, MCP message or tool arguments")
@@ -45,8 +51,9 @@ Result<std::unique_ptr<server::Env>> OpenToolEnv(const ToolEnvFlags& f) {
   LAKEQA_ASSIGN_OR_RETURN(auto store, OpenFromFlags(f.lake, f.store));
   LAKEQA_ASSIGN_OR_RETURN(catalog::LakeCheck check, catalog::CheckLake(*store, f.index, true));
   if (check.differs && !f.force) {
-    return InvalidArgument("--lake " + check.lake + " is not the lake the index " + f.index + " was built from (" +
-                           check.index_lake + "): point --lake at that lake, rebuild the index, or pass --force");
+    return InvalidArgument("--lake " + check.lake + " is not the lake the index " + f.index +
+                           " was built from (" + check.index_lake +
+                           "): point --lake at that lake, rebuild the index, or pass --force");
   }
   if (check.differs) fmt::print(stderr, "lakeqa: warning: {}\n", check.Warning());
   server::EnvOptions eo;

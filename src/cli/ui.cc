@@ -1,6 +1,7 @@
 // `lakeqa ui --index <dir> --lake <uri> [--project <file>] [--listen 127.0.0.1:8090] [--runs <dir>...]
 //  [serve's HTTP flags] [--model provider:model [--base-url URL]]`: the workbench (docs/ui.md) — explore the
-// lake, compose and review LakeQA tasks, read agent runs — served with the tool API (/v1, /mcp) on one server.
+// lake, compose and review LakeQA tasks, read agent runs — served with the tool API (/v1, /mcp) on one
+// server.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -76,10 +77,13 @@ int Ui(const Opts& o) {
 
 Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
-  CLI::App* cmd = root.add_subcommand("ui", "The workbench: explore the lake, compose and review tasks, read runs");
-  AddToolEnvFlags(cmd, o->env, "Where the workbench's sandboxes and download cache go (default: a temporary folder)");
-  cmd->add_option("--project", o->project, "Project file (SQLite) holding tasks, reviews and the audit log; created "
-                                            "when missing")
+  CLI::App* cmd =
+      root.add_subcommand("ui", "The workbench: explore the lake, compose and review tasks, read runs");
+  AddToolEnvFlags(cmd, o->env,
+                  "Where the workbench's sandboxes and download cache go (default: a temporary folder)");
+  cmd->add_option("--project", o->project,
+                  "Project file (SQLite) holding tasks, reviews and the audit log; created "
+                  "when missing")
       ->capture_default_str();
   cmd->add_option("--export-dir", o->export_dir, "Where exported task files go (default: <project>.export/)");
   cmd->add_option("--runs", o->runs, "Run directories, or folders of them, to read (repeatable)");

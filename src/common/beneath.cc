@@ -20,12 +20,13 @@ Status Escapes(std::string_view shown, std::string_view why) {
 }
 
 bool IsSymlinkAt(int dirfd, const std::string& name) {
-  struct stat st{};
+  struct stat st {};
   return ::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
 }
 
 // The pre-5.6 path: one component at a time, never following a symlink.
-Result<int> OpenByComponents(int dirfd, const std::string& path, int flags, mode_t mode, std::string_view shown) {
+Result<int> OpenByComponents(int dirfd, const std::string& path, int flags, mode_t mode,
+                             std::string_view shown) {
   std::vector<std::string> parts;
   size_t start = 0;
   while (start <= path.size()) {
@@ -57,7 +58,7 @@ Result<int> OpenByComponents(int dirfd, const std::string& path, int flags, mode
 
 bool HaveOpenat2() {
   if (g_openat2.load() < 0) {
-    struct open_how how{};
+    struct open_how how {};
     how.flags = O_PATH | O_CLOEXEC;
     how.resolve = RESOLVE_BENEATH;
     long fd = ::syscall(SYS_openat2, AT_FDCWD, ".", &how, sizeof how);
@@ -70,10 +71,11 @@ bool HaveOpenat2() {
 Result<int> OpenBeneath(int dirfd, std::string_view rel, int flags, mode_t mode, Links links,
                         std::string_view shown) {
   std::string path(rel.empty() ? "." : rel);
-  if (path.find('\0') != std::string::npos) return InvalidArgument(std::string(shown) + ": contains a NUL byte");
+  if (path.find('\0') != std::string::npos)
+    return InvalidArgument(std::string(shown) + ": contains a NUL byte");
   if (path[0] == '/') return Escapes(shown, "an absolute path is not allowed here");
   if (!HaveOpenat2()) return OpenByComponents(dirfd, path, flags, mode, shown);
-  struct open_how how{};
+  struct open_how how {};
   how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
   how.mode = (flags & (O_CREAT | O_TMPFILE)) != 0 ? mode : 0;
   how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | (links == Links::kNone ? RESOLVE_NO_SYMLINKS : 0);
@@ -83,8 +85,10 @@ Result<int> OpenBeneath(int dirfd, std::string_view rel, int flags, mode_t mode,
     int e = errno;
     // EAGAIN: a rename or mount raced the lookup; the kernel asks to try again.
     if ((e == EAGAIN || e == EINTR) && attempt < 16) continue;
-    if (e == EXDEV) return Escapes(shown, "the path leads outside its folder (through '..' or a symbolic link)");
-    if (e == ELOOP && links == Links::kNone) return Escapes(shown, "a symbolic link on the path is not followed");
+    if (e == EXDEV)
+      return Escapes(shown, "the path leads outside its folder (through '..' or a symbolic link)");
+    if (e == ELOOP && links == Links::kNone)
+      return Escapes(shown, "a symbolic link on the path is not followed");
     return ErrnoStatus(e, std::string(shown));
   }
 }

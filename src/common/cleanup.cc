@@ -81,8 +81,7 @@ void CleanUpForTermination() {
     std::lock_guard lock(r.mu);
     hooks = r.hooks;
   }
-  for (auto& h : hooks)
-    h();
+  for (auto& h : hooks) h();
   RemoveTempPaths();
 }
 
@@ -105,7 +104,7 @@ void InstallSignalCleanup() {
     ::kill(::getpid(), sig);  // delivered to a thread that does not block it: the default action ends us
   }).detach();
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = OnTerminationSignal;
   sigemptyset(&sa.sa_mask);
   ::sigaction(SIGINT, &sa, nullptr);

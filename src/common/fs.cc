@@ -17,7 +17,7 @@ namespace lakeqa {
 Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoStatus(errno, path);
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) != 0) return CloseAfterError(fd, path);
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
@@ -53,7 +53,7 @@ Status MakeDirs(const std::string& path) {
 }
 
 bool PathExists(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
 }
 

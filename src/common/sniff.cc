@@ -133,7 +133,8 @@ bool IsJsonLines(std::string_view text) {
   std::string_view rest = SkipSpace(text.substr(nl + 1));
   if (first.empty() || rest.empty()) return false;
   char open = first.front(), close = first.back();
-  return ((open == '{' && close == '}') || (open == '[' && close == ']')) && (rest.front() == '{' || rest.front() == '[');
+  return ((open == '{' && close == '}') || (open == '[' && close == ']')) &&
+         (rest.front() == '{' || rest.front() == '[');
 }
 
 }  // namespace
@@ -159,8 +160,8 @@ std::optional<CsvShape> DetectCsvShape(std::string_view head) {
       ++voters;
     }
     if (voters == 0) continue;
-    auto mode = std::max_element(counts.begin(), counts.end(),
-                                 [](auto& a, auto& b) { return a.second < b.second; });
+    auto mode =
+        std::max_element(counts.begin(), counts.end(), [](auto& a, auto& b) { return a.second < b.second; });
     if (mode->first < 2) continue;
     double consistency = static_cast<double>(mode->second) / static_cast<double>(voters);
     // Prefer consistent tables, then more columns (a comma inside prose is not a table).
@@ -211,8 +212,20 @@ FileFormat SniffFormat(std::string_view head, std::string_view name_hint, std::o
   if (StartsWith(head, "%PDF-")) return FileFormat::kPdf;
   // A zip may be an XLSX or a DOCX: ingest's profiler looks inside.
   if (StartsWith(head, "PK\x03\x04") || StartsWith(head, "PK\x05\x06")) return FileFormat::kZip;
-  static const char* kBinaryMagic[] = {"\x89PNG", "\xFF\xD8\xFF", "GIF8", "\x1F\x8B", "BZh", "\xFD" "7zXZ",
-                                       "PAR1", "SQLite format 3", "\x7F" "ELF", "RIFF", "ID3", "OggS"};
+  static const char* kBinaryMagic[] = {"\x89PNG",
+                                       "\xFF\xD8\xFF",
+                                       "GIF8",
+                                       "\x1F\x8B",
+                                       "BZh",
+                                       "\xFD"
+                                       "7zXZ",
+                                       "PAR1",
+                                       "SQLite format 3",
+                                       "\x7F"
+                                       "ELF",
+                                       "RIFF",
+                                       "ID3",
+                                       "OggS"};
   for (const char* m : kBinaryMagic) {
     if (StartsWith(head, m)) return FileFormat::kBinary;
   }
@@ -234,7 +247,8 @@ FileFormat SniffFormat(std::string_view head, std::string_view name_hint, std::o
     if (top.find("\"FeatureCollection\"") != std::string_view::npos) return FileFormat::kGeoJson;
     // One Feature per line (GeoJSONSeq) is JSON Lines; one Feature alone is GeoJSON.
     if (IsJsonLines(text)) return FileFormat::kJsonLines;
-    if ((top.find("\"features\"") != std::string_view::npos || top.find("\"Feature\"") != std::string_view::npos) &&
+    if ((top.find("\"features\"") != std::string_view::npos ||
+         top.find("\"Feature\"") != std::string_view::npos) &&
         text.find("\"geometry\"") != std::string_view::npos) {
       return FileFormat::kGeoJson;
     }

@@ -21,7 +21,9 @@ std::vector<std::string_view> Split(std::string_view s, char sep) {
 
 std::string_view Trim(std::string_view s) {
   // ASCII whitespace only, without the locale lookups of std::isspace: this runs once per CSV field.
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+  auto space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+  };
   size_t b = 0, e = s.size();
   while (b < e && space(s[b])) ++b;
   while (e > b && space(s[e - 1])) --e;
@@ -54,7 +56,8 @@ size_t Utf8SeqLen(std::string_view s, size_t i) {
     return 3;
   }
   if (c >= 0xF0 && c <= 0xF4) {
-    if (n < 4 || (b(i + 1) & 0xC0) != 0x80 || (b(i + 2) & 0xC0) != 0x80 || (b(i + 3) & 0xC0) != 0x80) return 0;
+    if (n < 4 || (b(i + 1) & 0xC0) != 0x80 || (b(i + 2) & 0xC0) != 0x80 || (b(i + 3) & 0xC0) != 0x80)
+      return 0;
     if (c == 0xF0 && b(i + 1) < 0x90) return 0;
     if (c == 0xF4 && b(i + 1) > 0x8F) return 0;
     return 4;
@@ -134,7 +137,8 @@ std::string DecodeXmlEntities(std::string_view s) {
     else if (ent == "apos") out += '\'';
     else if (ent.size() > 1 && ent[0] == '#') {
       bool hex = ent[1] == 'x' || ent[1] == 'X';
-      uint32_t cp = static_cast<uint32_t>(std::strtoul(std::string(ent.substr(hex ? 2 : 1)).c_str(), nullptr, hex ? 16 : 10));
+      uint32_t cp = static_cast<uint32_t>(
+          std::strtoul(std::string(ent.substr(hex ? 2 : 1)).c_str(), nullptr, hex ? 16 : 10));
       AppendUtf8(cp > 0x10FFFF ? 0xFFFD : cp, out);
     } else {
       out += s.substr(i, semi - i + 1);

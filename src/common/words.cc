@@ -23,12 +23,8 @@ std::vector<std::string> SplitWords(std::string_view s, bool lower) {
 
 }  // namespace
 
-std::vector<std::string> LowerWords(std::string_view s) {
-  return SplitWords(s, true);
-}
+std::vector<std::string> LowerWords(std::string_view s) { return SplitWords(s, true); }
 
-std::vector<std::string> Words(std::string_view s) {
-  return SplitWords(s, false);
-}
+std::vector<std::string> Words(std::string_view s) { return SplitWords(s, false); }
 
 }  // namespace lakeqa

@@ -75,9 +75,9 @@ bool IsDateText(std::string_view s) {
   // 1990s
   if (s.size() == 5 && IsYear(s.substr(0, 4)) && s[3] == '0' && s[4] == 's') return true;
   // A month name next to a number: "February 25, 1881", "March 2019", "25 March 2019".
-  static constexpr std::array<std::string_view, 12> kMonths = {"january", "february", "march",     "april",
-                                                               "may",     "june",     "july",      "august",
-                                                               "september", "october", "november", "december"};
+  static constexpr std::array<std::string_view, 12> kMonths = {
+      "january", "february", "march",     "april",   "may",      "june",
+      "july",    "august",   "september", "october", "november", "december"};
   std::string lower = ToLowerAscii(s);
   bool digit = false;
   for (char c : lower) digit |= IsDigit(c);

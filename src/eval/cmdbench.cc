@@ -8,7 +8,8 @@
 namespace lakeqa::eval {
 namespace {
 
-const CmdbenchKind kKinds[] = {CmdbenchKind::kSource, CmdbenchKind::kTable, CmdbenchKind::kDoc, CmdbenchKind::kGraph};
+const CmdbenchKind kKinds[] = {CmdbenchKind::kSource, CmdbenchKind::kTable, CmdbenchKind::kDoc,
+                               CmdbenchKind::kGraph};
 const char* const kClasses[] = {"graph", "doc", "table"};  // CMDBench's label order
 
 std::string Describe(CmdbenchKind k) {
@@ -86,12 +87,14 @@ std::vector<std::string> CmdbenchQuestion::DocTitles() const {
   return out;
 }
 
-Result<CmdbenchQuestion> ParseCmdbenchQuestion(const Json& item, const std::string& where_in, CmdbenchKind kind) {
+Result<CmdbenchQuestion> ParseCmdbenchQuestion(const Json& item, const std::string& where_in,
+                                               CmdbenchKind kind) {
   std::string where = where_in;
   if (!item.is_object()) return ParseError(where + ": expected an object");
   CmdbenchQuestion q;
   q.kind = kind;
-  if (auto it = item.find("qid"); it != item.end()) q.qid = it->is_string() ? it->get<std::string>() : it->dump();
+  if (auto it = item.find("qid"); it != item.end())
+    q.qid = it->is_string() ? it->get<std::string>() : it->dump();
   if (!q.qid.empty()) where += " (" + q.qid + ")";
   auto qt = item.find("question");
   if (qt == item.end() || !qt->is_string() || qt->get<std::string>().empty())
@@ -107,7 +110,8 @@ Result<CmdbenchQuestion> ParseCmdbenchQuestion(const Json& item, const std::stri
       if (q.sources.empty()) return ParseError(where + ": provenance_sources names no source");
       for (const auto& s : q.sources) {
         if (s != "graph" && s != "doc" && s != "table")
-          return ParseError(where + ": provenance_sources holds '" + s + "'; the sources are graph, doc, table");
+          return ParseError(where + ": provenance_sources holds '" + s +
+                            "'; the sources are graph, doc, table");
       }
       if (auto o = item.find("original_source"); o != item.end() && o->is_string()) q.original_source = *o;
       break;
@@ -165,7 +169,8 @@ std::optional<CmdbenchKind> CmdbenchKindOf(const Json& item) {
   return std::nullopt;
 }
 
-Result<std::vector<CmdbenchQuestion>> LoadCmdbenchQuestionFile(const std::string& path, CmdbenchKind expected) {
+Result<std::vector<CmdbenchQuestion>> LoadCmdbenchQuestionFile(const std::string& path,
+                                                               CmdbenchKind expected) {
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 256ull << 20));
   LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));
   if (!j.is_array()) return ParseError(path + ": expected a JSON array of CMDBench questions");
@@ -176,13 +181,14 @@ Result<std::vector<CmdbenchQuestion>> LoadCmdbenchQuestionFile(const std::string
     if (item.is_object() && !item.contains(key)) {
       for (CmdbenchKind k : kKinds) {
         if (k != expected && item.contains(std::string(CmdbenchProvenanceKey(k))))
-          return InvalidArgument(path + ": expected " + Describe(expected) + ", item " + std::to_string(i) + " has " +
-                                 std::string(CmdbenchProvenanceKey(k)) + " (use --task " +
-                                 std::string(CmdbenchKindName(k)) + (k == CmdbenchKind::kDoc ? " or paragraph" : "") +
-                                 " for this file)");
+          return InvalidArgument(path + ": expected " + Describe(expected) + ", item " + std::to_string(i) +
+                                 " has " + std::string(CmdbenchProvenanceKey(k)) + " (use --task " +
+                                 std::string(CmdbenchKindName(k)) +
+                                 (k == CmdbenchKind::kDoc ? " or paragraph" : "") + " for this file)");
       }
     }
-    LAKEQA_ASSIGN_OR_RETURN(CmdbenchQuestion q, ParseCmdbenchQuestion(item, path + ": item " + std::to_string(i), expected));
+    LAKEQA_ASSIGN_OR_RETURN(CmdbenchQuestion q,
+                            ParseCmdbenchQuestion(item, path + ": item " + std::to_string(i), expected));
     if (q.qid.empty()) q.qid = std::to_string(i);
     out.push_back(std::move(q));
   }
@@ -225,9 +231,7 @@ Result<std::vector<CmdbenchQuestion>> LoadCmdbenchRoutingQuestions(const std::ve
   return out;
 }
 
-double HarmonicMean(double p, double r) {
-  return p + r > 0 ? 2 * p * r / (p + r) : 0.0;
-}
+double HarmonicMean(double p, double r) { return p + r > 0 ? 2 * p * r / (p + r) : 0.0; }
 
 Json SourceSelectionScores::ToJson() const {
   Json pc = Json::object();
@@ -285,9 +289,12 @@ SetScore ScoreSet(const std::vector<std::string>& predicted, const std::vector<s
 Json GraphScores::ToJson() const {
   Json bt = Json::object();
   for (const auto& [k, v] : node_by_type)
-    bt[k] = {{"node_p", v.p}, {"node_r", v.r}, {"node_f1", HarmonicMean(v.p, v.r)}, {"questions", questions_by_type.at(k)}};
-  return {{"questions", questions}, {"node_p", node_p}, {"node_r", node_r}, {"node_f1", node_f1}, {"edge_p", edge_p},
-          {"edge_r", edge_r},       {"edge_f1", edge_f1}, {"by_type", bt}};
+    bt[k] = {{"node_p", v.p},
+             {"node_r", v.r},
+             {"node_f1", HarmonicMean(v.p, v.r)},
+             {"questions", questions_by_type.at(k)}};
+  return {{"questions", questions}, {"node_p", node_p}, {"node_r", node_r},   {"node_f1", node_f1},
+          {"edge_p", edge_p},       {"edge_r", edge_r}, {"edge_f1", edge_f1}, {"by_type", bt}};
 }
 
 GraphScores AggregateGraphScores(const std::vector<GraphQuestionScore>& qs) {

@@ -118,21 +118,24 @@ std::vector<std::string> CmdbenchGoldFiles(const CmdbenchQuestion& q) {
     case CmdbenchKind::kGraph: {
       CypherNames names = CypherPatternNames(q.cypher);
       for (const auto& l : names.labels) AddOnce(out, "cmdbench/graph_nodes_" + l + "/" + l + ".csv");
-      for (const auto& t : names.types) AddOnce(out, "cmdbench/graph_relation_" + t + "/relation_" + t + ".csv");
+      for (const auto& t : names.types)
+        AddOnce(out, "cmdbench/graph_relation_" + t + "/relation_" + t + ".csv");
       break;
     }
-    case CmdbenchKind::kSource:
-      break;
+    case CmdbenchKind::kSource: break;
   }
   return out;
 }
 
-std::string CmdbenchPageDataset(std::string_view title) { return "wikipedia/" + ingest::TitleToFolder(title); }
+std::string CmdbenchPageDataset(std::string_view title) {
+  return "wikipedia/" + ingest::TitleToFolder(title);
+}
 std::string CmdbenchPageFile(std::string_view title) { return CmdbenchPageDataset(title) + "/content.txt"; }
 
 std::string CmdbenchModalityOf(std::string_view dataset) {
   if (StartsWith(dataset, "wikipedia/")) return "doc";
-  if (StartsWith(dataset, "cmdbench/graph_nodes_") || StartsWith(dataset, "cmdbench/graph_relation_")) return "graph";
+  if (StartsWith(dataset, "cmdbench/graph_nodes_") || StartsWith(dataset, "cmdbench/graph_relation_"))
+    return "graph";
   return "table";
 }
 

@@ -44,12 +44,14 @@ std::string Row(std::initializer_list<std::string> cells, bool numeric_after_fir
 }
 
 std::string SourceMetrics(const Json& m) {
-  std::string h = "<table><tr><th>class</th><th>P</th><th>R</th><th>F1</th><th>support</th><th>predicted</th></tr>";
+  std::string h =
+      "<table><tr><th>class</th><th>P</th><th>R</th><th>F1</th><th>support</th><th>predicted</th></tr>";
   for (const char* c : {"graph", "doc", "table"}) {
     const Json& x = m.contains("per_class") && m["per_class"].contains(c) ? m["per_class"][c] : Json();
     h += Row({c, Pct(x, "p"), Pct(x, "r"), Pct(x, "f1"), Num(x, "support"), Num(x, "predicted")});
   }
-  h += Row({"<b>macro</b>", Pct(m, "macro_p"), Pct(m, "macro_r"), "<b>" + Pct(m, "macro_f1") + "</b>", "", ""});
+  h += Row(
+      {"<b>macro</b>", Pct(m, "macro_p"), Pct(m, "macro_r"), "<b>" + Pct(m, "macro_f1") + "</b>", "", ""});
   return h + "</table><p>Exact source set: " + Pct(m, "accuracy") + " %</p>";
 }
 
@@ -59,8 +61,8 @@ std::string GraphMetrics(const Json& m) {
   h += Row({"edges", Pct(m, "edge_p"), Pct(m, "edge_r"), Pct(m, "edge_f1")});
   if (m.contains("by_type")) {
     for (const auto& [t, v] : m["by_type"].items())
-      h += Row({"nodes, " + HtmlEscape(t) + " (" + Num(v, "questions") + ")", Pct(v, "node_p"), Pct(v, "node_r"),
-                Pct(v, "node_f1")});
+      h += Row({"nodes, " + HtmlEscape(t) + " (" + Num(v, "questions") + ")", Pct(v, "node_p"),
+                Pct(v, "node_r"), Pct(v, "node_f1")});
   }
   h += "</table>";
   if (m.value("questions_without_gold", 0) > 0)
@@ -74,12 +76,14 @@ std::string RankedMetrics(const Json& m) {
   const char* keys[] = {"p@1", "r@1", "r@3", "r@5", "r@10", "r_precision", "mrr", "r@1_random_ties"};
   for (const char* k : keys) h += std::string("<th>") + k + "</th>";
   h += "</tr><tr>";
-  for (const char* k : keys) h += "<td class=n>" + (std::string(k) == "mrr" ? Num(m, k) : Pct(m, k)) + "</td>";
+  for (const char* k : keys)
+    h += "<td class=n>" + (std::string(k) == "mrr" ? Num(m, k) : Pct(m, k)) + "</td>";
   return h + "</tr></table>";
 }
 
 std::string QuestionRows(const std::string& task, const Json& rows) {
-  std::string h = "<table><tr><th>qid</th><th>question</th><th>gold</th><th>prediction</th><th>result</th></tr>";
+  std::string h =
+      "<table><tr><th>qid</th><th>question</th><th>gold</th><th>prediction</th><th>result</th></tr>";
   for (const Json& q : rows) {
     std::string pred, result;
     if (task == "source") {
@@ -96,10 +100,12 @@ std::string QuestionRows(const std::string& task, const Json& rows) {
       pred = top.is_object() ? Text(top["id"]) : "<span class=muted>nothing ranked</span>";
       const Json& m = q.contains("metrics") ? q["metrics"] : Json();
       result = "R@1 " + Pct(m, "r@1") + ", R@5 " + Pct(m, "r@5") + ", RR " + Num(m, "mrr");
-      if (q.value("top_ties", 0) > 1) result += " <span class=muted>(" + Num(q, "top_ties") + " tied at the top)</span>";
+      if (q.value("top_ties", 0) > 1)
+        result += " <span class=muted>(" + Num(q, "top_ties") + " tied at the top)</span>";
     }
     Json gold = q.contains("gold") ? q["gold"] : q.value("gold_nodes", Json());
-    h += Row({Text(q.value("qid", Json())), Text(q.value("question", Json())), Text(gold), pred, result}, false);
+    h += Row({Text(q.value("qid", Json())), Text(q.value("question", Json())), Text(gold), pred, result},
+             false);
   }
   return h + "</table>";
 }
@@ -109,16 +115,18 @@ std::string QuestionRows(const std::string& task, const Json& rows) {
 std::string RenderCmdbenchHtml(const Json& r) {
   std::string task = r.value("task", "");
   std::string title = "CMDBench " + task + " discovery";
-  std::string h = "<!doctype html><html><head><meta charset=utf-8><title>" + HtmlEscape(title) + "</title><style>" +
-                  kStyle + "</style></head><body><h1>" + HtmlEscape(title) + "</h1>";
+  std::string h = "<!doctype html><html><head><meta charset=utf-8><title>" + HtmlEscape(title) +
+                  "</title><style>" + kStyle + "</style></head><body><h1>" + HtmlEscape(title) + "</h1>";
   h += "<p>" + Num(r, "questions") + " questions from <code>" + HtmlEscape(r.value("questions_file", "")) +
-       "</code>; method <b>" + HtmlEscape(r.value("method", "")) + "</b>. Percentages; docs/cmdbench.md defines each metric.</p>";
+       "</code>; method <b>" + HtmlEscape(r.value("method", "")) +
+       "</b>. Percentages; docs/cmdbench.md defines each metric.</p>";
   const Json& m = r.contains("metrics") ? r["metrics"] : Json();
   h += "<h2>Metrics</h2>";
   if (task == "source") h += SourceMetrics(m);
   else if (task == "graph") h += GraphMetrics(m);
   else h += RankedMetrics(m);
-  h += "<h2>Questions</h2>" + QuestionRows(task, r.contains("per_question") ? r["per_question"] : Json::array());
+  h += "<h2>Questions</h2>" +
+       QuestionRows(task, r.contains("per_question") ? r["per_question"] : Json::array());
   return h + "</body></html>\n";
 }
 

@@ -194,7 +194,8 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
   std::map<std::string, size_t> label_count;
   for (const RunColumn& col : c.runs) ++label_count[col.label];
   for (RunColumn& col : c.runs) {
-    if (label_count[col.label] > 1 && col.label != FolderName(col.dir)) col.label += " (" + FolderName(col.dir) + ")";
+    if (label_count[col.label] > 1 && col.label != FolderName(col.dir))
+      col.label += " (" + FolderName(col.dir) + ")";
   }
   for (size_t t = 0; t < c.task_ids.size(); ++t) {
     if (!c.InAllRuns(t)) c.unpaired.push_back(c.task_ids[t]);
@@ -205,8 +206,7 @@ Result<Comparison> CompareRuns(const std::vector<std::string>& dirs, const Compa
         "compares only the tasks both runs scored): score the runs on the same task set to compare them all",
         c.unpaired.size()));
   }
-  for (size_t r = 1; r < dirs.size(); ++r)
-    c.pairs.push_back(PairRuns(c, 0, r, o));
+  for (size_t r = 1; r < dirs.size(); ++r) c.pairs.push_back(PairRuns(c, 0, r, o));
   AddAblations(c, o);
   return c;
 }
@@ -299,8 +299,7 @@ Json Comparison::ToJson() const {
   for (size_t t = 0; t < task_ids.size(); ++t) {
     if (!InAllRuns(t)) continue;
     Json ems = Json::array();
-    for (int v : em[t])
-      ems.push_back(v == 1);
+    for (int v : em[t]) ems.push_back(v == 1);
     j["per_task"].push_back({{"task_id", task_ids[t]}, {"em", ems}});
   }
   return j;
@@ -360,19 +359,16 @@ std::string Comparison::FormatTable() const {
     if (same) continue;
     ++differing;
     rows += fmt::format("  {:<30}", task_ids[t]);
-    for (int v : em[t])
-      rows += v ? "    ✔" : "    ✘";
+    for (int v : em[t]) rows += v ? "    ✔" : "    ✘";
     rows += "\n";
   }
   s += fmt::format("\nTasks where the runs differ: {} of {}\n", differing, task_ids.size() - unpaired.size());
   if (differing > 0) {
     s += fmt::format("  {:<30}", "task");
-    for (size_t r = 0; r < runs.size(); ++r)
-      s += fmt::format("{:>5}", r);
+    for (size_t r = 0; r < runs.size(); ++r) s += fmt::format("{:>5}", r);
     s += "\n" + rows;
   }
-  for (const std::string& w : warnings)
-    s += "\nwarning: " + w + "\n";
+  for (const std::string& w : warnings) s += "\nwarning: " + w + "\n";
   return s;
 }
 

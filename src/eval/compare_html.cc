@@ -18,9 +18,7 @@ constexpr const char* kStyle =
     "8px;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}"
     "text{font-size:12px}.lbl{fill:#333}.val{fill:#111}";
 
-std::string Pts(double v) {
-  return fmt::format("{:+.1f}", v * 100);
-}
+std::string Pts(double v) { return fmt::format("{:+.1f}", v * 100); }
 
 // Horizontal bars of the gain (EM points) of each variant, with the interval drawn across each bar.
 std::string GainChart(const Comparison& c) {
@@ -108,8 +106,7 @@ std::string RenderCompareHtml(const Comparison& c) {
   }
   if (!c.warnings.empty()) {
     h += "<h2>Warnings</h2><ul>";
-    for (const std::string& w : c.warnings)
-      h += "<li>" + HtmlEscape(w) + "</li>";
+    for (const std::string& w : c.warnings) h += "<li>" + HtmlEscape(w) + "</li>";
     h += "</ul>";
   }
   return h + "</body></html>\n";

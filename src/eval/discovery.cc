@@ -18,10 +18,14 @@ struct NamedMetric {
   double DiscoveryMetrics::*field;
 };
 constexpr NamedMetric kMetrics[] = {
-    {"p@1", &DiscoveryMetrics::p_at_1},         {"r@1", &DiscoveryMetrics::r_at_1},
-    {"r@3", &DiscoveryMetrics::r_at_3},         {"r@5", &DiscoveryMetrics::r_at_5},
-    {"r@10", &DiscoveryMetrics::r_at_10},       {"r_precision", &DiscoveryMetrics::r_precision},
-    {"mrr", &DiscoveryMetrics::mrr},            {"ndcg@10", &DiscoveryMetrics::ndcg_at_10},
+    {"p@1", &DiscoveryMetrics::p_at_1},
+    {"r@1", &DiscoveryMetrics::r_at_1},
+    {"r@3", &DiscoveryMetrics::r_at_3},
+    {"r@5", &DiscoveryMetrics::r_at_5},
+    {"r@10", &DiscoveryMetrics::r_at_10},
+    {"r_precision", &DiscoveryMetrics::r_precision},
+    {"mrr", &DiscoveryMetrics::mrr},
+    {"ndcg@10", &DiscoveryMetrics::ndcg_at_10},
     {"r@1_random_ties", &DiscoveryMetrics::r_at_1_random},
 };
 
@@ -50,8 +54,9 @@ DiscoveryMetrics& DiscoveryMetrics::operator/=(double n) {
   return *this;
 }
 
-DiscoveryMetrics ComputeDiscoveryMetrics(const std::vector<ScoredId>& ranked, const std::vector<std::string>& gold_list,
-                                         size_t k, const std::map<std::string, int>& grade) {
+DiscoveryMetrics ComputeDiscoveryMetrics(const std::vector<ScoredId>& ranked,
+                                         const std::vector<std::string>& gold_list, size_t k,
+                                         const std::map<std::string, int>& grade) {
   DiscoveryMetrics m;
   std::set<std::string> gold(gold_list.begin(), gold_list.end());
   if (gold.empty()) return m;
@@ -100,8 +105,9 @@ DiscoveryMetrics ComputeDiscoveryMetrics(const std::vector<ScoredId>& ranked, co
   return m;
 }
 
-std::vector<ScoredId> TwinOkRanking(const std::vector<ScoredId>& ranked, const std::vector<std::string>& gold,
-                                    const std::function<std::vector<std::string>(const std::string&)>& twins_of) {
+std::vector<ScoredId> TwinOkRanking(
+    const std::vector<ScoredId>& ranked, const std::vector<std::string>& gold,
+    const std::function<std::vector<std::string>(const std::string&)>& twins_of) {
   std::set<std::string> golds(gold.begin(), gold.end()), seen;
   std::vector<ScoredId> out;
   out.reserve(ranked.size());
@@ -127,7 +133,7 @@ Json DiscoveryReport::ToJson() const {
   for (const auto& q : questions) {
     Json top = Json::array();
     for (const auto& t : q.top) top.push_back({{"id", t.id}, {"score", t.score}});
-    Json j = {{"qid", q.question.qid},       {"question", q.question.question}, {"gold", q.question.gold},
+    Json j = {{"qid", q.question.qid},         {"question", q.question.question}, {"gold", q.question.gold},
               {"metrics", q.metrics.ToJson()}, {"top_ties", q.top_ties},          {"top", top}};
     if (near_duplicate_groups > 0) j["twin_ok"] = q.twin_ok.ToJson();
     if (!q.question.where.empty()) j["where"] = q.question.where;
@@ -145,8 +151,9 @@ Json DiscoveryReport::ToJson() const {
           {"mode", mode},
           {"questions", questions.size()},
           {"questions_with_missing_gold", questions_with_missing_gold},
-          {"tie_break", "equal scores ordered by dataset id ascending; r@1_random_ties is R@1 in expectation "
-                        "under uniformly random ordering of ties"},
+          {"tie_break",
+           "equal scores ordered by dataset id ascending; r@1_random_ties is R@1 in expectation "
+           "under uniformly random ordering of ties"},
           {"overall", overall.ToJson()},
           {"overall_twin_ok", overall_twin_ok.ToJson()},
           {"near_duplicate_groups", near_duplicate_groups},
@@ -185,7 +192,9 @@ const index::RankingParams& DiscoveryRunner::index_ranking() const {
   return impl_->retriever->searcher().reader().ranking();
 }
 
-const index::Schema& DiscoveryRunner::schema() const { return impl_->retriever->searcher().reader().schema(); }
+const index::Schema& DiscoveryRunner::schema() const {
+  return impl_->retriever->searcher().reader().schema();
+}
 
 Result<DiscoveryReport> DiscoveryRunner::Run(const std::vector<DiscoveryQuestion>& questions,
                                              const DiscoveryOptions& o) {
@@ -208,7 +217,8 @@ Result<DiscoveryReport> DiscoveryRunner::Run(const std::vector<DiscoveryQuestion
     for (char& c : text) {
       if (c == ':' || c == '"' || c == '*') c = ' ';
     }
-    LAKEQA_ASSIGN_OR_RETURN(index::Query query, retriever.searcher().Parse(text, &qr.corrections, so.ranking));
+    LAKEQA_ASSIGN_OR_RETURN(index::Query query,
+                            retriever.searcher().Parse(text, &qr.corrections, so.ranking));
     qr.dropped = query.dropped;
     LAKEQA_ASSIGN_OR_RETURN(index::SearchResult r, retriever.Search(text, query, so));
     std::vector<ScoredId> ranked;
@@ -244,14 +254,18 @@ Result<DiscoveryReport> DiscoveryRunner::Run(const std::vector<DiscoveryQuestion
       LAKEQA_ASSIGN_OR_RETURN(index::SearchResult e, retriever.searcher().Search(query, eo));
       Json hits = Json::array(), gold = Json::array();
       for (const auto& h : e.hits) {
-        if (h.explanation) hits.push_back({{"id", h.id}, {"score", h.score}, {"explanation", h.explanation->ToJson()}});
+        if (h.explanation)
+          hits.push_back({{"id", h.id}, {"score", h.score}, {"explanation", h.explanation->ToJson()}});
       }
       for (const auto& h : e.explained) {
         Json rank = nullptr;
         for (size_t i = 0; i < ranked.size(); ++i) {
           if (ranked[i].id == h.id) rank = i + 1;
         }
-        gold.push_back({{"id", h.id}, {"rank", rank}, {"bm25_score", h.score}, {"explanation", h.explanation->ToJson()}});
+        gold.push_back({{"id", h.id},
+                        {"rank", rank},
+                        {"bm25_score", h.score},
+                        {"explanation", h.explanation->ToJson()}});
       }
       qr.explanations = {{"hits", hits}, {"gold", gold}};
     }
@@ -269,7 +283,8 @@ Result<DiscoveryReport> DiscoveryRunner::Run(const std::vector<DiscoveryQuestion
   return report;
 }
 
-Result<DiscoveryReport> RunDiscovery(const std::string& index_dir, const std::vector<DiscoveryQuestion>& questions,
+Result<DiscoveryReport> RunDiscovery(const std::string& index_dir,
+                                     const std::vector<DiscoveryQuestion>& questions,
                                      const DiscoveryOptions& options) {
   LAKEQA_ASSIGN_OR_RETURN(auto runner, DiscoveryRunner::Open(index_dir, options.retriever));
   return runner->Run(questions, options);
@@ -277,7 +292,8 @@ Result<DiscoveryReport> RunDiscovery(const std::string& index_dir, const std::ve
 
 Result<std::vector<std::string>> CheckExpectedMetrics(const Json& expected, std::string_view mode,
                                                       const DiscoveryMetrics& got) {
-  if (!expected.is_object()) return InvalidArgument("expected metrics: a JSON object {\"tolerance\", \"metrics\"}");
+  if (!expected.is_object())
+    return InvalidArgument("expected metrics: a JSON object {\"tolerance\", \"metrics\"}");
   double tolerance = expected.value("tolerance", 0.0);
   if (!(tolerance >= 0)) return InvalidArgument("expected metrics: tolerance must be >= 0");
   const Json* metrics = nullptr;

@@ -70,10 +70,11 @@ Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestions(const std::string& 
   }
   if (ec) return ErrnoStatus(ec.value(), "listing " + path);
   if (files.empty()) {
-    return NotFound(path +
-                    " is a folder without *.json files: --questions takes a CMDBench table-discovery question file "
-                    "(a JSON array of {\"qid\", \"question\", \"provenance_table\": {\"table\": ...}}) or a "
-                    "folder of such files");
+    return NotFound(
+        path +
+        " is a folder without *.json files: --questions takes a CMDBench table-discovery question file "
+        "(a JSON array of {\"qid\", \"question\", \"provenance_table\": {\"table\": ...}}) or a "
+        "folder of such files");
   }
   std::sort(files.begin(), files.end());
   std::vector<DiscoveryQuestion> out;
@@ -82,7 +83,8 @@ Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestions(const std::string& 
     LAKEQA_ASSIGN_OR_RETURN(auto part, LoadCmdbenchQuestionFile(f, ns));
     for (auto& q : part) {
       auto [it, added] = where_of.emplace(q.qid, q.where);
-      if (!added) return ParseError(q.where + ": qid '" + q.qid + "' appears twice (first at " + it->second + ")");
+      if (!added)
+        return ParseError(q.where + ": qid '" + q.qid + "' appears twice (first at " + it->second + ")");
       out.push_back(std::move(q));
     }
   }
@@ -90,7 +92,8 @@ Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestions(const std::string& 
 }
 
 namespace {
-Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestionFile(const std::string& path, std::string_view ns) {
+Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestionFile(const std::string& path,
+                                                                std::string_view ns) {
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));
   if (!j.is_array()) return ParseError(path + ":1: expected a JSON array of CMDBench questions");
@@ -104,7 +107,8 @@ Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestionFile(const std::strin
     if (!item.is_object()) return ParseError(what + ": expected an object");
     DiscoveryQuestion q;
     q.where = where;
-    if (auto it = item.find("qid"); it != item.end()) q.qid = it->is_string() ? it->get<std::string>() : it->dump();
+    if (auto it = item.find("qid"); it != item.end())
+      q.qid = it->is_string() ? it->get<std::string>() : it->dump();
     if (q.qid.empty()) q.qid = std::to_string(i);
     if (!qids.insert(q.qid).second) return ParseError(what + ": qid '" + q.qid + "' appears twice");
     auto qt = item.find("question");
@@ -120,7 +124,8 @@ Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestionFile(const std::strin
       tables.push_back(t.get<std::string>());
     } else if (t.is_array()) {
       for (const auto& e : t) {
-        if (!e.is_string()) return ParseError(what + " (" + q.qid + "): provenance_table.table holds a non-string");
+        if (!e.is_string())
+          return ParseError(what + " (" + q.qid + "): provenance_table.table holds a non-string");
         tables.push_back(e.get<std::string>());
       }
     } else {
@@ -136,8 +141,8 @@ Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestionFile(const std::strin
 }
 }  // namespace
 
-Result<std::vector<DiscoveryQuestion>> LoadLakeQaQuestions(const std::vector<std::string>& paths, bool skip_bad,
-                                                           std::vector<std::string>* skipped) {
+Result<std::vector<DiscoveryQuestion>> LoadLakeQaQuestions(const std::vector<std::string>& paths,
+                                                           bool skip_bad, std::vector<std::string>* skipped) {
   LoadResult loaded = LoadTasks(paths);
   std::vector<std::string> problems;
   std::vector<std::string> notes = loaded.notes;  // files left out on purpose: listed, never a failure
@@ -181,7 +186,8 @@ Result<std::vector<DiscoveryQuestion>> LoadLakeQaQuestions(const std::vector<std
   return out;
 }
 
-Result<std::vector<DiscoveryQuestion>> LoadTrecQuestions(const std::string& topics_path, const std::string& qrels_path) {
+Result<std::vector<DiscoveryQuestion>> LoadTrecQuestions(const std::string& topics_path,
+                                                         const std::string& qrels_path) {
   LAKEQA_ASSIGN_OR_RETURN(std::string topics, ReadFile(topics_path));
   std::vector<DiscoveryQuestion> out;
   std::map<std::string, size_t> by_qid;
@@ -201,8 +207,10 @@ Result<std::vector<DiscoveryQuestion>> LoadTrecQuestions(const std::string& topi
     size_t pos = 0;
     while ((pos = topics.find("<top>", pos)) != std::string::npos) {
       size_t end = topics.find("</top>", pos);
-      size_t line = static_cast<size_t>(std::count(topics.begin(), topics.begin() + static_cast<long>(pos), '\n')) + 1;
-      if (end == std::string::npos) return ParseError(topics_path + ":" + std::to_string(line) + ": <top> without </top>");
+      size_t line =
+          static_cast<size_t>(std::count(topics.begin(), topics.begin() + static_cast<long>(pos), '\n')) + 1;
+      if (end == std::string::npos)
+        return ParseError(topics_path + ":" + std::to_string(line) + ": <top> without </top>");
       std::string_view block(topics.data() + pos, end - pos);
       auto field = [&](std::string_view tag) -> std::string {
         size_t a = block.find(tag);
@@ -248,13 +256,16 @@ Result<std::vector<DiscoveryQuestion>> LoadTrecQuestions(const std::string& topi
     if (parts.size() != 4) return ParseError(where + ": expected \"<qid> <iteration> <docid> <relevance>\"");
     char* end = nullptr;
     long rel = std::strtol(parts[3].c_str(), &end, 10);
-    if (end == parts[3].c_str() || *end != '\0') return ParseError(where + ": relevance '" + parts[3] + "' is not an integer");
+    if (end == parts[3].c_str() || *end != '\0')
+      return ParseError(where + ": relevance '" + parts[3] + "' is not an integer");
     auto it = by_qid.find(parts[0]);
-    if (it == by_qid.end()) return ParseError(where + ": qrels for topic '" + parts[0] + "', which the topics lack");
+    if (it == by_qid.end())
+      return ParseError(where + ": qrels for topic '" + parts[0] + "', which the topics lack");
     if (rel > 0) AddGold(out[it->second], parts[2], static_cast<int>(std::min<long>(rel, 16)));
   }
   for (const auto& q : out) {
-    if (q.gold.empty()) return ParseError(q.where + ": topic " + q.qid + " has no relevant document in " + qrels_path);
+    if (q.gold.empty())
+      return ParseError(q.where + ": topic " + q.qid + " has no relevant document in " + qrels_path);
   }
   return out;
 }

@@ -21,7 +21,8 @@ Result<SuiteRunners> OpenSuiteRunners(const std::vector<SuiteCollection>& suite,
   return runners;
 }
 
-Result<std::vector<SuiteMeasured>> MeasureSuite(const std::vector<SuiteCollection>& suite, SuiteRunners& runners,
+Result<std::vector<SuiteMeasured>> MeasureSuite(const std::vector<SuiteCollection>& suite,
+                                                SuiteRunners& runners,
                                                 const std::optional<index::RankingParams>& used, size_t k,
                                                 const index::RetrieverOptions& retriever) {
   DiscoveryOptions d;
@@ -52,7 +53,8 @@ Result<PinCheck> CheckSuitePins(const std::string& pins_path, double tolerance,
   LAKEQA_ASSIGN_OR_RETURN(Json e, ParseJson(text, pins_path));
   double tol = e.value("tolerance", tolerance);
   if (!e.contains("collections") || !e["collections"].is_object())
-    return InvalidArgument(pins_path + ": expected {\"tolerance\", \"collections\": {name: {metric: value}}}");
+    return InvalidArgument(pins_path +
+                           ": expected {\"tolerance\", \"collections\": {name: {metric: value}}}");
   PinCheck check;
   for (size_t i = 0; i < suite.size(); ++i) {
     const std::string& name = suite[i].name;
@@ -67,9 +69,11 @@ Result<PinCheck> CheckSuitePins(const std::string& pins_path, double tolerance,
         return InvalidArgument(pins_path + ": " + name + "." + metric + ": not a metric with a number");
       double want = value.get<double>();
       if (*g < want - tol - 1e-12)
-        check.regressions.push_back(fmt::format("{} {} {:.4f} < pinned {:.4f} - {:.3f}", name, metric, *g, want, tol));
+        check.regressions.push_back(
+            fmt::format("{} {} {:.4f} < pinned {:.4f} - {:.3f}", name, metric, *g, want, tol));
       else if (*g > want + tol + 1e-12)
-        check.stale.push_back(fmt::format("{} {} {:.4f} > pinned {:.4f} + {:.3f}", name, metric, *g, want, tol));
+        check.stale.push_back(
+            fmt::format("{} {} {:.4f} > pinned {:.4f} + {:.3f}", name, metric, *g, want, tol));
     }
   }
   return check;
@@ -86,7 +90,8 @@ Json SuitePinsJson(double tolerance, const std::vector<SuiteCollection>& suite,
   return e;
 }
 
-Json SuiteCollectionsJson(const std::vector<SuiteCollection>& suite, const std::vector<SuiteMeasured>& measured) {
+Json SuiteCollectionsJson(const std::vector<SuiteCollection>& suite,
+                          const std::vector<SuiteMeasured>& measured) {
   Json cs = Json::array();
   for (size_t i = 0; i < suite.size(); ++i) {
     const auto& c = suite[i];

@@ -10,7 +10,8 @@ namespace lakeqa::eval {
 namespace {
 
 // ${VAR} from vars, then the environment.
-Result<std::string> Expand(std::string_view s, const std::map<std::string, std::string>& vars, const std::string& where) {
+Result<std::string> Expand(std::string_view s, const std::map<std::string, std::string>& vars,
+                           const std::string& where) {
   std::string out;
   for (size_t i = 0; i < s.size();) {
     if (s.compare(i, 2, "${") != 0) {
@@ -18,14 +19,16 @@ Result<std::string> Expand(std::string_view s, const std::map<std::string, std::
       continue;
     }
     size_t end = s.find('}', i + 2);
-    if (end == std::string_view::npos) return InvalidArgument(where + ": unterminated ${ in '" + std::string(s) + "'");
+    if (end == std::string_view::npos)
+      return InvalidArgument(where + ": unterminated ${ in '" + std::string(s) + "'");
     std::string name(s.substr(i + 2, end - i - 2));
     if (auto it = vars.find(name); it != vars.end()) {
       out += it->second;
     } else if (const char* e = std::getenv(name.c_str()); e != nullptr && *e != '\0') {
       out += e;
     } else {
-      return InvalidArgument(where + ": ${" + name + "} is not set (give --set " + name + "=... or the environment)");
+      return InvalidArgument(where + ": ${" + name + "} is not set (give --set " + name +
+                             "=... or the environment)");
     }
     i = end + 1;
   }
@@ -38,7 +41,8 @@ Result<std::vector<SuiteCollection>> LoadDiscoverySuite(const std::string& path,
                                                         const std::map<std::string, std::string>& vars) {
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));
-  if (!j.is_object() || !j.contains("collections") || !j["collections"].is_array() || j["collections"].empty())
+  if (!j.is_object() || !j.contains("collections") || !j["collections"].is_array() ||
+      j["collections"].empty())
     return InvalidArgument(path + ": expected {\"collections\": [...]} with at least one collection");
   const std::filesystem::path base = std::filesystem::path(path).parent_path();
   std::vector<SuiteCollection> out;
@@ -58,7 +62,8 @@ Result<std::vector<SuiteCollection>> LoadDiscoverySuite(const std::string& path,
     LAKEQA_ASSIGN_OR_RETURN(sc.split, str("split", false));
     LAKEQA_ASSIGN_OR_RETURN(sc.index, str("index", true));
     if (sc.name.empty() || sc.index.empty()) return InvalidArgument(where + ": needs \"name\" and \"index\"");
-    if (sc.split != "dev" && sc.split != "test") return InvalidArgument(where + ": \"split\" must be \"dev\" or \"test\"");
+    if (sc.split != "dev" && sc.split != "test")
+      return InvalidArgument(where + ": \"split\" must be \"dev\" or \"test\"");
     for (const auto& other : out) {
       if (other.name == sc.name) return InvalidArgument(where + ": the name '" + sc.name + "' appears twice");
     }
@@ -78,7 +83,8 @@ Result<std::vector<SuiteCollection>> LoadDiscoverySuite(const std::string& path,
       }
     }
     int kinds = !questions.empty() + !tasks.empty() + (!topics.empty() || !qrels.empty());
-    if (kinds != 1) return InvalidArgument(where + ": give one of \"questions\", \"tasks\", \"topics\" + \"qrels\"");
+    if (kinds != 1)
+      return InvalidArgument(where + ": give one of \"questions\", \"tasks\", \"topics\" + \"qrels\"");
     Result<std::vector<DiscoveryQuestion>> qs = InvalidArgument("unreachable");
     if (!questions.empty()) {
       qs = LoadCmdbenchQuestions(questions, ns.empty() ? "cmdbench" : ns);

@@ -56,13 +56,19 @@ Result<std::vector<std::pair<std::string, std::vector<double>>>> ParseTuneGrid(s
 Json TuneReport::ToJson() const {
   Json steps = Json::array();
   for (const auto& s : improvements)
-    steps.push_back({{"parameter", s.parameter}, {"value", s.value}, {"objective", s.objective}, {"metrics", s.metrics.ToJson()}});
-  return {{"objective", "p@1 + r@5 + mrr"},
-          {"start", {{"ranking", start.ToJson()}, {"objective", start_objective}, {"metrics", start_metrics.ToJson()}}},
-          {"best", {{"ranking", best.ToJson()}, {"objective", best_objective}, {"metrics", best_metrics.ToJson()}}},
-          {"evaluations", evaluations},
-          {"rounds", rounds},
-          {"improvements", steps}};
+    steps.push_back({{"parameter", s.parameter},
+                     {"value", s.value},
+                     {"objective", s.objective},
+                     {"metrics", s.metrics.ToJson()}});
+  return {
+      {"objective", "p@1 + r@5 + mrr"},
+      {"start",
+       {{"ranking", start.ToJson()}, {"objective", start_objective}, {"metrics", start_metrics.ToJson()}}},
+      {"best",
+       {{"ranking", best.ToJson()}, {"objective", best_objective}, {"metrics", best_metrics.ToJson()}}},
+      {"evaluations", evaluations},
+      {"rounds", rounds},
+      {"improvements", steps}};
 }
 
 namespace {
@@ -84,8 +90,8 @@ struct Measure {
 };
 
 // Coordinate ascent from t.start: each value of each grid parameter in turn, from the best ranking so far; a
-// value is kept when the objective rises by more than 1e-9 (`kept` is told, after t is updated); it stops after
-// a round without a kept value or after max_rounds. One loop for one collection and for a suite.
+// value is kept when the objective rises by more than 1e-9 (`kept` is told, after t is updated); it stops
+// after a round without a kept value or after max_rounds. One loop for one collection and for a suite.
 Status Ascend(TuneReport& t, const TuneOptions& options,
               const std::function<Result<Measure>(const index::RankingParams&)>& evaluate,
               const std::function<void()>& kept) {

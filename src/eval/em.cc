@@ -25,8 +25,7 @@ int MonthNumber(std::string_view word) {
                                                            "may",       "june",     "july",     "august",
                                                            "september", "october",  "november", "december"};
   std::string w = ToLowerAscii(word);
-  while (!w.empty() && w.back() == '.')
-    w.pop_back();
+  while (!w.empty() && w.back() == '.') w.pop_back();
   if (w.size() < 3) return 0;
   for (size_t m = 0; m < kMonths.size(); ++m) {
     if (w == kMonths[m] || (w.size() == 3 && kMonths[m].substr(0, 3) == w) || (w == "sept" && m == 8)) {
@@ -94,8 +93,7 @@ std::optional<ParsedNumber> ParseSingleNumber(std::string_view text) {
   if (!neg && i < s.size() && s[i] == '-') neg = s[i++] == '-';  // "$-5"
   std::string digits;
   size_t int_start = i;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9')
-    digits.push_back(s[i++]);
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') digits.push_back(s[i++]);
   size_t first_group = i - int_start;
   // Thousands separators only in groups of three after a first group of one to three digits.
   while (first_group > 0 && first_group <= 3 && i + 3 < s.size() && s[i] == ',' &&
@@ -158,8 +156,7 @@ std::optional<ParsedDate> ParseDate(std::string_view text) {
       if (p.size() == 3) {
         std::string_view day = p[2];
         size_t k = 0;
-        while (k < day.size() && day[k] >= '0' && day[k] <= '9')
-          ++k;
+        while (k < day.size() && day[k] >= '0' && day[k] <= '9') ++k;
         if (k == 0 || k > 2 || (k < day.size() && day[k] != 'T')) return std::nullopt;
         d.day = to_int(day.substr(0, k));
       }

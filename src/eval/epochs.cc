@@ -12,9 +12,7 @@
 namespace lakeqa::eval {
 namespace {
 
-Json Opt(const std::optional<double>& v) {
-  return v ? Json(*v) : Json();
-}
+Json Opt(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
 std::string OptPct(const std::optional<double>& v) {
   return v ? fmt::format("{:.2f}%", *v * 100) : "unknown";
 }
@@ -24,25 +22,21 @@ std::string OptPct(const std::optional<double>& v) {
 double PassAtK(int n, int c, int k) {
   if (n - c < k) return 1.0;
   double miss = 1.0;  // C(n-c, k) / C(n, k)
-  for (int i = n - c + 1; i <= n; ++i)
-    miss *= 1.0 - static_cast<double>(k) / i;
+  for (int i = n - c + 1; i <= n; ++i) miss *= 1.0 - static_cast<double>(k) / i;
   return 1.0 - miss;
 }
 
 double PassHatK(int n, int c, int k) {
   if (c < k) return 0.0;
   double p = 1.0;  // C(c, k) / C(n, k)
-  for (int i = 0; i < k; ++i)
-    p *= static_cast<double>(c - i) / (n - i);
+  for (int i = 0; i < k; ++i) p *= static_cast<double>(c - i) / (n - i);
   return p;
 }
 
 int EpochTask::runs() const {
   return static_cast<int>(std::count_if(correct.begin(), correct.end(), [](int v) { return v >= 0; }));
 }
-int EpochTask::right() const {
-  return static_cast<int>(std::count(correct.begin(), correct.end(), 1));
-}
+int EpochTask::right() const { return static_cast<int>(std::count(correct.begin(), correct.end(), 1)); }
 
 EpochStats ComputeEpochStats(std::vector<EpochTask> tasks, int epochs) {
   EpochStats s;
@@ -86,11 +80,9 @@ EpochStats ComputeEpochStats(std::vector<EpochTask> tasks, int epochs) {
     if (s.epoch_tasks[e] > 0) acc.push_back(s.epoch_accuracy[e]);
   if (acc.size() >= 2) {
     double m = 0;
-    for (double a : acc)
-      m += a / static_cast<double>(acc.size());
+    for (double a : acc) m += a / static_cast<double>(acc.size());
     double ss = 0;
-    for (double a : acc)
-      ss += (a - m) * (a - m);
+    for (double a : acc) ss += (a - m) * (a - m);
     s.variance = ss / static_cast<double>(acc.size() - 1);
     s.stddev = std::sqrt(*s.variance);
   }
@@ -137,8 +129,7 @@ Json EpochStats::ToJson() const {
   Json rows = Json::array();
   for (const EpochTask& t : tasks) {
     Json c = Json::array();
-    for (int v : t.correct)
-      c.push_back(v < 0 ? Json() : Json(v == 1));
+    for (int v : t.correct) c.push_back(v < 0 ? Json() : Json(v == 1));
     rows.push_back({{"task_id", t.task_id}, {"correct", c}, {"runs", t.runs()}, {"right", t.right()}});
   }
   j["per_task"] = rows;
@@ -155,11 +146,9 @@ std::string EpochStats::FormatText() const {
   for (size_t e = 0; e < epoch_accuracy.size(); ++e)
     s += epoch_tasks[e] ? fmt::format(" {:.2f}%", epoch_accuracy[e] * 100) : " unknown";
   s += "\n  pass@k:";
-  for (size_t i = 0; i < pass_at.size(); ++i)
-    s += fmt::format(" k={} {}", i + 1, OptPct(pass_at[i]));
+  for (size_t i = 0; i < pass_at.size(); ++i) s += fmt::format(" k={} {}", i + 1, OptPct(pass_at[i]));
   s += "\n  pass^k:";
-  for (size_t i = 0; i < pass_hat.size(); ++i)
-    s += fmt::format(" k={} {}", i + 1, OptPct(pass_hat[i]));
+  for (size_t i = 0; i < pass_hat.size(); ++i) s += fmt::format(" k={} {}", i + 1, OptPct(pass_hat[i]));
   return s + "\n";
 }
 

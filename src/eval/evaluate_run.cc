@@ -1,6 +1,6 @@
 // EvaluateRun (evaluate_run.h): the steps of `lakeqa eval --run` between its flags and its summary.
-#include "lakeqa/eval/run_dir.h"
 #include "lakeqa/eval/evaluate_run.h"
+#include "lakeqa/eval/run_dir.h"
 
 #include <fmt/format.h>
 
@@ -17,7 +17,9 @@ Result<std::vector<std::string>> TaskPaths(const EvaluateRunOptions& o, const Ru
   if (paths.empty()) {
     LAKEQA_ASSIGN_OR_RETURN(paths, RunTaskPaths(run.run_json, RunDir(o.run_dir).RunJson()));
   }
-  if (paths.empty()) return InvalidArgument(RunDir(o.run_dir).RunJson() + " names no \"tasks\": pass --tasks <files or folders>");
+  if (paths.empty())
+    return InvalidArgument(RunDir(o.run_dir).RunJson() +
+                           " names no \"tasks\": pass --tasks <files or folders>");
   return paths;
 }
 

@@ -29,26 +29,23 @@ bool Intersects(const std::set<std::string>& a, const std::set<std::string>& b) 
 
 std::string_view FunnelStageName(FunnelStage s) {
   switch (s) {
-    case FunnelStage::kCorrect:
-      return "correct";
-    case FunnelStage::kLenientCorrect:
-      return "correct_lenient";
-    case FunnelStage::kSearchMissing:
-      return "search_dataset_missing";
-    case FunnelStage::kRetrievedNotSelected:
-      return "retrieved_not_selected";
-    case FunnelStage::kRetrievedNotAnalyzed:
-      return "retrieved_not_analyzed";
-    case FunnelStage::kWrongAfterAnalysis:
-      return "wrong_after_analysis";
+    case FunnelStage::kCorrect: return "correct";
+    case FunnelStage::kLenientCorrect: return "correct_lenient";
+    case FunnelStage::kSearchMissing: return "search_dataset_missing";
+    case FunnelStage::kRetrievedNotSelected: return "retrieved_not_selected";
+    case FunnelStage::kRetrievedNotAnalyzed: return "retrieved_not_analyzed";
+    case FunnelStage::kWrongAfterAnalysis: return "wrong_after_analysis";
   }
   return "unknown";
 }
 
 const std::vector<FunnelStage>& AllFunnelStages() {
-  static const std::vector<FunnelStage> kAll = {
-      FunnelStage::kCorrect, FunnelStage::kLenientCorrect, FunnelStage::kSearchMissing, FunnelStage::kRetrievedNotSelected,
-      FunnelStage::kRetrievedNotAnalyzed, FunnelStage::kWrongAfterAnalysis};
+  static const std::vector<FunnelStage> kAll = {FunnelStage::kCorrect,
+                                                FunnelStage::kLenientCorrect,
+                                                FunnelStage::kSearchMissing,
+                                                FunnelStage::kRetrievedNotSelected,
+                                                FunnelStage::kRetrievedNotAnalyzed,
+                                                FunnelStage::kWrongAfterAnalysis};
   return kAll;
 }
 
@@ -68,7 +65,8 @@ TraceSets CollectTraceSets(const std::vector<TraceEvent>& events) {
   return s;
 }
 
-FunnelStage Classify(bool correct, const std::set<std::string>& gold, const TraceSets& sets, bool lenient_correct) {
+FunnelStage Classify(bool correct, const std::set<std::string>& gold, const TraceSets& sets,
+                     bool lenient_correct) {
   if (correct) return FunnelStage::kCorrect;
   if (lenient_correct) return FunnelStage::kLenientCorrect;
   // The furthest stage reached wins, so a gold dataset analyzed without ever being retrieved (an id
@@ -85,8 +83,7 @@ Prf SetPrf(const std::set<std::string>& found, const std::set<std::string>& gold
   Prf p;
   if (found.empty() || gold.empty()) return p;
   size_t hit = 0;
-  for (const auto& x : found)
-    hit += gold.count(x);
+  for (const auto& x : found) hit += gold.count(x);
   p.precision = static_cast<double>(hit) / static_cast<double>(found.size());
   p.recall = static_cast<double>(hit) / static_cast<double>(gold.size());
   p.f1 = hit == 0 ? 0 : 2 * p.precision * p.recall / (p.precision + p.recall);

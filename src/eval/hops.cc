@@ -1,5 +1,5 @@
-#include "lakeqa/common/strings.h"
 #include "lakeqa/eval/hops.h"
+#include "lakeqa/common/strings.h"
 
 #include <fmt/format.h>
 
@@ -117,8 +117,8 @@ void ScanDependsOn(std::string_view label, References& refs) {
 
 // Cycles among nodes of one hop ("node 2 needs node 3, node 3 needs node 2"): the first one found is an
 // error naming its nodes in order. same_hop: node -> the nodes of its own hop it refers to.
-void ReportNodeCycles(const std::vector<Node>& nodes, std::map<std::string, std::vector<std::string>>& same_hop,
-                      HopStructure& hs) {
+void ReportNodeCycles(const std::vector<Node>& nodes,
+                      std::map<std::string, std::vector<std::string>>& same_hop, HopStructure& hs) {
   std::map<std::string, int> color;  // 0 new, 1 on stack, 2 done
   std::vector<std::string> path;
   bool reported = false;
@@ -146,7 +146,8 @@ void ReportNodeCycles(const std::vector<Node>& nodes, std::map<std::string, std:
 
 // k is the longest dependency path (in hops); depends_on lists each hop's direct dependencies by number.
 // Every edge points to an earlier hop, so one pass in order suffices.
-void SetDepth(const std::vector<const Hop*>& hops, const std::vector<std::set<size_t>>& deps, HopStructure& hs) {
+void SetDepth(const std::vector<const Hop*>& hops, const std::vector<std::set<size_t>>& deps,
+              HopStructure& hs) {
   std::vector<int> longest(hops.size(), 1);
   for (size_t i = 0; i < hops.size(); ++i) {
     for (size_t j : deps[i]) longest[i] = std::max(longest[i], longest[j] + 1);
@@ -188,7 +189,8 @@ HopStructure AnalyzeHops(const Task& task) {
   // Hops in number order.
   std::vector<const Hop*> hops;
   for (const Hop& h : task.hops) hops.push_back(&h);
-  std::stable_sort(hops.begin(), hops.end(), [](const Hop* a, const Hop* b) { return a->number < b->number; });
+  std::stable_sort(hops.begin(), hops.end(),
+                   [](const Hop* a, const Hop* b) { return a->number < b->number; });
   std::map<int, size_t> index_of;  // hop number → position
   for (size_t i = 0; i < hops.size(); ++i) {
     if (!index_of.emplace(hops[i]->number, i).second) {
@@ -212,8 +214,8 @@ HopStructure AnalyzeHops(const Task& task) {
       }
       auto [it, fresh] = hop_of.emplace(id, i);
       if (!fresh) {
-        hs.warnings.push_back(
-            fmt::format("node {} is listed in hop {} and again in hop {}", id, hops[it->second]->number, h.number));
+        hs.warnings.push_back(fmt::format("node {} is listed in hop {} and again in hop {}", id,
+                                          hops[it->second]->number, h.number));
       }
     }
     hs.d = std::max(hs.d, static_cast<int>(distinct.size()));
@@ -238,11 +240,13 @@ HopStructure AnalyzeHops(const Task& task) {
       if (it == index_of.end()) {
         hs.errors.push_back(fmt::format("node {} refers to hop {}, which does not exist", n.id, hop_no));
       } else if (it->second == h) {
-        hs.warnings.push_back(fmt::format("node {} in hop {} refers to the answer of its own hop", n.id, hop_no));
+        hs.warnings.push_back(
+            fmt::format("node {} in hop {} refers to the answer of its own hop", n.id, hop_no));
       } else if (it->second > h) {
-        hs.errors.push_back(fmt::format(
-            "cyclic hop dependencies: node {} in hop {} refers to the answer of hop {}, which depends on hop {}",
-            n.id, hops[h]->number, hop_no, hops[h]->number));
+        hs.errors.push_back(
+            fmt::format("cyclic hop dependencies: node {} in hop {} refers to the answer of hop {}, which "
+                        "depends on hop {}",
+                        n.id, hops[h]->number, hop_no, hops[h]->number));
       } else {
         deps[h].insert(it->second);
       }
@@ -260,9 +264,9 @@ HopStructure AnalyzeHops(const Task& task) {
       } else if (it->second == h) {
         same_hop[n.id].push_back(m);
       } else if (it->second > h) {
-        hs.errors.push_back(fmt::format(
-            "cyclic hop dependencies: node {} in hop {} refers to node {} of the later hop {}", n.id,
-            hops[h]->number, m, hops[it->second]->number));
+        hs.errors.push_back(
+            fmt::format("cyclic hop dependencies: node {} in hop {} refers to node {} of the later hop {}",
+                        n.id, hops[h]->number, m, hops[it->second]->number));
       } else {
         deps[h].insert(it->second);
       }

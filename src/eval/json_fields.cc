@@ -38,8 +38,7 @@ Status GetIds(const Json& j, const char* key, std::string_view where, std::vecto
   for (const Json& e : *it) {
     if (!e.is_string()) return FieldError(where, key, "an array of dataset ids (strings)");
     std::string id = e.get<std::string>();
-    while (!id.empty() && id.back() == '/')
-      id.pop_back();
+    while (!id.empty() && id.back() == '/') id.pop_back();
     if (!id.empty()) out.push_back(std::move(id));
   }
   return Status::Ok();

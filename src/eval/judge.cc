@@ -116,7 +116,9 @@ Status JudgeRun(RunScore& score, JudgeClient& client, const JudgeSpec& spec, con
       // Earlier lakeqa versions cached an unreadable reply as an "incorrect" verdict with the parse error as
       // its rationale: that was never a verdict, so it is dropped and the task is judged again.
       auto why = j->find("rationale");
-      if (why != j->end() && why->is_string() && StartsWith(why->get<std::string>(), "judge reply is neither")) continue;
+      if (why != j->end() && why->is_string() &&
+          StartsWith(why->get<std::string>(), "judge reply is neither"))
+        continue;
       std::string key = (*j)["key"].get<std::string>();
       if (!cache.count(key)) order.push_back(key);
       cache[key] = *j;
@@ -125,8 +127,7 @@ Status JudgeRun(RunScore& score, JudgeClient& client, const JudgeSpec& spec, con
   auto save = [&]() -> Status {
     LAKEQA_RETURN_IF_ERROR(MakeDirs(dir));
     std::string out;
-    for (const auto& k : order)
-      out += DumpJson(cache[k]) + "\n";
+    for (const auto& k : order) out += DumpJson(cache[k]) + "\n";
     return WriteFileAtomic(path, out);
   };
   Status result = Status::Ok();
@@ -135,10 +136,10 @@ Status JudgeRun(RunScore& score, JudgeClient& client, const JudgeSpec& spec, con
     if (auto it = cache.find(key); it != cache.end()) {
       const Json& c = it->second;
       auto cost = c.find("cost_usd");
-      t.judge = JudgeVerdict{c.value("correct", false), c.value("rationale", std::string()),
-                             cost != c.end() && cost->is_number() ? std::optional<double>(cost->get<double>())
-                                                                  : std::nullopt,
-                             true};
+      t.judge = JudgeVerdict{
+          c.value("correct", false), c.value("rationale", std::string()),
+          cost != c.end() && cost->is_number() ? std::optional<double>(cost->get<double>()) : std::nullopt,
+          true};
       continue;
     }
     JudgeVerdict v;
@@ -151,16 +152,14 @@ Status JudgeRun(RunScore& score, JudgeClient& client, const JudgeSpec& spec, con
       double cost = 0;
       bool cost_known = true;
       for (int attempt = 0; attempt < kJudgeAttempts && !got; ++attempt) {
-        auto reply = client.Complete(JudgeSystemPrompt(),
-                                     JudgeUserPrompt(t.question, t.answer.gold_text, AnswerTextFor(t.raw_answer)));
+        auto reply = client.Complete(JudgeSystemPrompt(), JudgeUserPrompt(t.question, t.answer.gold_text,
+                                                                          AnswerTextFor(t.raw_answer)));
         if (!reply.ok()) {
           result = reply.status().WithContext("judging task " + t.task_id);
           break;
         }
-        if (reply->cost_usd)
-          cost += *reply->cost_usd;
-        else
-          cost_known = false;
+        if (reply->cost_usd) cost += *reply->cost_usd;
+        else cost_known = false;
         auto parsed = ParseJudgeReply(reply->text);
         if (parsed.ok()) {
           v = *parsed;

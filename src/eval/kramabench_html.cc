@@ -26,10 +26,12 @@ std::string MetricCell(const Json& d, const char* name) {
   const Json& m = d["metrics"][name];
   if (m["mean"].is_null()) return fmt::format("unknown (0 of {})", m["total"].get<size_t>());
   size_t support = m["support"].get<size_t>();
-  std::string spread = support > 1 ? fmt::format(" ± {:.3f}", m["std"].get<double>())
-                                   : " <span title=\"one value: KramaBench's aggregate_results reports std 0\">"
-                                     "(std: one value)</span>";
-  return fmt::format("{:.3f}{} ({} of {})", m["mean"].get<double>(), spread, support, m["total"].get<size_t>());
+  std::string spread = support > 1
+                           ? fmt::format(" ± {:.3f}", m["std"].get<double>())
+                           : " <span title=\"one value: KramaBench's aggregate_results reports std 0\">"
+                             "(std: one value)</span>";
+  return fmt::format("{:.3f}{} ({} of {})", m["mean"].get<double>(), spread, support,
+                     m["total"].get<size_t>());
 }
 
 std::string Leaderboard(const Json& lb, const Json& rows, const std::string& caption) {
@@ -46,7 +48,8 @@ std::string Leaderboard(const Json& lb, const Json& rows, const std::string& cap
     } else if (auto it = tasks.find(name); it != tasks.end()) {
       n = it->second;
     }
-    std::string score = d["score"].is_number() ? fmt::format("{:.2f}%", d["score"].get<double>() * 100) : "unknown";
+    std::string score =
+        d["score"].is_number() ? fmt::format("{:.2f}%", d["score"].get<double>() * 100) : "unknown";
     h += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{}</td>", name == "overall" ? " class=\"total\"" : "",
                      HtmlEscape(name), n, score);
     for (const char* m : kMainMetrics) h += "<td>" + MetricCell(d, m) + "</td>";
@@ -78,7 +81,8 @@ std::string KramaBenchHtmlSection(const Json& report) {
   if (!report.is_object()) return "";
   std::string h =
       "<h2 id=\"kramabench\">KramaBench</h2><p>KramaBench's own metrics, aggregated as its "
-      "<code>evaluate.py</code> does: per domain the score Σ(support·mean)/Σ(rows) over success, f1, rae_score "
+      "<code>evaluate.py</code> does: per domain the score Σ(support·mean)/Σ(rows) over success, f1, "
+      "rae_score "
       "and string_bootstrap, and each metric's mean ± sample std (values present of rows). "
       "<code>llm_paraphrase</code>: " +
       HtmlEscape(report.value("llm_paraphrase", "unknown")) + " (docs/kramabench.md).</p>";
@@ -91,7 +95,8 @@ std::string KramaBenchHtmlSection(const Json& report) {
   if (report.contains("unscored") && !report["unscored"].empty()) {
     h += "<p>Not scored by KramaBench's metrics:</p><ul class=\"warn\">";
     for (const Json& u : report["unscored"])
-      h += fmt::format("<li>{}: {}</li>", HtmlEscape(u.value("task_id", "")), HtmlEscape(u.value("reason", "")));
+      h += fmt::format("<li>{}: {}</li>", HtmlEscape(u.value("task_id", "")),
+                       HtmlEscape(u.value("reason", "")));
     h += "</ul>";
   }
   return h;

@@ -5,9 +5,9 @@
 // Python's Unicode tables could give another answer.
 #include <utf8proc.h>
 
+#include <cfloat>
 #include <charconv>
 #include <cmath>
-#include <cfloat>
 #include <map>
 #include <set>
 
@@ -104,7 +104,8 @@ struct LiteralParser {
       ++i;
       return Json(out);
     }
-    for (auto [word, val] : {std::pair<std::string_view, Json>{"True", true}, {"False", false}, {"None", nullptr}}) {
+    for (auto [word, val] :
+         {std::pair<std::string_view, Json>{"True", true}, {"False", false}, {"None", nullptr}}) {
       if (s.substr(i, word.size()) == word) return i += word.size(), val;
     }
     size_t b = i;
@@ -119,7 +120,8 @@ struct LiteralParser {
       auto r = std::from_chars(tok.data() + (tok[0] == '+'), tok.data() + tok.size(), n);
       if (r.ec == std::errc() && r.ptr == tok.data() + tok.size()) return Json(n);
     }
-    if (tok.find_first_of("in") != std::string_view::npos) return std::nullopt;  // inf/nan are names in Python
+    if (tok.find_first_of("in") != std::string_view::npos)
+      return std::nullopt;  // inf/nan are names in Python
     auto f = PyFloat(tok);
     if (!f) return std::nullopt;
     return Json(*f);
@@ -260,8 +262,10 @@ double KbBleu(std::string_view predicted, std::string_view target) {
   double log_sum = 0;
   for (size_t n = 1; n <= 4; ++n) {
     std::map<std::u32string, size_t> hc, rc;
-    for (size_t i = 0; i + n <= hyp.size(); ++i) ++hc[std::u32string(hyp.begin() + long(i), hyp.begin() + long(i + n))];
-    for (size_t i = 0; i + n <= ref.size(); ++i) ++rc[std::u32string(ref.begin() + long(i), ref.begin() + long(i + n))];
+    for (size_t i = 0; i + n <= hyp.size(); ++i)
+      ++hc[std::u32string(hyp.begin() + long(i), hyp.begin() + long(i + n))];
+    for (size_t i = 0; i + n <= ref.size(); ++i)
+      ++rc[std::u32string(ref.begin() + long(i), ref.begin() + long(i + n))];
     size_t num = 0, den = 0;
     for (const auto& [g, c] : hc) {
       den += c;
@@ -362,10 +366,12 @@ std::optional<double> KbF1Approximate(std::string_view predicted_s, std::string_
 }
 
 Result<std::map<std::string, std::optional<double>>> KramaBenchMetrics(std::string_view answer_type,
-                                                                         const Json& predicted, const Json& target,
-                                                                         std::optional<bool> paraphrase) {
+                                                                       const Json& predicted,
+                                                                       const Json& target,
+                                                                       std::optional<bool> paraphrase) {
   const auto& names = KramaBenchMetricsFor(answer_type);
-  if (names.empty()) return InvalidArgument("unknown KramaBench answer_type '" + std::string(answer_type) + "'");
+  if (names.empty())
+    return InvalidArgument("unknown KramaBench answer_type '" + std::string(answer_type) + "'");
   std::string p = PythonStrip(PythonStr(predicted)), t = PythonStrip(PythonStr(target));
   std::map<std::string, std::optional<double>> m;
   auto finite = [](std::optional<double> v) -> std::optional<double> {
@@ -383,17 +389,20 @@ Result<std::map<std::string, std::optional<double>>> KramaBenchMetrics(std::stri
     else if (name == "recall") m[name] = KbRouge1(p, t).recall;
     else if (name == "f1") m[name] = KbF1(p, t);
     else if (name == "f1_approximate") m[name] = KbF1Approximate(p, t);
-    else if (name == "llm_paraphrase") m[name] = paraphrase ? std::optional<double>(*paraphrase ? 1.0 : 0.0) : std::nullopt;
+    else if (name == "llm_paraphrase")
+      m[name] = paraphrase ? std::optional<double>(*paraphrase ? 1.0 : 0.0) : std::nullopt;
   }
   std::string main;
-  if (auto s = KramaBenchMainScore(answer_type, m, &main); !main.empty() && main != "success" && main != "f1") {
+  if (auto s = KramaBenchMainScore(answer_type, m, &main);
+      !main.empty() && main != "success" && main != "f1") {
     m[main] = s;
   }
   return m;
 }
 
 std::optional<double> KramaBenchMainScore(std::string_view answer_type,
-                                          const std::map<std::string, std::optional<double>>& m, std::string* name) {
+                                          const std::map<std::string, std::optional<double>>& m,
+                                          std::string* name) {
   auto get = [&](const char* k) -> std::optional<double> {
     auto it = m.find(k);
     return it == m.end() ? std::nullopt : it->second;

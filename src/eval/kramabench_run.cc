@@ -15,7 +15,9 @@ Json MetricsJson(const std::map<std::string, std::optional<double>>& m) {
 Json RowJson(const KramaBenchRow& r) {
   std::string main;
   auto s = KramaBenchMainScore(r.answer_type, r.metrics, &main);
-  Json j = {{"task_id", r.task_id}, {"domain", r.domain}, {"answer_type", r.answer_type},
+  Json j = {{"task_id", r.task_id},
+            {"domain", r.domain},
+            {"answer_type", r.answer_type},
             {"metrics", MetricsJson(r.metrics)}};
   j["main_metric"] = main.empty() ? Json(nullptr) : Json(main);
   j["score"] = s ? Json(*s) : Json(nullptr);
@@ -66,7 +68,8 @@ Json KramaBenchRunReport(const RunScore& score, const RunData& run, const std::v
     }
   }
   if (!any) return nullptr;
-  Json j = {{"tasks", per_task}, {"unscored", unscored}, {"leaderboard", AggregateKramaBench(main_rows).ToJson()}};
+  Json j = {
+      {"tasks", per_task}, {"unscored", unscored}, {"leaderboard", AggregateKramaBench(main_rows).ToJson()}};
   if (!sub_rows.empty()) {
     j["subtasks"] = per_subtask;
     j["subtask_leaderboard"] = AggregateKramaBench(sub_rows).ToJson();
@@ -76,29 +79,31 @@ Json KramaBenchRunReport(const RunScore& score, const RunData& run, const std::v
 }
 
 std::string FormatKramaBenchLeaderboard(const Json& lb, std::string_view title) {
-    std::string out = fmt::format("{}\n{:<14} {:>10} {:>9} {:>9} {:>10} {:>17} {:>8}\n", title, "domain", "score",
-                                  "success", "f1", "rae_score", "string_bootstrap", "unknown");
-    auto cell = [](const Json& d, const char* k) -> std::string {
-      if (!d["metrics"].contains(k)) return "-";
-      const Json& m = d["metrics"][k];
-      return m["mean"].is_null() ? "unknown" : fmt::format("{:.3f}", m["mean"].get<double>());
-    };
-    auto row = [&](const std::string& name, const Json& d) {
-      std::string score = d["score"].is_null() ? "unknown" : fmt::format("{:.2f}%", d["score"].get<double>() * 100);
-      out += fmt::format("{:<14} {:>10} {:>9} {:>9} {:>10} {:>17} {:>8}\n", name, score, cell(d, "success"),
-                         cell(d, "f1"), cell(d, "rae_score"), cell(d, "string_bootstrap"),
-                         d["unknown_scores"].get<size_t>());
-    };
-    for (const auto& [name, d] : lb.items())
-      if (name != "overall") row(name, d);
-    if (lb.contains("overall")) row("overall", lb["overall"]);
-    return out;
+  std::string out = fmt::format("{}\n{:<14} {:>10} {:>9} {:>9} {:>10} {:>17} {:>8}\n", title, "domain",
+                                "score", "success", "f1", "rae_score", "string_bootstrap", "unknown");
+  auto cell = [](const Json& d, const char* k) -> std::string {
+    if (!d["metrics"].contains(k)) return "-";
+    const Json& m = d["metrics"][k];
+    return m["mean"].is_null() ? "unknown" : fmt::format("{:.3f}", m["mean"].get<double>());
+  };
+  auto row = [&](const std::string& name, const Json& d) {
+    std::string score =
+        d["score"].is_null() ? "unknown" : fmt::format("{:.2f}%", d["score"].get<double>() * 100);
+    out += fmt::format("{:<14} {:>10} {:>9} {:>9} {:>10} {:>17} {:>8}\n", name, score, cell(d, "success"),
+                       cell(d, "f1"), cell(d, "rae_score"), cell(d, "string_bootstrap"),
+                       d["unknown_scores"].get<size_t>());
+  };
+  for (const auto& [name, d] : lb.items())
+    if (name != "overall") row(name, d);
+  if (lb.contains("overall")) row("overall", lb["overall"]);
+  return out;
 }
 
 std::string FormatKramaBenchRunReport(const Json& report) {
   if (report.is_null()) return "";
   std::string out = FormatKramaBenchLeaderboard(report["leaderboard"], "KramaBench metrics (tasks):");
-  if (report.contains("subtask_leaderboard")) out += FormatKramaBenchLeaderboard(report["subtask_leaderboard"], "KramaBench metrics (subtasks):");
+  if (report.contains("subtask_leaderboard"))
+    out += FormatKramaBenchLeaderboard(report["subtask_leaderboard"], "KramaBench metrics (subtasks):");
   for (const auto& u : report["unscored"])
     out += fmt::format("unscored {}: {}\n", u["task_id"].get<std::string>(), u["reason"].get<std::string>());
   return out;

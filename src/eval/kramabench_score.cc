@@ -86,7 +86,8 @@ Json KramaBenchTable::ToJson() const {
 }
 
 Json KramaBenchStats(const std::vector<Task>& tasks) {
-  Json domains = Json::object(), types = Json::object(), difficulty = Json::object(), sub_types = Json::object();
+  Json domains = Json::object(), types = Json::object(), difficulty = Json::object(),
+       sub_types = Json::object();
   size_t n = 0, subtasks = 0, sources = 0, unresolved = 0;
   for (const Task& t : tasks) {
     const KramaBenchTask* kb = t.kramabench.get();
@@ -111,27 +112,33 @@ Json KramaBenchStats(const std::vector<Task>& tasks) {
       unresolved += s.files.empty();
     }
   }
-  return {{"tasks", n}, {"subtasks", subtasks}, {"domains", domains}, {"answer_types", types},
-          {"difficulty", difficulty}, {"subtask_answer_types", sub_types},
+  return {{"tasks", n},
+          {"subtasks", subtasks},
+          {"domains", domains},
+          {"answer_types", types},
+          {"difficulty", difficulty},
+          {"subtask_answer_types", sub_types},
           {"data_sources", {{"entries", sources}, {"naming_no_file", unresolved}}}};
 }
 
 std::string FormatKramaBenchStats(const Json& s) {
   std::string out = fmt::format("KramaBench: {} tasks, {} subtasks\n{:<14} {:>6} {:>9} {:>7} {:>11}\n",
-                                s["tasks"].get<size_t>(), s["subtasks"].get<size_t>(), "domain", "tasks", "subtasks",
-                                "% hard", "gold files");
+                                s["tasks"].get<size_t>(), s["subtasks"].get<size_t>(), "domain", "tasks",
+                                "subtasks", "% hard", "gold files");
   for (const auto& [d, v] : s["domains"].items()) {
     double hard = 100.0 * v["hard"].get<double>() / std::max(1.0, v["tasks"].get<double>());
-    out += fmt::format("{:<14} {:>6} {:>9} {:>6.0f}% {:>11}\n", d, v["tasks"].get<size_t>(), v["subtasks"].get<size_t>(),
-                       hard, v["gold_files"].get<size_t>());
+    out += fmt::format("{:<14} {:>6} {:>9} {:>6.0f}% {:>11}\n", d, v["tasks"].get<size_t>(),
+                       v["subtasks"].get<size_t>(), hard, v["gold_files"].get<size_t>());
   }
   out += "answer types:";
   for (const auto& [k, v] : s["answer_types"].items()) out += fmt::format(" {}={}", k, v.get<size_t>());
   out += "\ndifficulty:";
   for (const auto& [k, v] : s["difficulty"].items()) out += fmt::format(" {}={}", k, v.get<size_t>());
   out += "\nsubtask answer types:";
-  for (const auto& [k, v] : s["subtask_answer_types"].items()) out += fmt::format(" {}={}", k, v.get<size_t>());
-  out += fmt::format("\ndata_sources entries: {} ({} name no file)\n", s["data_sources"]["entries"].get<size_t>(),
+  for (const auto& [k, v] : s["subtask_answer_types"].items())
+    out += fmt::format(" {}={}", k, v.get<size_t>());
+  out += fmt::format("\ndata_sources entries: {} ({} name no file)\n",
+                     s["data_sources"]["entries"].get<size_t>(),
                      s["data_sources"]["naming_no_file"].get<size_t>());
   return out;
 }

@@ -95,7 +95,8 @@ const std::vector<std::string>& KramaBenchMetricsFor(std::string_view answer_typ
 bool IsKramaBenchWorkload(const Json& doc) {
   if (!doc.is_array() || doc.empty()) return false;
   for (const auto& t : doc)
-    if (t.is_object() && t.contains("query") && t.contains("answer_type") && !t.contains("question_id")) return true;
+    if (t.is_object() && t.contains("query") && t.contains("answer_type") && !t.contains("question_id"))
+      return true;
   return false;
 }
 
@@ -196,7 +197,8 @@ LoadResult LoadKramaBenchWorkload(const Json& doc, const std::string& file) {
   return out;
 }
 
-void CheckKramaBenchTask(const Task& task, std::vector<std::string>& errors, std::vector<std::string>& warnings) {
+void CheckKramaBenchTask(const Task& task, std::vector<std::string>& errors,
+                         std::vector<std::string>& warnings) {
   const KramaBenchTask* kb = task.kramabench.get();
   if (!kb) return;
   std::string known;
@@ -213,7 +215,8 @@ void CheckKramaBenchTask(const Task& task, std::vector<std::string>& errors, std
   if (kb->sources.empty()) warnings.push_back("no data_sources: the task has no gold datasets");
   for (const auto& st : kb->subtasks) {
     if (!st.answer_type.empty() && !IsKramaBenchAnswerType(st.answer_type)) {
-      warnings.push_back(fmt::format("subtask {}: unknown answer_type '{}' (it is left unscored)", st.id, st.answer_type));
+      warnings.push_back(
+          fmt::format("subtask {}: unknown answer_type '{}' (it is left unscored)", st.id, st.answer_type));
     }
   }
 }

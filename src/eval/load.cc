@@ -51,8 +51,8 @@ bool NaturalLess(const std::string& a, const std::string& b) {
 // "k-3-d-2" → (3, 2).
 bool ParseFolderLabel(const std::string& name, int& k, int& d) {
   int kk = 0, dd = 0, used = 0;
-  if (std::sscanf(name.c_str(), "k-%d-d-%d%n", &kk, &dd, &used) == 2 && used == static_cast<int>(name.size()) &&
-      kk > 0 && dd > 0) {
+  if (std::sscanf(name.c_str(), "k-%d-d-%d%n", &kk, &dd, &used) == 2 &&
+      used == static_cast<int>(name.size()) && kk > 0 && dd > 0) {
     k = kk;
     d = dd;
     return true;
@@ -78,9 +78,7 @@ Result<Json> ParseStrict(std::string_view text, const std::string& where, size_t
   auto cb = [&](int, Json::parse_event_t ev, Json& parsed) -> bool {
     switch (ev) {
       case Json::parse_event_t::object_start:
-      case Json::parse_event_t::array_start:
-        stack.push_back(Frame{{}, last_key});
-        break;
+      case Json::parse_event_t::array_start: stack.push_back(Frame{{}, last_key}); break;
       case Json::parse_event_t::object_end:
       case Json::parse_event_t::array_end:
         if (!stack.empty()) stack.pop_back();
@@ -88,14 +86,13 @@ Result<Json> ParseStrict(std::string_view text, const std::string& where, size_t
       case Json::parse_event_t::key: {
         last_key = parsed.get<std::string>();
         if (!stack.empty() && !stack.back().keys.insert(last_key).second && duplicate.empty()) {
-          duplicate = stack.back().name.empty() ? fmt::format("duplicate key \"{}\" in the top-level object", last_key)
-                                                : fmt::format("duplicate key \"{}\" in \"{}\"", last_key,
-                                                              stack.back().name);
+          duplicate = stack.back().name.empty()
+                          ? fmt::format("duplicate key \"{}\" in the top-level object", last_key)
+                          : fmt::format("duplicate key \"{}\" in \"{}\"", last_key, stack.back().name);
         }
         break;
       }
-      case Json::parse_event_t::value:
-        break;
+      case Json::parse_event_t::value: break;
     }
     return true;
   };
@@ -139,7 +136,8 @@ void AddTask(const Json& j, const std::string& file, size_t line, std::string_vi
 }
 
 void ParseLine(std::string_view text, const std::string& file, size_t line_no, LoadResult& out) {
-  while (!text.empty() && (text.back() == '\r' || text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  while (!text.empty() && (text.back() == '\r' || text.back() == ' ' || text.back() == '\t'))
+    text.remove_suffix(1);
   size_t first = text.find_first_not_of(" \t");
   if (first == std::string_view::npos) return;  // blank lines are allowed
   size_t line = 0, col = 0;
@@ -150,8 +148,9 @@ void ParseLine(std::string_view text, const std::string& file, size_t line_no, L
   }
   std::string where = fmt::format("{}:{}", file, line_no);
   if (!j->is_object()) {
-    AddError(out, file, line_no, 0,
-             ParseError(fmt::format("{}: a JSONL line must hold one task object, got {}", where, j->type_name())));
+    AddError(
+        out, file, line_no, 0,
+        ParseError(fmt::format("{}: a JSONL line must hold one task object, got {}", where, j->type_name())));
     return;
   }
   AddTask(*j, file, line_no, where, out);
@@ -170,7 +169,8 @@ void LoadJsonlFile(const std::string& file, LoadResult& out) {
   auto finish = [&]() {
     if (too_long) {
       AddError(out, file, line_no, 0,
-               ResourceExhausted(fmt::format("{}:{}: line longer than {} bytes, skipped", file, line_no, kMaxLineBytes)));
+               ResourceExhausted(
+                   fmt::format("{}:{}: line longer than {} bytes, skipped", file, line_no, kMaxLineBytes)));
     } else {
       ParseLine(line, file, line_no, out);
     }
@@ -240,7 +240,8 @@ LoadResult ParseTaskDocument(std::string_view text, const std::string& file) {
   }
   if (!j->is_object()) {
     AddError(out, file, 0, 0,
-             ParseError(fmt::format("{}: expected a task object or a list of questions, got {}", file, j->type_name())));
+             ParseError(fmt::format("{}: expected a task object or a list of questions, got {}", file,
+                                    j->type_name())));
     return out;
   }
   AddTask(*j, file, 0, file, out);
@@ -266,7 +267,8 @@ namespace {
 // (KramaBench's workload/ holds legal-tiny.json beside legal.json and quick-start-questions.json beside
 // environment.json, each with a task whose id the domain file also uses, for another version of it).
 // Returns, per file to skip, the note that says why.
-std::map<std::string, std::string> KramaBenchExtras(const std::vector<std::pair<std::string, LoadResult>>& parts) {
+std::map<std::string, std::string> KramaBenchExtras(
+    const std::vector<std::pair<std::string, LoadResult>>& parts) {
   std::map<std::string, std::string> domain_file;  // domain → its own workload file in this folder
   std::map<std::string, std::string> id_file;      // task id → the domain file holding it
   auto all_kb = [](const LoadResult& r) {
@@ -301,7 +303,8 @@ std::map<std::string, std::string> KramaBenchExtras(const std::vector<std::pair<
     std::string ids;
     for (const auto& id : reused) ids += (ids.empty() ? "" : ", ") + id;
     skip[file] = fmt::format(
-        "{}: skipped: not a KramaBench domain's own workload, and its tasks {} reuse ids of {} (another version "
+        "{}: skipped: not a KramaBench domain's own workload, and its tasks {} reuse ids of {} (another "
+        "version "
         "of each task there); give the file alone to use its {} tasks",
         file, ids, other, r.tasks.size());
   }
@@ -329,7 +332,8 @@ LoadResult LoadTasks(const std::vector<std::string>& paths) {
       }
       if (ec) AddError(out, path, 0, 0, ErrnoStatus(ec.value(), "listing " + path));
       // An empty folder is a mistake (a wrong path, a missing download), never an empty benchmark.
-      if (!ec && files.empty()) AddError(out, path, 0, 0, NotFound(path + ": no *.json or *.jsonl task files in this folder"));
+      if (!ec && files.empty())
+        AddError(out, path, 0, 0, NotFound(path + ": no *.json or *.jsonl task files in this folder"));
       std::sort(files.begin(), files.end(), NaturalLess);
     } else {
       files.push_back(path);

@@ -49,12 +49,18 @@ Status ReadTokens(const Json& j, std::string_view where, llm::Usage& u) {
 }  // namespace
 
 Json PredictionRecord::ToJson() const {
-  Json j = {{"task_id", task_id},      {"status", status},
-            {"answer", answer},        {"raw_answer", raw_answer ? Json(*raw_answer) : Json()},
-            {"reasoning", reasoning},  {"sources", sources},
-            {"turns", turns},          {"tool_calls", tool_calls},
-            {"usage", usage.ToJson()}, {"cost_usd", cost_usd ? Json(*cost_usd) : Json()},
-            {"elapsed_s", elapsed_s ? Json(*elapsed_s) : Json()}, {"returned", returned},
+  Json j = {{"task_id", task_id},
+            {"status", status},
+            {"answer", answer},
+            {"raw_answer", raw_answer ? Json(*raw_answer) : Json()},
+            {"reasoning", reasoning},
+            {"sources", sources},
+            {"turns", turns},
+            {"tool_calls", tool_calls},
+            {"usage", usage.ToJson()},
+            {"cost_usd", cost_usd ? Json(*cost_usd) : Json()},
+            {"elapsed_s", elapsed_s ? Json(*elapsed_s) : Json()},
+            {"returned", returned},
             {"accessed", accessed}};
   if (!raw_answer) j.erase("raw_answer");
   if (!elapsed_s) j.erase("elapsed_s");
@@ -76,13 +82,14 @@ Result<PredictionRecord> PredictionRecord::FromJson(const Json& j, std::string_v
   if (auto r = j.find("raw_answer"); r != j.end() && r->is_string()) p.raw_answer = r->get<std::string>();
   std::string status = "ok";
   LAKEQA_RETURN_IF_ERROR(GetString(j, "status", where, status));
-  static const std::set<std::string> kStatuses = {"answered",    "max_turns",  "timeout", "token_limit",
-                                                  "cost_limit",  "error",      "crashed", "not_applicable"};
+  static const std::set<std::string> kStatuses = {"answered",   "max_turns", "timeout", "token_limit",
+                                                  "cost_limit", "error",     "crashed", "not_applicable"};
   p.status = CanonicalStatus(status);
   if (!kStatuses.count(p.status))
-    return FieldError(where, "status",
-                      "one of ok (answered), timeout, crashed, turn_limit (max_turns), token_limit, cost_limit, "
-                      "not_applicable, error");
+    return FieldError(
+        where, "status",
+        "one of ok (answered), timeout, crashed, turn_limit (max_turns), token_limit, cost_limit, "
+        "not_applicable, error");
   // A line without a runtime has an unknown one, never 0 s.
   for (const char* key : {"runtime_s", "elapsed_s"}) {
     if (auto r = j.find(key); r != j.end() && !r->is_null()) {

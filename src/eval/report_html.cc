@@ -31,9 +31,7 @@ struct Bar {
 
 constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948"};
 
-std::string Pct(double v) {
-  return fmt::format("{:.1f}%", v * 100);
-}
+std::string Pct(double v) { return fmt::format("{:.1f}%", v * 100); }
 
 // A vertical bar chart; `id` goes into data-chart so tests and readers can find it.
 std::string BarChart(const std::string& id, const std::string& title, const std::vector<Bar>& bars,
@@ -82,8 +80,7 @@ std::string GroupedChart(const std::string& id, const std::string& title,
   const int w = 460, h = 260, left = 40, bottom = 50, top = 20;
   const int plot_h = h - bottom - top;
   size_t points = 0;
-  for (const auto& sr : series)
-    points += sr.second.size();
+  for (const auto& sr : series) points += sr.second.size();
   std::string s = fmt::format(
       "<figure><figcaption>{}</figcaption><svg data-chart=\"{}\" data-points=\"{}\" width=\"{}\" "
       "height=\"{}\" "
@@ -162,7 +159,8 @@ std::string FunnelChart(const RunScore& score) {
 std::string CostChart(const RunScore& score) {
   const int w = 460, h = 260, left = 50, bottom = 40, top = 15, right = 15;
   if (score.cost.n == 0) {
-    return "<figure><figcaption>Cost vs accuracy: cost unknown for every task (an unpriced model)</figcaption>"
+    return "<figure><figcaption>Cost vs accuracy: cost unknown for every task (an unpriced "
+           "model)</figcaption>"
            "</figure>";
   }
   double max_cost = 0;
@@ -232,9 +230,11 @@ std::string Count(int64_t n) {
 std::string Facet(const std::string& v) { return v.empty() ? "-" : v; }
 
 // A <select> that filters the task table on one data-* attribute of its rows.
-std::string FilterSelect(const std::string& attr, const std::string& label, const std::vector<std::string>& values) {
-  std::string s = fmt::format("<label>{} <select class=\"flt\" data-attr=\"{}\"><option value=\"\">all</option>",
-                              HtmlEscape(label), attr);
+std::string FilterSelect(const std::string& attr, const std::string& label,
+                         const std::vector<std::string>& values) {
+  std::string s =
+      fmt::format("<label>{} <select class=\"flt\" data-attr=\"{}\"><option value=\"\">all</option>",
+                  HtmlEscape(label), attr);
   for (const auto& v : values) s += fmt::format("<option>{}</option>", HtmlEscape(v));
   return s + "</select></label> ";
 }
@@ -366,23 +366,12 @@ std::string HtmlEscape(std::string_view s) {
   out.reserve(s.size());
   for (char c : s) {
     switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out.push_back(c);
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out.push_back(c);
     }
   }
   return SanitizeUtf8(out);
@@ -431,7 +420,8 @@ std::string CmdbenchSection(const RunScore& score, const RunData& run) {
   if (auto c = run.run_json.find("config"); c != run.run_json.end() && c->is_object())
     given = c->value("provide_provenance", false);
   std::string h = "<h2 id=\"cmdbench\">CMDBench</h2><p>";
-  h += given ? "Setting: <b>provenance given</b> (<code>--provide-provenance</code>: each question carried its gold "
+  h += given ? "Setting: <b>provenance given</b> (<code>--provide-provenance</code>: each question carried "
+               "its gold "
                "table, sub-graph or paragraphs; CMDBench's oracle setting)."
              : "Setting: <b>discovery</b> (the agent found the sources itself).";
   h += " D_ret / D_acc of a source question compare the modalities of the datasets touched with its gold "
@@ -445,12 +435,14 @@ std::string CmdbenchSection(const RunScore& score, const RunData& run) {
   for (const auto& [kind, k] : score.by_cmdbench_kind) {
     double em = k.tasks ? static_cast<double>(k.em) / static_cast<double>(k.tasks) : 0;
     double len = k.tasks ? static_cast<double>(k.lenient) / static_cast<double>(k.tasks) : 0;
-    std::string judge = k.judged ? fmt::format("{} of {}", Pct(static_cast<double>(k.judge_correct) /
-                                                              static_cast<double>(k.judged)),
-                                               k.judged)
-                                 : "not judged";
-    h += fmt::format("<tr><td>{}</td><td>{}</td><td>{} ({})</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                     HtmlEscape(kind), k.tasks, Pct(em), k.em, Pct(len), judge, prf(k.dret), prf(k.dacc));
+    std::string judge =
+        k.judged
+            ? fmt::format("{} of {}",
+                          Pct(static_cast<double>(k.judge_correct) / static_cast<double>(k.judged)), k.judged)
+            : "not judged";
+    h += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{} ({})</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        HtmlEscape(kind), k.tasks, Pct(em), k.em, Pct(len), judge, prf(k.dret), prf(k.dacc));
     bars.push_back({kind, em, fmt::format("{} ({}/{})", Pct(em), k.em, k.tasks)});
   }
   h += "</tbody></table><div class=\"charts\">";
@@ -489,23 +481,25 @@ std::string MetricsSection(const RunScore& score) {
   h += Metric("lenient (EM ∪ numeric ∪ date)", Pct(score.lenient));
   h += Metric("token F1", fmt::format("{:.3f}", score.token_f1));
   if (score.judged) {
-    h += Metric(score.judge_failed ? fmt::format("LLM judge ({} of {} tasks without a verdict)", score.judge_failed,
-                                                 score.tasks.size())
+    h += Metric(score.judge_failed ? fmt::format("LLM judge ({} of {} tasks without a verdict)",
+                                                 score.judge_failed, score.tasks.size())
                                    : "LLM judge",
                 score.judge_verdicts ? Pct(score.judge_accuracy) : "none");
   }
-  h += Metric("runtime mean / p90",
-              score.runtime.n == 0
-                  ? std::string("unknown")
-                  : fmt::format("{:.1f}s / {:.1f}s{}", score.runtime.mean, score.runtime.p90,
-                                score.runtime_unknown ? fmt::format(" ({} unknown)", score.runtime_unknown) : ""));
+  h += Metric(
+      "runtime mean / p90",
+      score.runtime.n == 0
+          ? std::string("unknown")
+          : fmt::format("{:.1f}s / {:.1f}s{}", score.runtime.mean, score.runtime.p90,
+                        score.runtime_unknown ? fmt::format(" ({} unknown)", score.runtime_unknown) : ""));
   if (score.cost.n == 0) {
     h += Metric("cost (an unpriced model)", "unknown");
   } else {
-    h += Metric(score.cost_unknown ? fmt::format("cost mean / total of {} tasks ({} of unknown cost left out)",
-                                                 score.cost.n, score.cost_unknown)
-                                   : "cost mean / total",
-                fmt::format("${:.4f} / ${:.2f}", score.cost.mean, score.cost.sum));
+    h +=
+        Metric(score.cost_unknown ? fmt::format("cost mean / total of {} tasks ({} of unknown cost left out)",
+                                                score.cost.n, score.cost_unknown)
+                                  : "cost mean / total",
+               fmt::format("${:.4f} / ${:.2f}", score.cost.mean, score.cost.sum));
   }
   h += Metric("D_acc P / R / F1", fmt::format("{:.1f} / {:.1f} / {:.1f}", score.dacc.precision * 100,
                                               score.dacc.recall * 100, score.dacc.f1 * 100));
@@ -583,8 +577,7 @@ std::string WarningsSection(const RunScore& score, const ReportOptions& o) {
   std::string h;
   if (!score.warnings.empty() || !score.not_run.empty() || !score.unknown_predictions.empty()) {
     h += "<h2>Warnings</h2><ul class=\"warn\">";
-    for (const auto& w : score.warnings)
-      h += "<li>" + HtmlEscape(Cut(w, o.max_field_chars)) + "</li>";
+    for (const auto& w : score.warnings) h += "<li>" + HtmlEscape(Cut(w, o.max_field_chars)) + "</li>";
     if (!score.not_run.empty())
       h += fmt::format("<li>{} tasks have no prediction line</li>", score.not_run.size());
     if (!score.unknown_predictions.empty()) {
@@ -608,7 +601,8 @@ std::string TasksSection(const RunScore& score) {
     types.insert(Facet(t.answer_type));
     mixes.insert(Facet(t.namespace_mix));
   }
-  h += "<h2>Tasks</h2><div class=\"filters\"><input id=\"filter\" placeholder=\"filter rows by text\" size=\"30\"> ";
+  h += "<h2>Tasks</h2><div class=\"filters\"><input id=\"filter\" placeholder=\"filter rows by text\" "
+       "size=\"30\"> ";
   auto list = [](const auto& set) {
     std::vector<std::string> v;
     for (const auto& x : set) v.push_back(fmt::format("{}", x));
@@ -624,7 +618,8 @@ std::string TasksSection(const RunScore& score) {
   h += "<span id=\"shown\"></span></div>";
   h += "<table id=\"tasks\"><thead><tr><th>task</th><th>EM</th><th>lenient</th><th>F1</th>";
   if (score.judged) h += "<th>judge</th>";
-  h += "<th>answer</th><th title=\"the answer as EM compared it: CleanAnswer of the raw answer\">scored as</th>"
+  h += "<th>answer</th><th title=\"the answer as EM compared it: CleanAnswer of the raw answer\">scored "
+       "as</th>"
        "<th>gold</th><th>status</th><th>funnel</th><th>k</th><th>docs</th><th>D_ret R</th>"
        "<th>D_acc R</th><th>calls</th><th>tokens in</th><th>tokens out</th><th>runtime s</th><th>cost $</th>"
        "<th>trace</th></tr></thead><tbody>";
@@ -632,21 +627,23 @@ std::string TasksSection(const RunScore& score) {
     const TaskScore& t = score.tasks[i];
     h += fmt::format(
         "<tr id=\"row-{}\" class=\"{}\" data-stage=\"{}\" data-k=\"{}\" data-status=\"{}\" data-type=\"{}\" "
-        "data-ns=\"{}\"><td><a class=\"tr\" href=\"#trace-{}\">{}</a></td><td class=\"em\" data-v=\"{}\">{}</td>"
+        "data-ns=\"{}\"><td><a class=\"tr\" href=\"#trace-{}\">{}</a></td><td class=\"em\" "
+        "data-v=\"{}\">{}</td>"
         "<td>{}</td><td>{:.2f}</td>",
         i, t.answer.em ? "ok" : "bad", FunnelStageName(t.stage), t.hops, HtmlEscape(Facet(t.status)),
-        HtmlEscape(Facet(t.answer_type)), HtmlEscape(Facet(t.namespace_mix)), i, HtmlEscape(t.task_id), t.answer.em ? 1 : 0,
-        t.answer.em ? "✔" : "✘", t.answer.lenient() ? "✔" : "", t.answer.f1);
+        HtmlEscape(Facet(t.answer_type)), HtmlEscape(Facet(t.namespace_mix)), i, HtmlEscape(t.task_id),
+        t.answer.em ? 1 : 0, t.answer.em ? "✔" : "✘", t.answer.lenient() ? "✔" : "", t.answer.f1);
     if (score.judged) h += fmt::format("<td>{}</td>", !t.judge ? "no verdict" : t.judge->correct ? "✔" : "✘");
     h += fmt::format(
-        "<td>{}</td><td class=\"scored\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2f}</td>"
+        "<td>{}</td><td "
+        "class=\"scored\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2f}</td>"
         "<td>{:.2f}</td><td>{}</td><td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td><td>{}</td><td>{}</td>"
         "<td><a class=\"tr\" href=\"#trace-{}\">view</a></td></tr>",
         HtmlEscape(Cut(AnswerText(t.raw_answer), 200)),
         t.status == "ok" ? HtmlEscape(Cut(t.answer.cleaned, 200)) : std::string("<i>not scored</i>"),
-        HtmlEscape(Cut(AnswerText(t.gold), 200)),
-        HtmlEscape(t.status), FunnelStageName(t.stage), t.hops, t.documents, t.dret.recall, t.dacc.recall,
-        t.sets.calls, t.input_tokens, Count(t.input_tokens), t.output_tokens, Count(t.output_tokens),
+        HtmlEscape(Cut(AnswerText(t.gold), 200)), HtmlEscape(t.status), FunnelStageName(t.stage), t.hops,
+        t.documents, t.dret.recall, t.dacc.recall, t.sets.calls, t.input_tokens, Count(t.input_tokens),
+        t.output_tokens, Count(t.output_tokens),
         t.runtime_s ? fmt::format("{:.1f}", *t.runtime_s) : "unknown",
         t.cost_usd ? fmt::format("{:.4f}", *t.cost_usd) : "unknown", i);
   }

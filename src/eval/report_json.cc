@@ -45,8 +45,7 @@ Json RunScore::ToJson() const {
   j["discovery_tasks"] = discovery_tasks;
   j["status"] = status_counts;
   Json funnel_j = Json::object();
-  for (FunnelStage st : AllFunnelStages())
-    funnel_j[std::string(FunnelStageName(st))] = funnel.at(st);
+  for (FunnelStage st : AllFunnelStages()) funnel_j[std::string(FunnelStageName(st))] = funnel.at(st);
   j["funnel"] = funnel_j;
   j["by_hops"] = Buckets(by_hops);
   j["by_documents"] = Buckets(by_documents);
@@ -65,26 +64,26 @@ Json RunScore::ToJson() const {
   j["tool_call_totals"] = tool_call_totals;
   j["tokens"] = {{"input", input_tokens}, {"output", output_tokens}, {"cache_read", cache_read_tokens}};
   if (judged) {
-    j["judge"] = {{"model", judge_model},
-                  {"judged", judge_verdicts},
-                  {"failed", judge_failed},
-                  {"failed_tasks", judge_failed_tasks},
-                  {"accuracy", judge_verdicts ? Json(judge_accuracy) : Json()},
-                  {"agreement_with_em", judge_verdicts ? Json(judge_agreement) : Json()},
-                  {"disagreements", judge_em_disagreements},
-                  {"cost_usd", judge_cost_unknown && judge_cost_unknown == judge_verdicts ? Json() : Json(judge_cost_usd)},
-                  {"cost_unknown", judge_cost_unknown}};
+    j["judge"] = {
+        {"model", judge_model},
+        {"judged", judge_verdicts},
+        {"failed", judge_failed},
+        {"failed_tasks", judge_failed_tasks},
+        {"accuracy", judge_verdicts ? Json(judge_accuracy) : Json()},
+        {"agreement_with_em", judge_verdicts ? Json(judge_agreement) : Json()},
+        {"disagreements", judge_em_disagreements},
+        {"cost_usd",
+         judge_cost_unknown && judge_cost_unknown == judge_verdicts ? Json() : Json(judge_cost_usd)},
+        {"cost_unknown", judge_cost_unknown}};
   }
   if (epochs) j["epochs"] = epochs->ToJson();
   j["not_run"] = not_run;
   j["unknown_predictions"] = unknown_predictions;
   j["superseded"] = Json::array();
-  for (const SupersededLine& l : superseded)
-    j["superseded"].push_back(l.ToJson());
+  for (const SupersededLine& l : superseded) j["superseded"].push_back(l.ToJson());
   j["warnings"] = warnings;
   Json rows = Json::array();
-  for (const TaskScore& t : tasks)
-    rows.push_back(t.ToJson());
+  for (const TaskScore& t : tasks) rows.push_back(t.ToJson());
   j["per_task"] = std::move(rows);
   return j;
 }

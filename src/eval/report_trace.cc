@@ -44,8 +44,9 @@ Json TraceJson(const TaskScore& t, const RunData& run, const ReportOptions& o) {
             {"stage", std::string(FunnelStageName(t.stage))},
             {"gold_datasets", t.gold_datasets},
             {"trace_file", RunDir::TraceRelative(t.task_id)}};
-  j["judge"] = t.judge ? Json{{"correct", t.judge->correct}, {"rationale", Cut(t.judge->rationale, o.max_field_chars)}}
-                       : Json(nullptr);
+  j["judge"] =
+      t.judge ? Json{{"correct", t.judge->correct}, {"rationale", Cut(t.judge->rationale, o.max_field_chars)}}
+              : Json(nullptr);
   Json events = Json::array();
   size_t total = 0;
   if (auto it = run.traces.find(t.task_id); it != run.traces.end()) {
@@ -72,7 +73,8 @@ Json TraceJson(const TaskScore& t, const RunData& run, const ReportOptions& o) {
   return j;
 }
 
-Status WriteTraceScripts(const RunScore& score, const RunData& run, const std::string& dir, const ReportOptions& o) {
+Status WriteTraceScripts(const RunScore& score, const RunData& run, const std::string& dir,
+                         const ReportOptions& o) {
   // A report written before for more tasks must not leave its traces behind.
   const RunDir run_dir(dir);
   LAKEQA_RETURN_IF_ERROR(RemoveAll(run_dir.ReportTracesDir()));
@@ -80,7 +82,8 @@ Status WriteTraceScripts(const RunScore& score, const RunData& run, const std::s
   // One sync for the batch, not one per file (a run has a thousand tasks): temp files, syncfs, renames.
   std::vector<std::pair<std::string, std::string>> written;
   for (size_t i = 0; i < score.tasks.size(); ++i) {
-    std::string js = "lakeqaTrace(" + std::to_string(i) + "," + DumpJson(TraceJson(score.tasks[i], run, o)) + ");\n";
+    std::string js =
+        "lakeqaTrace(" + std::to_string(i) + "," + DumpJson(TraceJson(score.tasks[i], run, o)) + ");\n";
     std::string path = dir + "/" + RunDir::ReportTraceScript(i);
     LAKEQA_ASSIGN_OR_RETURN(std::string tmp, WriteTempFileBeside(path, js));
     written.emplace_back(std::move(tmp), std::move(path));

@@ -18,8 +18,6 @@ inline std::string Cut(std::string_view s, size_t max) {
 }
 
 // An answer as text: strings as they are, anything else as JSON.
-inline std::string AnswerText(const Json& j) {
-  return j.is_string() ? j.get<std::string>() : DumpJson(j);
-}
+inline std::string AnswerText(const Json& j) { return j.is_string() ? j.get<std::string>() : DumpJson(j); }
 
 }  // namespace lakeqa::eval::report_internal

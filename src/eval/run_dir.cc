@@ -12,7 +12,9 @@ std::string RunDir::TraceRelative(const std::string& task_id, int epoch) {
   return TracesRelative(epoch) + "/" + TraceFileName(task_id) + ".jsonl";
 }
 
-std::string RunDir::Join(const std::string& name) const { return (std::filesystem::path(dir_) / name).string(); }
+std::string RunDir::Join(const std::string& name) const {
+  return (std::filesystem::path(dir_) / name).string();
+}
 
 std::string RunDir::ReportTraceScript(size_t index) {
   return std::string(kReportTraces) + "/" + std::to_string(index) + ".js";

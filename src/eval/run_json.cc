@@ -20,8 +20,8 @@ Result<std::vector<std::string>> RunTaskPaths(const Json& run_json, std::string_
   auto format = run_json.find("format");
   if (format != run_json.end()) {
     if (!format->is_string() || *format != kRunFormat) {
-      return Unsupported(std::string(where) + ": run.json format " + format->dump() + " is not " + kRunFormat +
-                         " (written by another lakeqa version); pass --tasks");
+      return Unsupported(std::string(where) + ": run.json format " + format->dump() + " is not " +
+                         kRunFormat + " (written by another lakeqa version); pass --tasks");
     }
     if (auto t = run_json.find("tasks"); t != run_json.end()) AddPaths(*t, out);
     return out;

@@ -37,8 +37,10 @@ Prf MeanPrf(Prf sum, size_t n) {
 // The trace's dataset sets as the modalities of lakeqa's cmdbench lake (CmdbenchModalityOf).
 TraceSets CmdbenchModalitySets(const TraceSets& in) {
   TraceSets out = in;
-  for (auto [from, to] : {std::pair{&in.retrieved, &out.retrieved}, {&in.accessed, &out.accessed},
-                          {&in.selected, &out.selected}, {&in.analyzed, &out.analyzed}}) {
+  for (auto [from, to] : {std::pair{&in.retrieved, &out.retrieved},
+                          {&in.accessed, &out.accessed},
+                          {&in.selected, &out.selected},
+                          {&in.analyzed, &out.analyzed}}) {
     to->clear();
     for (const auto& d : *from) to->insert(CmdbenchModalityOf(d));
   }
@@ -80,11 +82,9 @@ void ForEachJsonLine(const std::string& text, const std::string& file, std::vect
 
 std::string NamespaceMix(const std::vector<std::string>& gold) {
   std::set<std::string> ns;
-  for (const auto& id : gold)
-    ns.insert(id.substr(0, id.find('/')));
+  for (const auto& id : gold) ns.insert(id.substr(0, id.find('/')));
   std::string out;
-  for (const auto& n : ns)
-    out += (out.empty() ? "" : "+") + n;
+  for (const auto& n : ns) out += (out.empty() ? "" : "+") + n;
   return out.empty() ? "none" : out;
 }
 
@@ -96,13 +96,9 @@ double Percentile(const std::vector<double>& sorted, double q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
 }
 
-Json PrfJson(const Prf& p) {
-  return {{"precision", p.precision}, {"recall", p.recall}, {"f1", p.f1}};
-}
+Json PrfJson(const Prf& p) { return {{"precision", p.precision}, {"recall", p.recall}, {"f1", p.f1}}; }
 
-Json SetJson(const std::set<std::string>& s) {
-  return Json(std::vector<std::string>(s.begin(), s.end()));
-}
+Json SetJson(const std::set<std::string>& s) { return Json(std::vector<std::string>(s.begin(), s.end())); }
 
 }  // namespace
 
@@ -140,7 +136,8 @@ Result<TraceEvent> TraceEventFromJson(const Json& j, std::string_view where) {
   e.turn = static_cast<int>(turn);
   LAKEQA_RETURN_IF_ERROR(GetString(j, "tool", where, e.tool));
   // "tool": null is a turn on which the model called no tool (the llm agent nudges it); absent is an error.
-  if (e.tool.empty() && !(j.contains("tool") && j["tool"].is_null())) return FieldError(where, "tool", "a tool name");
+  if (e.tool.empty() && !(j.contains("tool") && j["tool"].is_null()))
+    return FieldError(where, "tool", "a tool name");
   if (auto a = j.find("arguments"); a != j.end()) e.arguments = *a;
   e.status = "ok";
   LAKEQA_RETURN_IF_ERROR(GetString(j, "status", where, e.status));
@@ -149,7 +146,8 @@ Result<TraceEvent> TraceEventFromJson(const Json& j, std::string_view where) {
   LAKEQA_RETURN_IF_ERROR(GetIds(j, "returned", where, e.returned));
   LAKEQA_RETURN_IF_ERROR(GetIds(j, "accessed", where, e.accessed));
   // Agents write the result as the text the model saw; any other JSON value is shown as JSON.
-  if (auto r = j.find("result"); r != j.end() && !r->is_null()) e.result = r->is_string() ? r->get<std::string>() : DumpJson(*r);
+  if (auto r = j.find("result"); r != j.end() && !r->is_null())
+    e.result = r->is_string() ? r->get<std::string>() : DumpJson(*r);
   LAKEQA_RETURN_IF_ERROR(GetString(j, "content", where, e.content));
   LAKEQA_RETURN_IF_ERROR(GetNumber(j, "model_ms", where, e.model_ms));
   if (auto u = j.find("usage"); u != j.end() && u->is_object()) {
@@ -160,9 +158,8 @@ Result<TraceEvent> TraceEventFromJson(const Json& j, std::string_view where) {
 }
 
 bool IsFinalStatus(std::string_view s) {
-  static const std::set<std::string, std::less<>> kFinal = {"ok",          "answered",   "timeout",
-                                                            "turn_limit",  "max_turns",  "token_limit",
-                                                            "cost_limit",  "not_applicable"};
+  static const std::set<std::string, std::less<>> kFinal = {
+      "ok", "answered", "timeout", "turn_limit", "max_turns", "token_limit", "cost_limit", "not_applicable"};
   return kFinal.count(s) > 0;
 }
 
@@ -170,7 +167,8 @@ Json SupersededLine::ToJson() const {
   return {{"task_id", task_id}, {"line", line}, {"status", status}, {"by_line", by_line}};
 }
 
-std::vector<size_t> CurrentLines(const std::vector<PredictionLine>& lines, std::vector<SupersededLine>* superseded) {
+std::vector<size_t> CurrentLines(const std::vector<PredictionLine>& lines,
+                                 std::vector<SupersededLine>* superseded) {
   std::map<std::pair<std::string, int>, size_t> slot;  // (task id, epoch) → position in `current`
   std::vector<size_t> current;
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -183,11 +181,11 @@ std::vector<size_t> CurrentLines(const std::vector<PredictionLine>& lines, std::
   }
   if (superseded != nullptr) {
     std::map<std::pair<std::string, int>, size_t> by_task;
-    for (size_t i : current)
-      by_task[{lines[i].task_id, lines[i].epoch}] = i;
+    for (size_t i : current) by_task[{lines[i].task_id, lines[i].epoch}] = i;
     for (size_t i = 0; i < lines.size(); ++i) {
       size_t wins = by_task[{lines[i].task_id, lines[i].epoch}];
-      if (wins != i) superseded->push_back({lines[i].task_id, lines[i].line, lines[i].status, lines[wins].line});
+      if (wins != i)
+        superseded->push_back({lines[i].task_id, lines[i].line, lines[i].status, lines[wins].line});
     }
   }
   return current;
@@ -219,10 +217,8 @@ Result<RunData> LoadRun(const std::string& dir) {
     return Status::Ok();
   });
   for (size_t i : CurrentLines(lines, &run.superseded)) {
-    if (all[i].epoch == 1)
-      run.predictions.push_back(std::move(all[i]));
-    else
-      run.later_predictions[all[i].epoch].push_back(std::move(all[i]));
+    if (all[i].epoch == 1) run.predictions.push_back(std::move(all[i]));
+    else run.later_predictions[all[i].epoch].push_back(std::move(all[i]));
   }
 
   run.run_json = Json::object();
@@ -316,7 +312,7 @@ Distribution Summarize(std::vector<double> values) {
 
 Json Distribution::ToJson() const {
   if (n == 0) {
-    return {{"n", 0},       {"mean", nullptr}, {"median", nullptr}, {"p90", nullptr},
+    return {{"n", 0},         {"mean", nullptr}, {"median", nullptr}, {"p90", nullptr},
             {"min", nullptr}, {"max", nullptr},  {"sum", nullptr}};
   }
   return {{"n", n},     {"mean", mean}, {"median", median}, {"p90", p90},
@@ -333,7 +329,8 @@ Json CmdbenchKindScore::ToJson() const {
           {"em", rate(em)},
           {"em_count", em},
           {"lenient", rate(lenient)},
-          {"judge_accuracy", judged ? Json(static_cast<double>(judge_correct) / static_cast<double>(judged)) : Json()},
+          {"judge_accuracy",
+           judged ? Json(static_cast<double>(judge_correct) / static_cast<double>(judged)) : Json()},
           {"judged", judged},
           {"dret_p", dret.precision},
           {"dret_r", dret.recall},
@@ -397,8 +394,7 @@ RunScore ScoreRun(const RunData& run, const std::vector<Task>& tasks) {
   score.warnings = run.warnings;
   score.superseded = run.superseded;
   std::map<std::string, const Prediction*> preds;
-  for (const Prediction& p : run.predictions)
-    preds.emplace(p.task_id, &p);
+  for (const Prediction& p : run.predictions) preds.emplace(p.task_id, &p);
   std::set<std::string> task_ids;
   for (const Task& t : tasks) {
     task_ids.insert(t.id);
@@ -468,8 +464,7 @@ void Aggregate(RunScore& s) {
   s.by_answer_type.clear();
   s.by_cmdbench_kind.clear();
   s.tool_call_totals.clear();
-  for (FunnelStage st : AllFunnelStages())
-    s.funnel[st] = 0;
+  for (FunnelStage st : AllFunnelStages()) s.funnel[st] = 0;
   size_t em = 0, lenient = 0, numeric = 0, date = 0;
   double f1 = 0;
   Prf dret, dacc;
@@ -512,18 +507,13 @@ void Aggregate(RunScore& s) {
       AddPrf(dret, t.dret);
       AddPrf(dacc, t.dacc);
     }
-    if (t.runtime_s)
-      runtime.push_back(*t.runtime_s);
-    else
-      ++s.runtime_unknown;
-    if (t.cost_usd)
-      cost.push_back(*t.cost_usd);
-    else
-      ++s.cost_unknown;
+    if (t.runtime_s) runtime.push_back(*t.runtime_s);
+    else ++s.runtime_unknown;
+    if (t.cost_usd) cost.push_back(*t.cost_usd);
+    else ++s.cost_unknown;
     turns.push_back(t.turns);
     calls.push_back(static_cast<double>(t.sets.calls));
-    for (const auto& [tool, c] : t.sets.tool_calls)
-      s.tool_call_totals[tool] += c;
+    for (const auto& [tool, c] : t.sets.tool_calls) s.tool_call_totals[tool] += c;
     s.input_tokens += t.input_tokens;
     s.output_tokens += t.output_tokens;
     s.cache_read_tokens += t.cache_read_tokens;
@@ -531,10 +521,8 @@ void Aggregate(RunScore& s) {
       ++judged;
       judge_correct += t.judge->correct;
       agree += t.judge->correct == t.answer.em;
-      if (t.judge->cost_usd)
-        judge_cost += *t.judge->cost_usd;
-      else
-        ++s.judge_cost_unknown;
+      if (t.judge->cost_usd) judge_cost += *t.judge->cost_usd;
+      else ++s.judge_cost_unknown;
     } else if (!t.judge_error.empty()) {
       ++s.judge_failed;
       s.judge_failed_tasks.push_back(t.task_id);

@@ -69,7 +69,8 @@ TaskSetStats ComputeStats(const std::vector<Task>& tasks, const text::Cl100kToke
     s.answer_types[t.kramabench ? t.kramabench->answer_type
                                 : std::string(AnswerTypeName(ClassifyAnswer(t.answer, t.question)))]++;
   }
-  s.question_tokens_avg = tasks.empty() ? 0 : static_cast<double>(token_sum) / static_cast<double>(tasks.size());
+  s.question_tokens_avg =
+      tasks.empty() ? 0 : static_cast<double>(token_sum) / static_cast<double>(tasks.size());
   return s;
 }
 
@@ -119,8 +120,10 @@ std::string FormatStatsTable(const std::vector<TaskSetStats>& sets) {
     row(fmt::format("Avg. {} docs/task", DisplayName(n)),
         [&](const TaskSetStats& s) { return fmt::format("{:.2f}", s.AvgDocuments(n)); });
   }
-  row("Question Length (max)", [](const TaskSetStats& s) { return fmt::format("{}", s.question_tokens_max); });
-  row("Question Length (avg)", [](const TaskSetStats& s) { return fmt::format("{:.2f}", s.question_tokens_avg); });
+  row("Question Length (max)",
+      [](const TaskSetStats& s) { return fmt::format("{}", s.question_tokens_max); });
+  row("Question Length (avg)",
+      [](const TaskSetStats& s) { return fmt::format("{:.2f}", s.question_tokens_avg); });
 
   auto dist = [&](const std::string& title, auto member) {
     std::set<int> keys;

@@ -71,7 +71,8 @@ void ParseNode(const std::string& id, const Json& j, Task& task, Problems& p) {
   Node node;
   node.id = id;
   node.source = StringField(j, "source", true, p, ctx);
-  if (j.contains("source") && j["source"].is_string() && node.source.empty()) p.Add(ctx + "\"source\" is empty");
+  if (j.contains("source") && j["source"].is_string() && node.source.empty())
+    p.Add(ctx + "\"source\" is empty");
   node.fact = StringField(j, "fact", false, p, ctx);
   node.subquestion = StringField(j, "subquestion", true, p, ctx);
   if (const Json* a = Field(j, "answer", p, ctx)) node.answer = *a;
@@ -83,7 +84,8 @@ void ParseNode(const std::string& id, const Json& j, Task& task, Problems& p) {
         if (auto t = IdText(d)) {
           node.depends_on.push_back(*t);
         } else {
-          p.Add(fmt::format("{}\"depends_on\" entries must be strings or integers, got {}", ctx, TypeName(d)));
+          p.Add(
+              fmt::format("{}\"depends_on\" entries must be strings or integers, got {}", ctx, TypeName(d)));
         }
       }
     }
@@ -136,7 +138,8 @@ void ParseHop(size_t index, const Json& j, Task& task, Problems& p) {
         }
       }
     } else {
-      p.Add(fmt::format("{}field \"{}\" must be a string or a list of strings, got {}", ctx, key, TypeName(*it)));
+      p.Add(fmt::format("{}field \"{}\" must be a string or a list of strings, got {}", ctx, key,
+                        TypeName(*it)));
     }
     break;
   }
@@ -189,11 +192,13 @@ Result<Task> TaskFromJson(const Json& j, std::string_view where) {
     if (auto t = IdText(*id)) {
       task.id = *t;
     } else {
-      p.Add(fmt::format("field \"question_id\" must be a non-empty string or an integer, got {}", id->dump()));
+      p.Add(
+          fmt::format("field \"question_id\" must be a non-empty string or an integer, got {}", id->dump()));
     }
   }
   task.question = StringField(j, "question", true, p, "");
-  if (j.contains("question") && j["question"].is_string() && task.question.empty()) p.Add("\"question\" is empty");
+  if (j.contains("question") && j["question"].is_string() && task.question.empty())
+    p.Add("\"question\" is empty");
   if (const Json* a = Field(j, "answer", p, "")) {
     if (a->is_null()) p.Add("field \"answer\" is null");
     task.answer = *a;
@@ -233,12 +238,14 @@ Result<Task> TaskFromJson(const Json& j, std::string_view where) {
 
 Result<Task> TaskFromCmdBenchJson(const Json& j, std::string_view where) {
   if (!j.is_object()) {
-    return ParseError(fmt::format("{}: a CMDBench question must be a JSON object, got {}", where, TypeName(j)));
+    return ParseError(
+        fmt::format("{}: a CMDBench question must be a JSON object, got {}", where, TypeName(j)));
   }
   std::optional<CmdbenchKind> kind = CmdbenchKindOf(j);
   if (!kind) return ParseError(fmt::format("{}: no provenance_* record (no gold source)", where));
   LAKEQA_ASSIGN_OR_RETURN(CmdbenchQuestion q, ParseCmdbenchQuestion(j, std::string(where), *kind));
-  if (q.qid.empty()) return ParseError(fmt::format("{}: field \"qid\" must be a non-empty string or an integer", where));
+  if (q.qid.empty())
+    return ParseError(fmt::format("{}: field \"qid\" must be a non-empty string or an integer", where));
   Task task;
   task.format = TaskFormat::kCmdBench;
   task.id = q.qid;
@@ -272,15 +279,12 @@ Result<Task> TaskFromCmdBenchJson(const Json& j, std::string_view where) {
           if (CmdbenchPageFile(p.title) != file) continue;
           std::string text(Trim(p.text));
           node.fact += fmt::format("{}paragraph {} of {}{}{}", node.fact.empty() ? "" : " ",
-                                   p.paragraph_id < 0 ? std::string("?") : std::to_string(p.paragraph_id), p.title,
-                                   text.empty() ? "" : ": ", text);
+                                   p.paragraph_id < 0 ? std::string("?") : std::to_string(p.paragraph_id),
+                                   p.title, text.empty() ? "" : ": ", text);
         }
         break;
-      case CmdbenchKind::kGraph:
-        node.fact = "matched by the provenance Cypher: " + q.cypher;
-        break;
-      case CmdbenchKind::kSource:
-        break;
+      case CmdbenchKind::kGraph: node.fact = "matched by the provenance Cypher: " + q.cypher; break;
+      case CmdbenchKind::kSource: break;
     }
     task.datasets_used.push_back(node.source);
     hop.node_ids.push_back(node.id);

@@ -29,8 +29,10 @@ TaskCheck CheckTask(const Task& task) {
 
   std::set<std::string> used;
   for (const std::string& d : task.datasets_used) {
-    if (!used.insert(d).second) c.warnings.push_back(fmt::format("\"{}\" is listed twice in datasets_used", d));
-    if (auto ref = ParseDatasetPath(d); !ref.ok()) c.errors.push_back("datasets_used: " + ref.status().message());
+    if (!used.insert(d).second)
+      c.warnings.push_back(fmt::format("\"{}\" is listed twice in datasets_used", d));
+    if (auto ref = ParseDatasetPath(d); !ref.ok())
+      c.errors.push_back("datasets_used: " + ref.status().message());
   }
   for (const Node& n : task.nodes) {
     if (auto ref = ParseDatasetPath(n.source); !ref.ok()) {
@@ -44,13 +46,15 @@ TaskCheck CheckTask(const Task& task) {
   if (task.folder_k && task.folder_d) {
     std::vector<std::string> why;
     if (c.hops.k != *task.folder_k) {
-      why.push_back(fmt::format("k = {} (longest hop path) but the folder says {}", c.hops.k, *task.folder_k));
+      why.push_back(
+          fmt::format("k = {} (longest hop path) but the folder says {}", c.hops.k, *task.folder_k));
     }
     if (c.hops.d != *task.folder_d) {
       why.push_back(fmt::format("d = {} (largest hop) but the folder says {}", c.hops.d, *task.folder_d));
     }
     if (!why.empty()) {
-      std::string msg = fmt::format("hop structure does not match folder k-{}-d-{}: ", *task.folder_k, *task.folder_d);
+      std::string msg =
+          fmt::format("hop structure does not match folder k-{}-d-{}: ", *task.folder_k, *task.folder_d);
       for (size_t i = 0; i < why.size(); ++i) msg += (i ? "; " : "") + why[i];
       c.warnings.push_back(std::move(msg));
     }
@@ -104,7 +108,9 @@ Json ValidationReport::ToJson() const {
                            {"task", i.task_id},
                            {"message", i.message}});
   }
-  auto rate = [&](size_t n) { return labelled ? static_cast<double>(n) / static_cast<double>(labelled) : 0.0; };
+  auto rate = [&](size_t n) {
+    return labelled ? static_cast<double>(n) / static_cast<double>(labelled) : 0.0;
+  };
   return Json{{"ok", ok()},
               {"files", files},
               {"tasks_loaded", tasks_loaded},

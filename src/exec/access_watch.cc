@@ -31,9 +31,11 @@ void CloseFd(int& fd) {
 // Receives the runner's "ready" with up to 4 descriptors; returns them (empty on failure).
 std::vector<int> ReceiveFds(int sock) {
   char data[16];
-  struct iovec iov{data, sizeof data};
+  struct iovec iov {
+    data, sizeof data
+  };
   alignas(struct cmsghdr) char control[CMSG_SPACE(4 * sizeof(int))];
-  struct msghdr msg{};
+  struct msghdr msg {};
   msg.msg_iov = &iov;
   msg.msg_iovlen = 1;
   msg.msg_control = control;
@@ -62,7 +64,8 @@ std::vector<int> ReceiveFds(int sock) {
 bool CanObserveOpens(std::string* why) {
   int fan = ::fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC, O_RDONLY | O_CLOEXEC);
   if (fan < 0) {
-    *why = std::string("fanotify_init: ") + std::strerror(errno) + " (fanotify mount marks need CAP_SYS_ADMIN)";
+    *why =
+        std::string("fanotify_init: ") + std::strerror(errno) + " (fanotify mount marks need CAP_SYS_ADMIN)";
     return false;
   }
   ::close(fan);
@@ -81,7 +84,8 @@ bool AccessWatch::Init(std::string* why) {
   fan_ = ::fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK,
                          O_RDONLY | O_LARGEFILE | O_CLOEXEC | O_NONBLOCK);
   if (fan_ < 0) {
-    *why = std::string("fanotify_init: ") + std::strerror(errno) + " (fanotify mount marks need CAP_SYS_ADMIN)";
+    *why =
+        std::string("fanotify_init: ") + std::strerror(errno) + " (fanotify mount marks need CAP_SYS_ADMIN)";
     return false;
   }
   int sv[2];
@@ -116,7 +120,8 @@ void AccessWatch::Run(int wait_ms) {
   std::vector<int> fds;
   for (;;) {
     int left = static_cast<int>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count());
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
+            .count());
     if (left <= 0) {
       note_ = "the sandbox did not report its mounts in time; opens were not observed";
       return;
@@ -163,7 +168,7 @@ void AccessWatch::Drain() {
     for (; FAN_EVENT_OK(md, len); md = FAN_EVENT_NEXT(md, len)) {
       if ((md->mask & FAN_Q_OVERFLOW) != 0) overflow_ = true;
       if (md->fd < 0) continue;
-      struct stat st{};
+      struct stat st {};
       char path[PATH_MAX];
       std::string link = "/proc/self/fd/" + std::to_string(md->fd);
       ssize_t n = ::readlink(link.c_str(), path, sizeof path - 1);

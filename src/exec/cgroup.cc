@@ -205,7 +205,7 @@ void RemoveStale(const std::string& base) {
     else if (StartsWith(name, "lakeqa-")) rest = name.substr(7);
     else continue;
     long pid = std::strtol(rest.c_str(), nullptr, 10);
-    struct stat st{};
+    struct stat st {};
     std::string path = base + "/" + name;
     if (pid <= 0 || pid == ::getpid() || ::stat(path.c_str(), &st) != 0 || st.st_mtime > old) continue;
     if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) ::rmdir(path.c_str());
@@ -260,7 +260,8 @@ Result<std::unique_ptr<SandboxCgroup>> SandboxCgroup::Create(const CgroupLimits&
         LAKEQA_RETURN_IF_ERROR(set(dir, "memory.memsw.limit_in_bytes", v, false));
       }
     }
-    if (pids && limits.max_pids > 0) LAKEQA_RETURN_IF_ERROR(set(dir, "pids.max", std::to_string(limits.max_pids), true));
+    if (pids && limits.max_pids > 0)
+      LAKEQA_RETURN_IF_ERROR(set(dir, "pids.max", std::to_string(limits.max_pids), true));
     if (cpu && limits.cpus > 0) {
       std::string quota = std::to_string(static_cast<long>(limits.cpus * 100000));
       if (cg->v2_) {

@@ -170,7 +170,9 @@ struct ChildFds {
   ::syscall(SYS_close_range, static_cast<unsigned>(3 + npass), static_cast<unsigned>(keep - 1), 0U);
   ::syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0U, 0U);
   for (const auto& [res, val] : spec.rlimits) {
-    struct rlimit rl{val, val};
+    struct rlimit rl {
+      val, val
+    };
     if (::setrlimit(res, &rl) != 0) fail(2);
   }
   if (spec.gid >= 0) {
@@ -192,8 +194,12 @@ Status ExecOutcome(int exec_r, pid_t pid, const std::string& program) {
   if (got != static_cast<ssize_t>(sizeof msg)) return Status::Ok();
   int status;
   ::waitpid(pid, &status, 0);
-  static const char* const kSteps[] = {"",          "redirecting output", "setting resource limits",
-                                       "dropping group", "dropping user",   "executing",
+  static const char* const kSteps[] = {"",
+                                       "redirecting output",
+                                       "setting resource limits",
+                                       "dropping group",
+                                       "dropping user",
+                                       "executing",
                                        "joining the sandbox's cgroup"};
   std::string what = std::string(kSteps[msg[0] < 7 && msg[0] > 0 ? msg[0] : 0]) + " " + program;
   return ErrnoStatus(msg[1], what);
@@ -232,7 +238,8 @@ Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& captu
   pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) return ErrnoStatus(errno, "fork");
-  if (pid == 0) ExecChild(spec, argv.data(), envp.data(), {devnull.fd, out_w.fd, err_w.fd, exec_w.fd}, parent);
+  if (pid == 0)
+    ExecChild(spec, argv.data(), envp.data(), {devnull.fd, out_w.fd, err_w.fd, exec_w.fd}, parent);
   ::setpgid(pid, pid);  // also in the parent, so the kill below cannot race the child's own setpgid
   out_w.Close();
   err_w.Close();
@@ -243,8 +250,10 @@ Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& captu
   LiveChild live(pid);
   if (capture.on_start) capture.on_start(pid);
   ChildOutcome res;
-  Sink out(res.out, capture.keep_bytes, capture.tail_bytes, capture.save_bytes, capture.save_dir_fd, capture.save_stdout_name);
-  Sink err(res.err, capture.keep_bytes, capture.tail_bytes, capture.save_bytes, capture.save_dir_fd, capture.save_stderr_name);
+  Sink out(res.out, capture.keep_bytes, capture.tail_bytes, capture.save_bytes, capture.save_dir_fd,
+           capture.save_stdout_name);
+  Sink err(res.err, capture.keep_bytes, capture.tail_bytes, capture.save_bytes, capture.save_dir_fd,
+           capture.save_stderr_name);
   auto deadline = start + std::chrono::milliseconds(capture.wall_ms);
   auto next_check = start + std::chrono::milliseconds(capture.check_every_ms);
   bool killed = false;
@@ -299,7 +308,8 @@ Result<ChildOutcome> RunChild(const ChildSpec& spec, const CaptureOptions& captu
     if (now >= drain_until) break;
     auto limit = std::min({deadline, next_check, drain_until});
     if (killed) limit = drain_until;
-    int wait_ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(limit - now).count());
+    int wait_ms =
+        static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(limit - now).count());
     wait_ms = std::clamp(wait_ms, 0, reaped ? 1000 : 50);  // wake up now and then to reap the child
     struct pollfd* p = open_out ? fds : fds + 1;
     int nfds = (open_out && open_err) ? 2 : 1;

@@ -18,7 +18,7 @@ struct ChildSpec {
   std::vector<std::string> argv;  // argv[0] is the absolute path executed
   std::vector<std::string> env;   // "K=V"
   std::vector<std::pair<int, rlim_t>> rlimits;
-  int uid = -1, gid = -1;         // switched to before exec when >= 0 (requires root)
+  int uid = -1, gid = -1;  // switched to before exec when >= 0 (requires root)
   // cgroup.procs descriptors: the child writes "0" to each before dropping privileges, so it and every
   // process it starts live in the sandbox's cgroup from the first instruction of the program.
   std::vector<int> join_fds;
@@ -28,9 +28,9 @@ struct ChildSpec {
 
 struct CaptureOptions {
   int wall_ms = 60000;
-  uint64_t keep_bytes = 64 << 10;    // per stream, in memory
-  uint64_t tail_bytes = 8 << 10;     // per stream, in memory: the end of a stream longer than keep_bytes
-  uint64_t save_bytes = 16 << 20;    // per stream, to a file once keep_bytes overflows
+  uint64_t keep_bytes = 64 << 10;  // per stream, in memory
+  uint64_t tail_bytes = 8 << 10;   // per stream, in memory: the end of a stream longer than keep_bytes
+  uint64_t save_bytes = 16 << 20;  // per stream, to a file once keep_bytes overflows
   // The files are created with openat(save_dir_fd, name, O_NOFOLLOW): the folder is one the child can
   // write to, and a path could be redirected through a symlink it plants while running.
   int save_dir_fd = -1;
@@ -46,15 +46,15 @@ struct CaptureOptions {
 
 struct StreamCapture {
   std::string kept;
-  std::string tail;       // once truncated: the stream's last tail_bytes (its last line is often the answer)
-  uint64_t total = 0;     // bytes the child wrote
+  std::string tail;    // once truncated: the stream's last tail_bytes (its last line is often the answer)
+  uint64_t total = 0;  // bytes the child wrote
   bool truncated = false;
-  bool saved = false;     // the save path holds the first save_bytes of the stream
+  bool saved = false;  // the save path holds the first save_bytes of the stream
 };
 
 struct ChildOutcome {
   StreamCapture out, err;
-  int exit_code = -1;     // exit status, or 128 + signal
+  int exit_code = -1;  // exit status, or 128 + signal
   int term_signal = 0;
   bool timed_out = false;
   bool killed_by_check = false;

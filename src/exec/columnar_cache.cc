@@ -43,8 +43,9 @@ class Importer {
  public:
   Status Open(const SqlLimits& limits, const std::string& sandbox_dir, const std::string& cache_dir) {
     cache_dir_ = cache_dir;
-    LAKEQA_RETURN_IF_ERROR(OpenLockedDuck(
-        limits, {{kSandboxAlias, sandbox_dir, false}, {kCacheAlias, cache_dir, true}}, nullptr, nullptr, &duck_));
+    LAKEQA_RETURN_IF_ERROR(
+        OpenLockedDuck(limits, {{kSandboxAlias, sandbox_dir, false}, {kCacheAlias, cache_dir, true}}, nullptr,
+                       nullptr, &duck_));
     conn_ = duck_.conn;
     return Status::Ok();
   }
@@ -83,8 +84,7 @@ class Importer {
 
 Json SchemaJson(const Schema& s) {
   Json a = Json::array();
-  for (const auto& [n, t] : s)
-    a.push_back(Json::array({n, t}));
+  for (const auto& [n, t] : s) a.push_back(Json::array({n, t}));
   return a;
 }
 

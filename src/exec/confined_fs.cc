@@ -70,10 +70,11 @@ class ConfinedFileSystem : public duckdb::LocalFileSystem {
       if (fd.status().code() == ErrorCode::kNotFound && flags.ReturnNullIfNotExists()) return nullptr;
       Throw(fd.status(), path);
     }
-    struct stat st{};
+    struct stat st {};
     if (::fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
       ::close(*fd);
-      throw duckdb::IOException(path + ": not a regular file (FIFOs, sockets, devices and folders are not read)");
+      throw duckdb::IOException(path +
+                                ": not a regular file (FIFOs, sockets, devices and folders are not read)");
     }
     // Reopening the checked descriptor through its /proc link opens exactly that inode, whatever the
     // path names by now; DuckDB's own handle then does the reading.
@@ -117,7 +118,8 @@ class ConfinedFileSystem : public duckdb::LocalFileSystem {
     Mapped m = Writable(path);
     return LocalFileSystem::TryRemoveFile(Host(m), opener);
   }
-  void MoveFile(const std::string& source, const std::string& target, optional_ptr<FileOpener> opener) override {
+  void MoveFile(const std::string& source, const std::string& target,
+                optional_ptr<FileOpener> opener) override {
     Mapped a = Writable(source), b = Writable(target);
     LocalFileSystem::MoveFile(Host(a), Host(b), opener);
   }
@@ -132,7 +134,7 @@ class ConfinedFileSystem : public duckdb::LocalFileSystem {
         if (fd.status().code() == ErrorCode::kPermissionDenied) Throw(fd.status(), path);
         return out;
       }
-      struct stat st{};
+      struct stat st {};
       if (::fstat(*fd, &st) == 0 && S_ISREG(st.st_mode)) out.emplace_back(path);
       ::close(*fd);
       return out;
@@ -185,7 +187,8 @@ class ConfinedFileSystem : public duckdb::LocalFileSystem {
   }
 
  protected:
-  bool ListFilesExtended(const std::string& directory, const std::function<void(OpenFileInfo& info)>& callback,
+  bool ListFilesExtended(const std::string& directory,
+                         const std::function<void(OpenFileInfo& info)>& callback,
                          optional_ptr<FileOpener>) override {
     Mapped m = MapOrThrow(directory);
     if (TypeAt(m.root, m.rel) != S_IFDIR) return false;
@@ -215,7 +218,8 @@ class ConfinedFileSystem : public duckdb::LocalFileSystem {
       for (const std::string* prefix : {&roots_[i].spec.alias, &roots_[i].spec.host}) {
         if (prefix->empty()) continue;
         if (p == *prefix) return Mapped{i, "", *prefix};
-        if (p.size() > prefix->size() && p.compare(0, prefix->size(), *prefix) == 0 && p[prefix->size()] == '/')
+        if (p.size() > prefix->size() && p.compare(0, prefix->size(), *prefix) == 0 &&
+            p[prefix->size()] == '/')
           return Mapped{i, p.substr(prefix->size() + 1), *prefix};
       }
     }
@@ -224,14 +228,16 @@ class ConfinedFileSystem : public duckdb::LocalFileSystem {
 
   Mapped MapOrThrow(const std::string& path) const {
     auto m = Map(path);
-    if (!m) throw duckdb::PermissionException(path + ": outside the sandbox (only " + roots_[0].spec.alias +
-                                              "/... can be read)");
+    if (!m)
+      throw duckdb::PermissionException(path + ": outside the sandbox (only " + roots_[0].spec.alias +
+                                        "/... can be read)");
     return *m;
   }
 
   Mapped Writable(const std::string& path) const {
     Mapped m = MapOrThrow(path);
-    if (!roots_[m.root].spec.writable) throw duckdb::PermissionException(path + ": the sandbox is read-only for SQL");
+    if (!roots_[m.root].spec.writable)
+      throw duckdb::PermissionException(path + ": the sandbox is read-only for SQL");
     CheckParent(m, path);
     return m;
   }
@@ -257,7 +263,7 @@ class ConfinedFileSystem : public duckdb::LocalFileSystem {
   int TypeAt(size_t root, const std::string& rel) const {
     auto fd = OpenBeneath(roots_[root].fd, rel, O_PATH, 0, Links::kInside, rel);
     if (!fd.ok()) return 0;
-    struct stat st{};
+    struct stat st {};
     int t = ::fstat(*fd, &st) == 0 ? static_cast<int>(st.st_mode & S_IFMT) : 0;
     ::close(*fd);
     return t;
@@ -284,7 +290,7 @@ class ConfinedFileSystem : public duckdb::LocalFileSystem {
         ::closedir(d);
         throw duckdb::IOException("glob: more than " + std::to_string(kMaxGlobEntries) + " entries visited");
       }
-      struct stat st{};
+      struct stat st {};
       if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
       Entry en{name};
       if (S_ISDIR(st.st_mode)) {

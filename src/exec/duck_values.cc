@@ -30,10 +30,8 @@ bool NeedsVarcharCast(duckdb_logical_type type) {
     case DUCKDB_TYPE_TIMESTAMP:
     case DUCKDB_TYPE_HUGEINT:
     case DUCKDB_TYPE_UHUGEINT:
-    case DUCKDB_TYPE_DECIMAL:
-      return false;
-    default:
-      return true;
+    case DUCKDB_TYPE_DECIMAL: return false;
+    default: return true;
   }
 }
 
@@ -80,7 +78,9 @@ std::string TypeName(duckdb_logical_type type) {
 }
 
 ColumnReader::ColumnReader(duckdb_vector vec, duckdb_logical_type type)
-    : id_(duckdb_get_type_id(type)), data_(duckdb_vector_get_data(vec)), validity_(duckdb_vector_get_validity(vec)) {
+    : id_(duckdb_get_type_id(type)),
+      data_(duckdb_vector_get_data(vec)),
+      validity_(duckdb_vector_get_validity(vec)) {
   if (id_ == DUCKDB_TYPE_DECIMAL) {
     decimal_internal_ = duckdb_decimal_internal_type(type);
     decimal_div_ = std::pow(10.0, duckdb_decimal_scale(type));
@@ -109,11 +109,12 @@ std::string TimestampString(int64_t micros) {
   duckdb_timestamp_struct t = duckdb_from_timestamp(duckdb_timestamp{micros});
   char buf[64];
   if (t.time.micros != 0) {
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d.%06d", static_cast<int>(t.date.year), t.date.month,
-                  t.date.day, t.time.hour, t.time.min, t.time.sec, static_cast<int>(t.time.micros));
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d.%06d", static_cast<int>(t.date.year),
+                  t.date.month, t.date.day, t.time.hour, t.time.min, t.time.sec,
+                  static_cast<int>(t.time.micros));
   } else {
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d", static_cast<int>(t.date.year), t.date.month,
-                  t.date.day, t.time.hour, t.time.min, t.time.sec);
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d", static_cast<int>(t.date.year),
+                  t.date.month, t.date.day, t.time.hour, t.time.min, t.time.sec);
   }
   return buf;
 }
@@ -173,7 +174,8 @@ Json ColumnReader::ValueAt(idx_t row) const {
       switch (decimal_internal_) {
         case DUCKDB_TYPE_SMALLINT: return static_cast<const int16_t*>(data_)[row] / decimal_div_;
         case DUCKDB_TYPE_INTEGER: return static_cast<const int32_t*>(data_)[row] / decimal_div_;
-        case DUCKDB_TYPE_BIGINT: return static_cast<double>(static_cast<const int64_t*>(data_)[row]) / decimal_div_;
+        case DUCKDB_TYPE_BIGINT:
+          return static_cast<double>(static_cast<const int64_t*>(data_)[row]) / decimal_div_;
         case DUCKDB_TYPE_HUGEINT:
           return static_cast<double>(FromHuge(static_cast<const duckdb_hugeint*>(data_)[row])) / decimal_div_;
         default: return nullptr;
@@ -183,8 +185,7 @@ Json ColumnReader::ValueAt(idx_t row) const {
       std::string_view sv(duckdb_string_t_data(s), duckdb_string_t_length(*s));
       return IsValidUtf8(sv) ? std::string(sv) : SanitizeUtf8(sv);
     }
-    default:
-      return nullptr;  // unreachable: NeedsVarcharCast types are cast upstream
+    default: return nullptr;  // unreachable: NeedsVarcharCast types are cast upstream
   }
 }
 

@@ -69,15 +69,18 @@ Sniffed SniffContent(std::string_view head, std::string_view name_hint) {
   if (enc == Encoding::kUtf16Le || enc == Encoding::kUtf16Be) return {DataFormat::kNone, "binary or UTF-16"};
   switch (SniffFormat(head, name_hint)) {
     case FileFormat::kCsv: return {DataFormat::kCsv, ""};
-    case FileFormat::kJson: case FileFormat::kJsonLines: return {DataFormat::kJson, ""};
+    case FileFormat::kJson:
+    case FileFormat::kJsonLines: return {DataFormat::kJson, ""};
     case FileFormat::kGeoJson: return {DataFormat::kGeoJson, ""};
     case FileFormat::kEmpty: return {DataFormat::kNone, "empty"};
     case FileFormat::kHtml: return {DataFormat::kNone, "HTML"};
     case FileFormat::kXml: return {DataFormat::kNone, "XML"};
     case FileFormat::kPdf: return {DataFormat::kNone, "PDF"};
-    case FileFormat::kZip: case FileFormat::kXlsx: case FileFormat::kDocx:
-      return {DataFormat::kNone, "zip (xlsx/docx)"};
-    case FileFormat::kBinary: case FileFormat::kUnknown: return {DataFormat::kNone, "binary or UTF-16"};
+    case FileFormat::kZip:
+    case FileFormat::kXlsx:
+    case FileFormat::kDocx: return {DataFormat::kNone, "zip (xlsx/docx)"};
+    case FileFormat::kBinary:
+    case FileFormat::kUnknown: return {DataFormat::kNone, "binary or UTF-16"};
     case FileFormat::kText: break;
   }
   if (head.find_first_not_of(" \t\r\n") == std::string_view::npos) return {DataFormat::kNone, "blank"};
@@ -86,7 +89,7 @@ Sniffed SniffContent(std::string_view head, std::string_view name_hint) {
 }
 
 Sniffed SniffFd(int fd, std::string_view name_hint) {
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) != 0) return {DataFormat::kNone, std::string("unreadable: ") + std::strerror(errno)};
   if (!S_ISREG(st.st_mode)) return {DataFormat::kNone, "not a regular file"};
   std::string buf(kHeadBytes, '\0');

@@ -61,13 +61,16 @@ Result<MemoryReservation> ReserveSqlMemory(uint64_t bytes, std::chrono::steady_c
   uint64_t want = std::min(bytes, b.total);
   // Cancel() cannot reach this wait directly; poll it at a short interval instead.
   while (b.used + want > b.total) {
-    if (cancel != nullptr && cancel->cancelled()) return Status(ErrorCode::kCancelled, "the query was cancelled");
+    if (cancel != nullptr && cancel->cancelled())
+      return Status(ErrorCode::kCancelled, "the query was cancelled");
     auto now = std::chrono::steady_clock::now();
     if (now >= deadline)
-      return ResourceExhausted("the server's SQL memory budget (" + std::to_string(b.total >> 20) +
-                               " MiB for all sessions' queries together) stayed in use by other queries for the "
-                               "whole time limit; try again");
-    b.cv.wait_for(lock, std::min<std::chrono::steady_clock::duration>(deadline - now, std::chrono::milliseconds(50)));
+      return ResourceExhausted(
+          "the server's SQL memory budget (" + std::to_string(b.total >> 20) +
+          " MiB for all sessions' queries together) stayed in use by other queries for the "
+          "whole time limit; try again");
+    b.cv.wait_for(
+        lock, std::min<std::chrono::steady_clock::duration>(deadline - now, std::chrono::milliseconds(50)));
     want = std::min(bytes, b.total);
   }
   b.used += want;

@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -57,7 +57,7 @@ Result<std::string> ShimDir() {
 }
 
 bool IsDir(const std::string& p) {
-  struct stat st{};
+  struct stat st {};
   return ::lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
@@ -65,12 +65,13 @@ bool IsDir(const std::string& p) {
 Status CheckTraversable(const std::string& path, int uid) {
   std::string p = path;
   while (!p.empty() && p != "/") {
-    struct stat st{};
+    struct stat st {};
     if (::stat(p.c_str(), &st) != 0) return ErrnoStatus(errno, p);
     if (static_cast<int>(st.st_uid) != uid && (st.st_mode & S_IXOTH) == 0) {
       char mode[8];
       std::snprintf(mode, sizeof mode, "%03o", st.st_mode & 0777);
-      return Status(ErrorCode::kPermissionDenied, p + " (mode " + mode + ") is not searchable by the sandbox user " +
+      return Status(ErrorCode::kPermissionDenied, p + " (mode " + mode +
+                                                      ") is not searchable by the sandbox user " +
                                                       std::to_string(uid) + "; chmod o+x it");
     }
     p = p.substr(0, p.rfind('/'));
@@ -94,7 +95,7 @@ void ChownTree(const std::string& root, int uid, int gid) {
       std::string_view n = e->d_name;
       if (n == "." || n == "..") continue;
       std::string child = d + "/" + std::string(n);
-      struct stat st{};
+      struct stat st {};
       if (::lstat(child.c_str(), &st) != 0) continue;
       if (S_ISREG(st.st_mode) && st.st_nlink > 1) continue;
       ::lchown(child.c_str(), static_cast<uid_t>(uid), static_cast<gid_t>(gid));
@@ -111,7 +112,7 @@ rlim_t ProcessesOf(uid_t uid) {
   if (d == nullptr) return 0;
   while (struct dirent* e = ::readdir(d)) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    struct stat st{};
+    struct stat st {};
     if (::fstatat(::dirfd(d), e->d_name, &st, 0) == 0 && st.st_uid == uid) ++n;
   }
   ::closedir(d);
@@ -148,7 +149,7 @@ Result<std::string> WriteScript(int dir_fd, std::string_view code, int* run_numb
 // The sandbox's .lakeqa folder, opened without following a symlink the code may have put there.
 Result<int> OpenInternalDir(const std::string& dir) {
   std::string internal = dir + "/.lakeqa";
-  struct stat st{};
+  struct stat st {};
   if (::lstat(internal.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
     if (::unlink(internal.c_str()) != 0) return ErrnoStatus(errno, "removing " + internal);
   }
@@ -159,7 +160,7 @@ Result<int> OpenInternalDir(const std::string& dir) {
 }
 
 uint64_t FileSizeAt(int dir_fd, const char* name) {
-  struct stat st{};
+  struct stat st {};
   if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) return 0;
   return static_cast<uint64_t>(st.st_size);
 }
@@ -240,7 +241,9 @@ struct DiskQuota {
     return q;
   }
   TreeUsage Measure() const { return MeasureTree(dir, walk_cap, exempt); }
-  bool Over(const TreeUsage& u) const { return u.over_entries || u.entries > entry_cap || u.bytes > byte_cap; }
+  bool Over(const TreeUsage& u) const {
+    return u.over_entries || u.entries > entry_cap || u.bytes > byte_cap;
+  }
 };
 
 // How the run's output is captured: the head and the tail of each stream within the cap, the whole of it
@@ -262,11 +265,12 @@ CaptureOptions CaptureFor(const PythonLimits& lim, int internal_fd, const std::s
 
 // bubblewrap's command line: what the sandbox sees (read-only system folders, size-limited tmpfs, the
 // sandbox, lakeqa's own files, the shim and the lake) and the environment the runner starts with.
-std::vector<std::string> BwrapArgv(const PythonOptions& options, const SandboxMounts& m, const std::string& script,
-                                   bool watching) {
+std::vector<std::string> BwrapArgv(const PythonOptions& options, const SandboxMounts& m,
+                                   const std::string& script, bool watching) {
   const PythonLimits& lim = options.limits;
-  std::vector<std::string> a = {options.bwrap, "--unshare-all", "--unshare-user", "--die-with-parent",
-                                "--new-session", "--cap-drop", "ALL"};
+  std::vector<std::string> a = {
+      options.bwrap, "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session", "--cap-drop",
+      "ALL"};
   // No user namespaces inside: they would let the code mount its own (unlimited) tmpfs.
   if (BwrapSupports(options.bwrap, "--disable-userns")) a.push_back("--disable-userns");
   auto add = [&a](std::initializer_list<std::string> xs) { a.insert(a.end(), xs); };
@@ -360,47 +364,53 @@ std::unique_ptr<SandboxCgroup> MaybeCgroup(const PythonOptions& options) {
       cg = std::move(*c);
     } else {
       static std::once_flag warned;
-      std::call_once(warned, [&] { LAKEQA_LOG_WARN("sandbox runs without a cgroup: {}", c.status().ToString()); });
+      std::call_once(warned,
+                     [&] { LAKEQA_LOG_WARN("sandbox runs without a cgroup: {}", c.status().ToString()); });
     }
   }
   return cg;
 }
 
 // Tells the code's author that a stream was cut: what was kept, where the whole of it was saved.
-void NoteTruncation(const StreamCapture& s, const std::string& rel, const PythonLimits& lim, std::string& text,
-                    std::string& file) {
+void NoteTruncation(const StreamCapture& s, const std::string& rel, const PythonLimits& lim,
+                    std::string& text, std::string& file) {
   if (!s.truncated) return;
-  text += "\n[lakeqa] output truncated: kept the first " + std::to_string(s.kept.size()) +
-          " and the last " + std::to_string(s.tail.size()) + " of " + std::to_string(s.total) + " bytes";
+  text += "\n[lakeqa] output truncated: kept the first " + std::to_string(s.kept.size()) + " and the last " +
+          std::to_string(s.tail.size()) + " of " + std::to_string(s.total) + " bytes";
   if (s.saved) {
     file = rel;
-    text += "; " + std::string(s.total > lim.max_saved_output_bytes ? "the first " + std::to_string(lim.max_saved_output_bytes) + " bytes" : "all of it") +
+    text += "; " +
+            std::string(s.total > lim.max_saved_output_bytes
+                            ? "the first " + std::to_string(lim.max_saved_output_bytes) + " bytes"
+                            : "all of it") +
             " saved to " + kRunnerDir + rel.substr(rel.find('/'));
   }
   text += "\n";
   // The end of the stream last: a script prints its answer at the end, and a cut keeps a result's tail.
-  if (!s.tail.empty()) text += "[lakeqa] ...the last " + std::to_string(s.tail.size()) + " bytes:\n" + SanitizeUtf8(s.tail);
+  if (!s.tail.empty())
+    text += "[lakeqa] ...the last " + std::to_string(s.tail.size()) + " bytes:\n" + SanitizeUtf8(s.tail);
 }
 
 // Why the run was killed, in the words the code's author reads at the end of stderr.
 void NoteKill(const ChildOutcome& oc, const PythonLimits& lim, const TreeUsage& after, uint64_t rolled_back,
               PythonResult& r) {
   if (oc.timed_out)
-    r.stderr_text += "\n[lakeqa] killed: wall-time limit of " + std::to_string(lim.wall_ms / 1000.0).substr(0, 5) +
-                     " s exceeded\n";
+    r.stderr_text += "\n[lakeqa] killed: wall-time limit of " +
+                     std::to_string(lim.wall_ms / 1000.0).substr(0, 5) + " s exceeded\n";
   if (r.memory_exceeded)
     r.stderr_text += "\n[lakeqa] killed: the run's processes together used more than " +
                      std::to_string(lim.memory_bytes) + " bytes of memory (memory limit)\n";
   if (oc.term_signal == SIGXCPU || oc.exit_code == 128 + SIGXCPU || oc.exit_code == 128 + SIGKILL) {
     if (!oc.timed_out && !r.disk_exceeded && !r.memory_exceeded)
-      r.stderr_text += "\n[lakeqa] killed by signal " + std::to_string(oc.exit_code - 128) +
-                       " (CPU limit " + std::to_string(lim.cpu_s) + " s, or memory)\n";
+      r.stderr_text += "\n[lakeqa] killed by signal " + std::to_string(oc.exit_code - 128) + " (CPU limit " +
+                       std::to_string(lim.cpu_s) + " s, or memory)\n";
   }
   if (r.disk_exceeded)
-    r.stderr_text += "\n[lakeqa] killed: the sandbox went past its disk quota (" + std::to_string(lim.max_disk_bytes) +
-                     " bytes, " + std::to_string(lim.max_files) + " files and folders; it holds " +
-                     std::to_string(after.bytes) + " bytes in " + (after.over_entries ? "more than " : "") +
-                     std::to_string(after.entries) + " entries after removing the " + std::to_string(rolled_back) +
+    r.stderr_text += "\n[lakeqa] killed: the sandbox went past its disk quota (" +
+                     std::to_string(lim.max_disk_bytes) + " bytes, " + std::to_string(lim.max_files) +
+                     " files and folders; it holds " + std::to_string(after.bytes) + " bytes in " +
+                     (after.over_entries ? "more than " : "") + std::to_string(after.entries) +
+                     " entries after removing the " + std::to_string(rolled_back) +
                      " files and folders this run created); delete files you no longer need\n";
 }
 
@@ -425,7 +435,8 @@ Json PythonResult::ToJson() const {
   return j;
 }
 
-Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view code, const PythonLimits& limits,
+Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view code,
+                               const PythonLimits& limits,
                                const std::map<std::string, std::string>& extra_env) {
   PythonOptions o;
   o.limits = limits;
@@ -433,11 +444,13 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   return RunPython(sandbox_dir, code, o);
 }
 
-Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view code, const PythonOptions& options) {
+Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view code,
+                               const PythonOptions& options) {
   const PythonLimits& lim = options.limits;
   if (::access(options.bwrap.c_str(), X_OK) != 0)
     return Unsupported("bubblewrap not found at " + options.bwrap + " (apt-get install bubblewrap)");
-  if (::access(options.python.c_str(), X_OK) != 0) return Unsupported("python not found at " + options.python);
+  if (::access(options.python.c_str(), X_OK) != 0)
+    return Unsupported("python not found at " + options.python);
   if (options.cancel != nullptr && options.cancel->cancelled())
     return Status(ErrorCode::kCancelled, "the code was cancelled before it ran");
   LAKEQA_ASSIGN_OR_RETURN(std::string dir, RealDir(sandbox_dir));
@@ -503,7 +516,7 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
   if (options.cancel != nullptr) cap.stop_requested = [&] { return options.cancel->cancelled(); };
   if (watching) cap.on_start = [&](int) { watch.Start(lim.wall_ms); };
 
-  struct timespec run_start{};
+  struct timespec run_start {};
   ::clock_gettime(CLOCK_REALTIME, &run_start);
   auto oc_or = RunChild(spec, cap);
   if (cg) cg->KillAll();  // anything that outlived bwrap's namespace init
@@ -549,8 +562,10 @@ Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view 
 }
 
 Status CheckPythonSandbox(const PythonOptions& options) {
-  if (::access(options.bwrap.c_str(), X_OK) != 0) return Unsupported("bubblewrap not found at " + options.bwrap);
-  if (::access(options.python.c_str(), X_OK) != 0) return Unsupported("python not found at " + options.python);
+  if (::access(options.bwrap.c_str(), X_OK) != 0)
+    return Unsupported("bubblewrap not found at " + options.bwrap);
+  if (::access(options.python.c_str(), X_OK) != 0)
+    return Unsupported("python not found at " + options.python);
   LAKEQA_ASSIGN_OR_RETURN(std::string tmp, MakeTempDir("lakeqa-pycheck-"));
   ::chmod(tmp.c_str(), 0755);
   PythonOptions o = options;
@@ -559,8 +574,8 @@ Status CheckPythonSandbox(const PythonOptions& options) {
   (void)RemoveAll(tmp);
   if (!r.ok()) return r.status();
   if (r->exit_code != 0 || r->stdout_text != "ok\n")
-    return Unsupported("python with pandas does not start in the sandbox (exit " + std::to_string(r->exit_code) +
-                       "): " + std::string(TruncateUtf8(r->stderr_text, 600)));
+    return Unsupported("python with pandas does not start in the sandbox (exit " +
+                       std::to_string(r->exit_code) + "): " + std::string(TruncateUtf8(r->stderr_text, 600)));
   return Status::Ok();
 }
 

@@ -45,7 +45,7 @@ bool Walk(const std::string& root, uint64_t max_entries,
         break;
       }
       std::string child = rel.empty() ? std::string(name) : rel + "/" + std::string(name);
-      struct stat st{};
+      struct stat st {};
       if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
       bool go = visit(child, st);
       if (go && S_ISDIR(st.st_mode)) stack.push_back(child);
@@ -62,12 +62,13 @@ uint64_t RemoveCreatedSince(const std::string& root, const struct timespec& sinc
   int root_fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (root_fd < 0) return 0;
   auto newer = [&](const struct statx_timestamp& t) {
-    return t.tv_sec > since.tv_sec || (t.tv_sec == since.tv_sec && static_cast<long>(t.tv_nsec) >= since.tv_nsec);
+    return t.tv_sec > since.tv_sec ||
+           (t.tv_sec == since.tv_sec && static_cast<long>(t.tv_nsec) >= since.tv_nsec);
   };
   std::vector<std::string> files, dirs;
   Walk(root, UINT64_MAX, [&](const std::string& rel, const struct stat&) {
     if (rel == kInternalDir) return false;
-    struct statx sx{};
+    struct statx sx {};
     if (::statx(root_fd, rel.c_str(), AT_SYMLINK_NOFOLLOW, STATX_BTIME | STATX_CTIME | STATX_TYPE, &sx) != 0)
       return true;
     bool created = (sx.stx_mask & STATX_BTIME) != 0 ? newer(sx.stx_btime) : newer(sx.stx_ctime);
@@ -98,13 +99,13 @@ uint64_t RemoveCreatedSince(const std::string& root, const struct timespec& sinc
 Result<std::string> RealDir(const std::string& path) {
   char buf[PATH_MAX];
   if (::realpath(path.c_str(), buf) == nullptr) return ErrnoStatus(errno, "sandbox directory " + path);
-  struct stat st{};
+  struct stat st {};
   if (::stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) return InvalidArgument(path + ": not a directory");
   return std::string(buf);
 }
 
 Result<TreeScan> ScanTree(const std::string& root, bool skip_hidden, size_t max_entries) {
-  struct stat rst{};
+  struct stat rst {};
   if (::stat(root.c_str(), &rst) != 0) return ErrnoStatus(errno, root);
   TreeScan scan;
   bool complete = Walk(root, max_entries, [&](const std::string& rel, const struct stat& st) {
@@ -120,7 +121,8 @@ Result<TreeScan> ScanTree(const std::string& root, bool skip_hidden, size_t max_
     return true;
   });
   scan.truncated = !complete;
-  std::sort(scan.files.begin(), scan.files.end(), [](const TreeEntry& a, const TreeEntry& b) { return a.rel < b.rel; });
+  std::sort(scan.files.begin(), scan.files.end(),
+            [](const TreeEntry& a, const TreeEntry& b) { return a.rel < b.rel; });
   return scan;
 }
 
@@ -132,7 +134,8 @@ TreeUsage MeasureTree(const std::string& root, uint64_t max_entries, const Inode
     if (S_ISREG(st.st_mode)) {
       std::pair<uint64_t, uint64_t> key{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
       // Allocated blocks, so a sparse file counts as what it uses; a hard-linked file counts once.
-      if (!exempt.count(key) && counted.insert(key).second) u.bytes += static_cast<uint64_t>(st.st_blocks) * 512;
+      if (!exempt.count(key) && counted.insert(key).second)
+        u.bytes += static_cast<uint64_t>(st.st_blocks) * 512;
     }
     return true;
   });

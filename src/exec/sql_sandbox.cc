@@ -6,10 +6,10 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -68,7 +68,7 @@ using InodeKey = std::pair<dev_t, ino_t>;
 std::optional<InodeKey> InodeAt(int root_fd, const std::string& rel) {
   auto fd = OpenBeneath(root_fd, rel, O_PATH, 0, Links::kInside, rel);
   if (!fd.ok()) return std::nullopt;
-  struct stat st{};
+  struct stat st {};
   bool ok = ::fstat(*fd, &st) == 0 && S_ISREG(st.st_mode);
   ::close(*fd);
   if (!ok) return std::nullopt;
@@ -100,11 +100,11 @@ std::string ReaderSql(DataFormat f, const std::string& abs) {
   std::string max_obj = std::to_string(kMaxJsonObjectBytes);
   switch (f) {
     case DataFormat::kCsv: return "read_csv_auto(" + p + ", sample_size = 20480, ignore_errors = false)";
-    case DataFormat::kJson:
-      return "read_json_auto(" + p + ", maximum_object_size = " + max_obj + ")";
+    case DataFormat::kJson: return "read_json_auto(" + p + ", maximum_object_size = " + max_obj + ")";
     case DataFormat::kGeoJson:
       // One row per feature with its properties as columns and the geometry kept as a struct.
-      return "(SELECT unnest(f.properties), f.geometry AS geometry FROM (SELECT unnest(features) AS f FROM read_json_auto(" +
+      return "(SELECT unnest(f.properties), f.geometry AS geometry FROM (SELECT unnest(features) AS f FROM "
+             "read_json_auto(" +
              p + ", maximum_object_size = " + max_obj + ")))";
     case DataFormat::kParquet: return "read_parquet(" + p + ")";
     case DataFormat::kNone: break;
@@ -173,8 +173,8 @@ std::string LeadingKeyword(std::string_view sql) {
 }
 
 bool ReadOnlyKeyword(const std::string& kw) {
-  static const char* const kAllowed[] = {"SELECT", "WITH", "VALUES", "FROM", "TABLE", "DESCRIBE", "DESC", "SHOW",
-                                         "SUMMARIZE", "EXPLAIN", "PIVOT", "UNPIVOT"};
+  static const char* const kAllowed[] = {"SELECT", "WITH", "VALUES",    "FROM",    "TABLE", "DESCRIBE",
+                                         "DESC",   "SHOW", "SUMMARIZE", "EXPLAIN", "PIVOT", "UNPIVOT"};
   for (const char* a : kAllowed)
     if (kw == a) return true;
   return false;
@@ -193,7 +193,8 @@ std::string RefusedPath(std::string_view msg) {
 // A relative path that stays inside the sandbox: no '..' component, no scheme, and (unless it is a
 // glob) a file the confined open finds. Returns its /sandbox path, or "" when it must stay refused.
 std::string ResolveInside(int root_fd, const std::string& rel) {
-  if (rel.empty() || rel[0] == '/' || rel.find("://") != std::string::npos || rel.find('\'') != std::string::npos)
+  if (rel.empty() || rel[0] == '/' || rel.find("://") != std::string::npos ||
+      rel.find('\'') != std::string::npos)
     return "";
   for (std::string_view part : Split(rel, '/'))
     if (part == "..") return "";
@@ -251,7 +252,8 @@ bool HasIdentifier(const std::string& text, const std::string& name) {
 
 // Whether the sandbox file `abs` is still the very inode of `source` (not replaced by the agent's code).
 bool SameInode(const std::string& abs, const std::string& source) {
-  struct stat a {}, b {};
+  struct stat a {
+  }, b{};
   if (::lstat(abs.c_str(), &a) != 0 || !S_ISREG(a.st_mode) || ::stat(source.c_str(), &b) != 0) return false;
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
@@ -290,7 +292,8 @@ void DeleteScanContext(void* data) { delete static_cast<ScanContext*>(data); }
 
 std::string TimeoutMessage(int timeout_ms) {
   char buf[96];
-  std::snprintf(buf, sizeof buf, "query exceeded the time limit of %g s and was interrupted", timeout_ms / 1000.0);
+  std::snprintf(buf, sizeof buf, "query exceeded the time limit of %g s and was interrupted",
+                timeout_ms / 1000.0);
   return buf;
 }
 
@@ -325,7 +328,7 @@ struct SqlSandbox::Impl {
     std::lock_guard lock(redirects->mu);
     redirects->csv.clear();
     for (auto& k : known) {
-      struct stat st{};
+      struct stat st {};
       if (Active(k) && k.format == "csv" && ::lstat(k.abs.c_str(), &st) == 0)
         redirects->csv[{st.st_dev, st.st_ino}] = VirtualLink(k.link);
     }
@@ -386,11 +389,10 @@ Result<std::unique_ptr<SqlSandbox>> SqlSandbox::Open(const std::string& sandbox_
   std::vector<FsRoot> roots = {{kSandboxAlias, dir, false}};
   if (!sb->cache_.link_dir.empty()) roots.push_back({kColumnarAlias, sb->cache_.link_dir, false});
   auto* ctx = new ScanContext{dir, im.root_fd, im.redirects};
-  LAKEQA_RETURN_IF_ERROR(OpenLockedDuck(limits, roots, im.log,
-                                        [ctx](duckdb_database db) {
-                                          duckdb_add_replacement_scan(db, ReplacementScan, ctx, DeleteScanContext);
-                                        },
-                                        &im.duck));
+  LAKEQA_RETURN_IF_ERROR(OpenLockedDuck(
+      limits, roots, im.log,
+      [ctx](duckdb_database db) { duckdb_add_replacement_scan(db, ReplacementScan, ctx, DeleteScanContext); },
+      &im.duck));
   im.conn = im.duck.conn;
   LAKEQA_RETURN_IF_ERROR(sb->RegisterFileViews());
   return sb;
@@ -445,7 +447,8 @@ Status SqlSandbox::RegisterFileViews() {
     DataFormat f = formats[i];
     std::string cached;
     for (auto& k : impl_->known)
-      if (k.file.rel == rels[i] && impl_->Active(k) && k.format == FormatName(f)) cached = VirtualLink(k.link);
+      if (k.file.rel == rels[i] && impl_->Active(k) && k.format == FormatName(f))
+        cached = VirtualLink(k.link);
     Status st = impl_->Exec("CREATE VIEW " + Ident(names[i]) + " AS SELECT * FROM " +
                             (cached.empty() ? ReaderSql(f, abs) : "read_parquet(" + SqlString(cached) + ")"));
     if (!st.ok() && f == DataFormat::kGeoJson) {
@@ -458,14 +461,15 @@ Status SqlSandbox::RegisterFileViews() {
       continue;
     }
     views_.push_back({names[i], rels[i], std::string(FormatName(f))});
-    listing += std::string(listing.empty() ? "" : ", ") + "(" + SqlString(names[i]) + ", " + SqlString(rels[i]) +
-               ", " + SqlString(FormatName(f)) + ")";
+    listing += std::string(listing.empty() ? "" : ", ") + "(" + SqlString(names[i]) + ", " +
+               SqlString(rels[i]) + ", " + SqlString(FormatName(f)) + ")";
   }
   if (scan.truncated) skipped_.push_back({"", "sandbox has too many files; listing stopped"});
   impl_->UpdateRedirects();
-  std::string body = listing.empty()
-                         ? "SELECT NULL::VARCHAR AS name, NULL::VARCHAR AS path, NULL::VARCHAR AS format WHERE false"
-                         : "SELECT * FROM (VALUES " + listing + ") AS t(name, path, format)";
+  std::string body =
+      listing.empty()
+          ? "SELECT NULL::VARCHAR AS name, NULL::VARCHAR AS path, NULL::VARCHAR AS format WHERE false"
+          : "SELECT * FROM (VALUES " + listing + ") AS t(name, path, format)";
   return impl_->Exec(std::string("CREATE VIEW ") + kListingView + " AS " + body);
 }
 
@@ -482,14 +486,16 @@ Status CheckOneStatement(duckdb_connection conn, const std::string& sql) {
     return InvalidArgument(msg);
   }
   duckdb_destroy_extracted(&ext);
-  if (n != 1) return InvalidArgument("exactly one SQL statement is allowed per query; got " + std::to_string(n));
+  if (n != 1)
+    return InvalidArgument("exactly one SQL statement is allowed per query; got " + std::to_string(n));
   return Status::Ok();
 }
 
 // DuckDB checks allowed_directories on the literal path, so 'rows.txt' inside read_csv() or a
 // relative '*.csv' is refused although file_search_path would find it: retry with absolute paths
 // (sql is rewritten in place).
-duckdb_state PrepareInside(duckdb_connection conn, int root_fd, std::string& sql, duckdb_prepared_statement* prep) {
+duckdb_state PrepareInside(duckdb_connection conn, int root_fd, std::string& sql,
+                           duckdb_prepared_statement* prep) {
   duckdb_state pst = duckdb_prepare(conn, sql.c_str(), prep);
   for (int retry = 0; pst == DuckDBError && retry < 8; ++retry) {
     const char* e = duckdb_prepare_error(*prep);
@@ -587,9 +593,9 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in, CancelToken* cancel
   if (sql.find('\0') != std::string::npos) return InvalidArgument("SQL contains a NUL byte");
   // The statement (and a columnar import it triggers) may use its database's whole memory_limit: hold
   // that much of the process-wide budget while it runs.
-  LAKEQA_ASSIGN_OR_RETURN(
-      MemoryReservation reservation,
-      ReserveSqlMemory(limits_.memory_limit_bytes, start + std::chrono::milliseconds(limits_.timeout_ms), cancel));
+  LAKEQA_ASSIGN_OR_RETURN(MemoryReservation reservation,
+                          ReserveSqlMemory(limits_.memory_limit_bytes,
+                                           start + std::chrono::milliseconds(limits_.timeout_ms), cancel));
   std::optional<CancelToken::Hook> on_cancel;
   if (cancel != nullptr) {
     duckdb_connection conn = impl_->conn;
@@ -607,7 +613,8 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in, CancelToken* cancel
     sql = RewriteCsvCalls(sql);
   }
   int used_ms = static_cast<int>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start)
+          .count());
   Watchdog dog(impl_->conn, std::max(1, limits_.timeout_ms - used_ms));
   auto timed_out = [&](Status st) {
     if (dog.Stop()) return Status(ErrorCode::kTimeout, TimeoutMessage(limits_.timeout_ms));
@@ -617,8 +624,10 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in, CancelToken* cancel
 
   if (Status one = CheckOneStatement(impl_->conn, sql); !one.ok()) return timed_out(one);
   auto refuse = [&](std::string_view what) {
-    return InvalidArgument("only read-only queries (SELECT, WITH, VALUES, DESCRIBE, SUMMARIZE, EXPLAIN) are allowed; "
-                           "this is a " + std::string(what) + " statement");
+    return InvalidArgument(
+        "only read-only queries (SELECT, WITH, VALUES, DESCRIBE, SUMMARIZE, EXPLAIN) are allowed; "
+        "this is a " +
+        std::string(what) + " statement");
   };
   // Checked before binding, because binding COPY/EXPORT/ATTACH already touches files; the prepared
   // statement's type is checked again below.
@@ -633,7 +642,8 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in, CancelToken* cancel
     if (CodeForDuckError(msg) == ErrorCode::kPermissionDenied)
       msg += std::string(" (only files under ") + kSandboxAlias +
              " can be read, and never through a symbolic link leading out of it: use the views listed in "
-             "sandbox_files, FROM 'relative/path', or " + kSandboxAlias + "/... paths)";
+             "sandbox_files, FROM 'relative/path', or " +
+             kSandboxAlias + "/... paths)";
     return timed_out(Status(CodeForDuckError(msg), msg));
   };
   if (pst == DuckDBError) return prepare_failed(prep);
@@ -670,7 +680,8 @@ Result<SqlResult> SqlSandbox::Query(std::string_view sql_in, CancelToken* cancel
   if (fired && !stop) return Status(ErrorCode::kTimeout, TimeoutMessage(limits_.timeout_ms));
   if (cancelled() && !stop) return Status(ErrorCode::kCancelled, "the query was cancelled");
   if (!stream_error.empty() && !stop) return Status(CodeForDuckError(stream_error), stream_error);
-  out.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  out.elapsed_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   out.cache = std::move(cache_uses);
   out.read_files = ReadFiles();
   return out;
@@ -737,10 +748,14 @@ std::vector<CacheUse> SqlSandbox::PrepareCache(const std::string& sql, int budge
       continue;
     }
     int left = budget_ms - static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                 std::chrono::steady_clock::now() - start)
-                                                 .count());
-    ColumnarRequest req{cache_.dir, dir_, ReaderSql(sn.format, Virtual(k.file.rel)), k.file.sha256,
-                        std::string(FormatName(sn.format)), size};
+                                                std::chrono::steady_clock::now() - start)
+                                                .count());
+    ColumnarRequest req{cache_.dir,
+                        dir_,
+                        ReaderSql(sn.format, Virtual(k.file.rel)),
+                        k.file.sha256,
+                        std::string(FormatName(sn.format)),
+                        size};
     auto entry = AcquireColumnar(req, limits_, std::max(1, left));
     if (!entry.ok()) {
       // A failed or interrupted import is not retried in this session: the file is read directly.
@@ -762,8 +777,8 @@ std::vector<CacheUse> SqlSandbox::PrepareCache(const std::string& sql, int budge
     ++(entry->imported ? cache_stats_.imports : cache_stats_.hits);
     uses.push_back(use);
     if (view != nullptr) {
-      Status vs = impl_->Exec("CREATE OR REPLACE VIEW " + Ident(view->name) + " AS SELECT * FROM read_parquet(" +
-                              SqlString(VirtualLink(link)) + ")");
+      Status vs = impl_->Exec("CREATE OR REPLACE VIEW " + Ident(view->name) +
+                              " AS SELECT * FROM read_parquet(" + SqlString(VirtualLink(link)) + ")");
       if (!vs.ok()) {
         uses.back() = {k.file.rel, "direct", std::string(TruncateUtf8(vs.message(), 300)), 0};
         k.direct_reason = uses.back().reason;

@@ -76,7 +76,8 @@ std::string NodeKey(std::string_view label, std::string_view id) {
 }
 
 std::string EdgeKey(std::string_view start_label, std::string_view start_id, std::string_view type,
-                    std::string_view end_label, std::string_view end_id, const std::vector<std::string>& props) {
+                    std::string_view end_label, std::string_view end_id,
+                    const std::vector<std::string>& props) {
   uint32_t h = 2166136261u;
   for (const auto& p : props) {
     h = Fnv1a(p, h);
@@ -84,7 +85,8 @@ std::string EdgeKey(std::string_view start_label, std::string_view start_id, std
   }
   char hex[9];
   std::snprintf(hex, sizeof hex, "%08x", h);
-  return NodeKey(start_label, start_id) + "-[" + std::string(type) + "]->" + NodeKey(end_label, end_id) + "#" + hex;
+  return NodeKey(start_label, start_id) + "-[" + std::string(type) + "]->" + NodeKey(end_label, end_id) +
+         "#" + hex;
 }
 
 struct GraphBuilder::Impl {
@@ -107,7 +109,8 @@ struct GraphBuilder::Impl {
   std::vector<std::string> node_order, edge_order;
 };
 
-GraphBuilder::GraphBuilder(size_t max_problems) : impl_(std::make_unique<Impl>()), max_problems_(max_problems) {}
+GraphBuilder::GraphBuilder(size_t max_problems)
+    : impl_(std::make_unique<Impl>()), max_problems_(max_problems) {}
 GraphBuilder::~GraphBuilder() = default;
 
 void GraphBuilder::AddProblem(const std::string& source, uint64_t line, std::string message) {
@@ -123,7 +126,8 @@ Status GraphBuilder::AddFile(const std::string& source, std::string_view stem, s
   if (!rec.Next(header, line)) return InvalidArgument(source + ": empty file (no header)");
   FileKind kind = ClassifyHeader(header);
   if (kind == FileKind::kNone)
-    return InvalidArgument(source + ": not a Neo4j import file (no :ID column, and no :START_ID and :END_ID columns)");
+    return InvalidArgument(source +
+                           ": not a Neo4j import file (no :ID column, and no :START_ID and :END_ID columns)");
   ++files_;
   std::vector<Column> cols;
   for (const auto& h : header) cols.push_back(ParseColumn(h));
@@ -140,8 +144,9 @@ Status GraphBuilder::AddFile(const std::string& source, std::string_view stem, s
       label = std::string(stem);
     }
     if (impl_->nodes.count(label)) {
-      AddProblem(source, 1, "a second node file for label " + label + " (first: " + impl_->nodes[label].type.source +
-                                "); this file is skipped");
+      AddProblem(source, 1,
+                 "a second node file for label " + label + " (first: " + impl_->nodes[label].type.source +
+                     "); this file is skipped");
       return Status::Ok();
     }
     Impl::Nodes& n = impl_->nodes[label];
@@ -158,8 +163,9 @@ Status GraphBuilder::AddFile(const std::string& source, std::string_view stem, s
     }
     while (rec.Next(fields, line)) {
       if (fields.size() != cols.size()) {
-        AddProblem(source, line, "has " + std::to_string(fields.size()) + " fields, the header has " +
-                                     std::to_string(cols.size()) + "; row skipped");
+        AddProblem(source, line,
+                   "has " + std::to_string(fields.size()) + " fields, the header has " +
+                       std::to_string(cols.size()) + "; row skipped");
         continue;
       }
       const std::string& id = fields[id_col];
@@ -200,8 +206,9 @@ Status GraphBuilder::AddFile(const std::string& source, std::string_view stem, s
   base.source = source;
   while (rec.Next(fields, line)) {
     if (fields.size() != cols.size()) {
-      AddProblem(source, line, "has " + std::to_string(fields.size()) + " fields, the header has " +
-                                   std::to_string(cols.size()) + "; row skipped");
+      AddProblem(source, line,
+                 "has " + std::to_string(fields.size()) + " fields, the header has " +
+                     std::to_string(cols.size()) + "; row skipped");
       continue;
     }
     std::string type = type_col ? fields[*type_col] : file_type;
@@ -215,10 +222,11 @@ Status GraphBuilder::AddFile(const std::string& source, std::string_view stem, s
       it->second.type = base;
       it->second.type.type = type;
       impl_->edge_order.push_back(type);
-    } else if (it->second.type.start_label != base.start_label || it->second.type.end_label != base.end_label ||
-               it->second.type.properties != base.properties) {
-      AddProblem(source, line, "relationship type " + type + " was first read from " + it->second.type.source +
-                                   " with other endpoint labels or properties; row skipped");
+    } else if (it->second.type.start_label != base.start_label ||
+               it->second.type.end_label != base.end_label || it->second.type.properties != base.properties) {
+      AddProblem(source, line,
+                 "relationship type " + type + " was first read from " + it->second.type.source +
+                     " with other endpoint labels or properties; row skipped");
       continue;
     }
     Impl::Edge e;
@@ -277,15 +285,18 @@ Status GraphBuilder::Write(const std::string& dir) {
       // change query answers without anyone knowing why.
       bool ok = true;
       if (start_nodes == impl_->nodes.end() || !start_nodes->second.ids.count(row.start)) {
-        AddProblem(t.source, row.line, "start id '" + row.start + "' is not a " + t.start_label + " node; edge skipped");
+        AddProblem(t.source, row.line,
+                   "start id '" + row.start + "' is not a " + t.start_label + " node; edge skipped");
         ok = false;
       }
       if (end_nodes == impl_->nodes.end() || !end_nodes->second.ids.count(row.end)) {
-        AddProblem(t.source, row.line, "end id '" + row.end + "' is not a " + t.end_label + " node; edge skipped");
+        AddProblem(t.source, row.line,
+                   "end id '" + row.end + "' is not a " + t.end_label + " node; edge skipped");
         ok = false;
       }
       if (!ok) continue;
-      AppendCsvField(EdgeKey(t.start_label, row.start, t.type, t.end_label, row.end, row.props), out, CsvQuote::kNonEmpty);
+      AppendCsvField(EdgeKey(t.start_label, row.start, t.type, t.end_label, row.end, row.props), out,
+                     CsvQuote::kNonEmpty);
       out += ',';
       AppendCsvField(row.start, out, CsvQuote::kNonEmpty);
       out += ',';
@@ -301,7 +312,8 @@ Status GraphBuilder::Write(const std::string& dir) {
     LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(dir + "/" + t.file, out));
     schema_.relations.push_back(t);
   }
-  return WriteFileAtomic(dir + "/" + std::string(catalog::IndexDir::kGraphSchemaName), DumpJson(schema_.ToJson(), 2) + "\n");
+  return WriteFileAtomic(dir + "/" + std::string(catalog::IndexDir::kGraphSchemaName),
+                         DumpJson(schema_.ToJson(), 2) + "\n");
 }
 
 }  // namespace lakeqa::graph

@@ -93,9 +93,7 @@ Result<std::vector<Token>> LexCypher(std::string_view s) {
     t.column = static_cast<int>(off - line_start) + 1;
     return t;
   };
-  auto fail = [&](size_t off, const std::string& msg) {
-    return InvalidArgument(Where(at(off)) + msg);
-  };
+  auto fail = [&](size_t off, const std::string& msg) { return InvalidArgument(Where(at(off)) + msg); };
   while (i < s.size()) {
     char c = s[i];
     if (c == '\n') {

@@ -9,9 +9,9 @@
 #include <set>
 
 #include "graph/cypher_lexer.h"
+#include "graph/sql_quote.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/graph/cypher.h"
-#include "graph/sql_quote.h"
 
 namespace lakeqa::graph {
 namespace {
@@ -98,10 +98,11 @@ class Translator {
     return InvalidArgument(Where(t) + msg + ", found " + Describe(t));
   }
   Status Unsupported(const Token& t, const std::string& what) const {
-    return Status(ErrorCode::kUnsupported,
-                  Where(t) + "unsupported " + what +
-                      " (the Cypher subset is MATCH with node and relationship patterns, WHERE, RETURN, ORDER BY, "
-                      "SKIP, LIMIT; see docs/cmdbench.md)");
+    return Status(
+        ErrorCode::kUnsupported,
+        Where(t) + "unsupported " + what +
+            " (the Cypher subset is MATCH with node and relationship patterns, WHERE, RETURN, ORDER BY, "
+            "SKIP, LIMIT; see docs/cmdbench.md)");
   }
   Status CheckClause(const Token& t) const;
 
@@ -158,14 +159,15 @@ class Translator {
 };
 
 Status Translator::CheckClause(const Token& t) const {
-  static const char* const kWrites[] = {"CREATE", "MERGE", "DELETE", "DETACH", "SET", "REMOVE", "FOREACH", "DROP", "LOAD"};
+  static const char* const kWrites[] = {"CREATE", "MERGE",   "DELETE", "DETACH", "SET",
+                                        "REMOVE", "FOREACH", "DROP",   "LOAD"};
   for (const char* w : kWrites) {
     if (t.Is(w))
-      return Status(ErrorCode::kUnsupported,
-                    Where(t) + "unsupported clause " + Upper(t.text) +
-                        ": graph queries are read-only (MATCH ... RETURN ...)");
+      return Status(ErrorCode::kUnsupported, Where(t) + "unsupported clause " + Upper(t.text) +
+                                                 ": graph queries are read-only (MATCH ... RETURN ...)");
   }
-  static const char* const kOther[] = {"OPTIONAL", "WITH", "UNWIND", "CALL", "UNION", "USE", "SHOW", "EXPLAIN", "PROFILE"};
+  static const char* const kOther[] = {"OPTIONAL", "WITH", "UNWIND",  "CALL",   "UNION",
+                                       "USE",      "SHOW", "EXPLAIN", "PROFILE"};
   for (const char* w : kOther) {
     if (t.Is(w)) return Unsupported(t, "clause " + Upper(t.text));
   }
@@ -210,20 +212,23 @@ Result<size_t> Translator::ParseNode() {
   if (Peek().kind == Tok::kIdent || Peek().kind == Tok::kQuotedIdent) {
     at = Next();
     name = at.text;
-    if (rel_by_name_.count(name)) return Syntax(at, "'" + name + "' is a relationship variable, used as a node");
+    if (rel_by_name_.count(name))
+      return Syntax(at, "'" + name + "' is a relationship variable, used as a node");
   }
   size_t idx = BindNode(name, at);
   while (AcceptP(":")) {
     const Token& label = Next();
-    if (label.kind != Tok::kIdent && label.kind != Tok::kQuotedIdent) return Syntax(label, "expected a label after ':'");
+    if (label.kind != Tok::kIdent && label.kind != Tok::kQuotedIdent)
+      return Syntax(label, "expected a label after ':'");
     if (!schema_.Node(label.text)) {
       std::string labels;
       for (const auto& n : schema_.nodes) labels += (labels.empty() ? "" : ", ") + n.label;
-      return InvalidArgument(Where(label) + "unknown node label '" + label.text + "'; the labels are " + labels);
+      return InvalidArgument(Where(label) + "unknown node label '" + label.text + "'; the labels are " +
+                             labels);
     }
     if (!nodes_[idx].label.empty() && nodes_[idx].label != label.text)
-      return InvalidArgument(Where(label) + "node '" + name + "' has two labels (" + nodes_[idx].label + ", " +
-                             label.text + "); a node has one label in this graph");
+      return InvalidArgument(Where(label) + "node '" + name + "' has two labels (" + nodes_[idx].label +
+                             ", " + label.text + "); a node has one label in this graph");
     nodes_[idx].label = label.text;
   }
   if (AcceptP("{")) LAKEQA_RETURN_IF_ERROR(ParseProps(nodes_[idx].props));
@@ -245,7 +250,8 @@ Status Translator::ParseRel(size_t left) {
       const Token& v = Next();
       name = v.text;
       r.at = v;
-      if (node_by_name_.count(name)) return Syntax(v, "'" + name + "' is a node variable, used as a relationship");
+      if (node_by_name_.count(name))
+        return Syntax(v, "'" + name + "' is a node variable, used as a relationship");
       if (rel_by_name_.count(name))
         return Unsupported(v, "reuse of relationship variable '" + name + "' in a second pattern");
     }
@@ -257,7 +263,8 @@ Status Translator::ParseRel(size_t left) {
         if (!schema_.Relation(ty.text)) {
           std::string types;
           for (const auto& rt : schema_.relations) types += (types.empty() ? "" : ", ") + rt.type;
-          return InvalidArgument(Where(ty) + "unknown relationship type '" + ty.text + "'; the types are " + types);
+          return InvalidArgument(Where(ty) + "unknown relationship type '" + ty.text + "'; the types are " +
+                                 types);
         }
         r.types.push_back(ty.text);
         AcceptP(":");  // [:A|:B] is the older spelling of [:A|B]
@@ -286,7 +293,8 @@ Status Translator::ParseMatch() {
   do {
     if ((Peek().kind == Tok::kIdent) && Peek(1).P("="))
       return Unsupported(Peek(), "path variable '" + Peek().text + " = ...'");
-    if (Peek().Is("shortestPath") || Peek().Is("allShortestPaths")) return Unsupported(Peek(), "function " + Peek().text);
+    if (Peek().Is("shortestPath") || Peek().Is("allShortestPaths"))
+      return Unsupported(Peek(), "function " + Peek().text);
     LAKEQA_ASSIGN_OR_RETURN(size_t left, ParseNode());
     while (Peek().P("-") || (Peek().P("<") && Peek(1).P("-"))) {
       LAKEQA_RETURN_IF_ERROR(ParseRel(left));
@@ -340,7 +348,8 @@ Status Translator::ResolveLabels() {
       std::string labels;
       for (const auto& nt : schema_.nodes) labels += (labels.empty() ? "" : ", ") + nt.label;
       return InvalidArgument(Where(n.at) + "node " + (n.named ? "'" + n.name + "' " : "") +
-                             "has no label and none follows from a typed relationship; write one of " + labels);
+                             "has no label and none follows from a typed relationship; write one of " +
+                             labels);
     }
   }
   for (size_t i = resolved_rels_; i < rels_.size(); ++i) {
@@ -364,11 +373,14 @@ Status Translator::ResolveLabels() {
     auto& n = nodes_[i];
     const NodeType* nt = schema_.Node(n.label);
     for (const auto& p : n.props) {
-      if (p.key != nt->id_column && std::find(nt->properties.begin(), nt->properties.end(), p.key) == nt->properties.end())
+      if (p.key != nt->id_column &&
+          std::find(nt->properties.begin(), nt->properties.end(), p.key) == nt->properties.end())
         return InvalidArgument(Where(p.at) + n.label + " has no property '" + p.key + "'");
       std::string col = p.key == nt->id_column ? "_id" : p.key;
       std::string lhs = QuoteId(n.name) + "." + QuoteId(col);
-      conditions_.push_back(lhs + " = " + (p.value.type == Ty::kNumber ? "CAST(" + p.value.text + " AS VARCHAR)" : p.value.text));
+      conditions_.push_back(
+          lhs + " = " +
+          (p.value.type == Ty::kNumber ? "CAST(" + p.value.text + " AS VARCHAR)" : p.value.text));
     }
     n.props.clear();
   }
@@ -377,8 +389,10 @@ Status Translator::ResolveLabels() {
     const auto& a = nodes_[r.left];
     const auto& b = nodes_[r.right];
     std::string R = QuoteId(r.name);
-    std::string fwd = R + "._start = " + QuoteId(a.name) + "._id AND " + R + "._end = " + QuoteId(b.name) + "._id";
-    std::string bwd = R + "._start = " + QuoteId(b.name) + "._id AND " + R + "._end = " + QuoteId(a.name) + "._id";
+    std::string fwd =
+        R + "._start = " + QuoteId(a.name) + "._id AND " + R + "._end = " + QuoteId(b.name) + "._id";
+    std::string bwd =
+        R + "._start = " + QuoteId(b.name) + "._id AND " + R + "._end = " + QuoteId(a.name) + "._id";
     if (r.candidates.empty()) {
       conditions_.push_back("false");  // no relationship type fits: no match, as in Neo4j
     } else if (r.forward && r.backward) {
@@ -391,11 +405,14 @@ Status Translator::ResolveLabels() {
     for (const auto& p : r.props) {
       bool known = false;
       for (const auto* rt : r.candidates)
-        known = known || std::find(rt->properties.begin(), rt->properties.end(), p.key) != rt->properties.end();
+        known =
+            known || std::find(rt->properties.begin(), rt->properties.end(), p.key) != rt->properties.end();
       if (!known && !r.candidates.empty())
-        return InvalidArgument(Where(p.at) + "relationship '" + (r.named ? r.name : "") + "' has no property '" + p.key + "'");
-      conditions_.push_back(R + "." + QuoteId(p.key) + " = " +
-                            (p.value.type == Ty::kNumber ? "CAST(" + p.value.text + " AS VARCHAR)" : p.value.text));
+        return InvalidArgument(Where(p.at) + "relationship '" + (r.named ? r.name : "") +
+                               "' has no property '" + p.key + "'");
+      conditions_.push_back(
+          R + "." + QuoteId(p.key) + " = " +
+          (p.value.type == Ty::kNumber ? "CAST(" + p.value.text + " AS VARCHAR)" : p.value.text));
     }
     r.props.clear();
   }
@@ -414,7 +431,8 @@ std::string Translator::RelTable(const RelVar& r) const {
     }
   }
   if (r.candidates.empty()) {
-    std::string cols = "NULL::VARCHAR AS _key, NULL::VARCHAR AS _type, NULL::VARCHAR AS _start, NULL::VARCHAR AS _end";
+    std::string cols =
+        "NULL::VARCHAR AS _key, NULL::VARCHAR AS _type, NULL::VARCHAR AS _start, NULL::VARCHAR AS _end";
     return "(SELECT " + cols + " WHERE false)";
   }
   std::string u;
@@ -434,7 +452,9 @@ std::string Translator::SourceText(size_t from, size_t to) const {
   std::string out;
   for (size_t i = from; i < to && i < t_.size(); ++i) {
     const Token& t = t_[i];
-    std::string piece = t.kind == Tok::kString ? "'" + t.text + "'" : t.kind == Tok::kQuotedIdent ? "`" + t.text + "`" : t.text;
+    std::string piece = t.kind == Tok::kString        ? "'" + t.text + "'"
+                        : t.kind == Tok::kQuotedIdent ? "`" + t.text + "`"
+                                                      : t.text;
     bool glue = t.P(".") || t.P("(") || t.P(")") || t.P(",") || t.P("[") || t.P("]") ||
                 (i > from && (t_[i - 1].P(".") || t_[i - 1].P("(") || t_[i - 1].P("[")));
     if (!out.empty() && !glue) out += ' ';
@@ -503,18 +523,21 @@ Result<Sql> Translator::Comparison() {
     } else if (op.P("=~")) {
       ++pos_;
       LAKEQA_ASSIGN_OR_RETURN(Sql r, Additive());
-      l = {"regexp_full_match(CAST(" + l.text + " AS VARCHAR), " + r.text + ")", Ty::kBool, l.aggregate || r.aggregate};
+      l = {"regexp_full_match(CAST(" + l.text + " AS VARCHAR), " + r.text + ")", Ty::kBool,
+           l.aggregate || r.aggregate};
     } else if (op.Is("CONTAINS")) {
       ++pos_;
       LAKEQA_ASSIGN_OR_RETURN(Sql r, Additive());
-      l = {"contains(CAST(" + l.text + " AS VARCHAR), CAST(" + r.text + " AS VARCHAR))", Ty::kBool, l.aggregate || r.aggregate};
+      l = {"contains(CAST(" + l.text + " AS VARCHAR), CAST(" + r.text + " AS VARCHAR))", Ty::kBool,
+           l.aggregate || r.aggregate};
     } else if (op.Is("STARTS") || op.Is("ENDS")) {
       bool starts = op.Is("STARTS");
       ++pos_;
-      if (!AcceptK("WITH")) return Syntax(Peek(), std::string("expected WITH after ") + (starts ? "STARTS" : "ENDS"));
+      if (!AcceptK("WITH"))
+        return Syntax(Peek(), std::string("expected WITH after ") + (starts ? "STARTS" : "ENDS"));
       LAKEQA_ASSIGN_OR_RETURN(Sql r, Additive());
-      l = {std::string(starts ? "starts_with" : "suffix") + "(CAST(" + l.text + " AS VARCHAR), CAST(" + r.text +
-               " AS VARCHAR))",
+      l = {std::string(starts ? "starts_with" : "suffix") + "(CAST(" + l.text + " AS VARCHAR), CAST(" +
+               r.text + " AS VARCHAR))",
            Ty::kBool, l.aggregate || r.aggregate};
     } else if (op.Is("IN")) {
       ++pos_;
@@ -595,7 +618,8 @@ Result<Sql> Translator::Property(const Token& var, const Token& prop) {
     if (std::find(nt->properties.begin(), nt->properties.end(), prop.text) == nt->properties.end()) {
       std::string props = nt->id_column;
       for (const auto& p : nt->properties) props += ", " + p;
-      return InvalidArgument(Where(prop) + n.label + " has no property '" + prop.text + "'; its properties are " + props);
+      return InvalidArgument(Where(prop) + n.label + " has no property '" + prop.text +
+                             "'; its properties are " + props);
     }
     return Sql{QuoteId(n.name) + "." + QuoteId(prop.text), Ty::kText};
   }
@@ -626,7 +650,8 @@ Result<Sql> Translator::Variable(const Token& var) {
     const NodeVar& n = nodes_[it->second];
     const NodeType* nt = schema_.Node(n.label);
     std::string fields = "_key := " + KeyOf(n.name) + ", _label := " + SqlStr(n.label);
-    for (const auto& p : nt->properties) fields += ", " + QuoteId(p) + " := " + QuoteId(n.name) + "." + QuoteId(p);
+    for (const auto& p : nt->properties)
+      fields += ", " + QuoteId(p) + " := " + QuoteId(n.name) + "." + QuoteId(p);
     return Sql{"struct_pack(" + fields + ")", Ty::kAny};
   }
   if (auto it = rel_by_name_.find(var.text); it != rel_by_name_.end() && it->second < resolved_rels_) {
@@ -673,8 +698,9 @@ Result<Sql> Translator::Case(const Token& at) {
     agg = agg || e.aggregate;
     if (type != e.type) type = Ty::kAny;
   }
-  if (!AcceptK("END")) return Syntax(Peek(), "expected END to close the CASE that starts at " +
-                                                 std::to_string(at.line) + ":" + std::to_string(at.column));
+  if (!AcceptK("END"))
+    return Syntax(Peek(), "expected END to close the CASE that starts at " + std::to_string(at.line) + ":" +
+                              std::to_string(at.column));
   // Mixed number/text branches (CASE ... THEN toFloat(x) ELSE 0 END) compare as numbers.
   return Sql{"(" + out + " END)", type, agg};
 }
@@ -682,9 +708,10 @@ Result<Sql> Translator::Case(const Token& at) {
 // Refuses a call with too few or too many arguments, at the function's name.
 Status CheckArity(const Token& name, size_t got, size_t lo, size_t hi) {
   if (got < lo || got > hi)
-    return InvalidArgument(Where(name) + name.text + "() takes " +
-                           (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-                           " argument(s), got " + std::to_string(got));
+    return InvalidArgument(
+        Where(name) + name.text + "() takes " +
+        (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+        " argument(s), got " + std::to_string(got));
   return Status::Ok();
 }
 
@@ -743,7 +770,8 @@ Result<Sql> Translator::Function(const Token& name) {
   return out;
 }
 
-Result<Sql> Translator::ValueFunction(const Token& name, const std::string& fn, const std::vector<Sql>& args) const {
+Result<Sql> Translator::ValueFunction(const Token& name, const std::string& fn,
+                                      const std::vector<Sql>& args) const {
   auto text = [&](size_t i) { return "CAST(" + args[i].text + " AS VARCHAR)"; };
   Sql out;
   if (fn == "tofloat") {
@@ -758,8 +786,8 @@ Result<Sql> Translator::ValueFunction(const Token& name, const std::string& fn, 
     LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
     out.text = text(0);
     out.type = Ty::kText;
-  } else if (fn == "tolower" || fn == "lower" || fn == "toupper" || fn == "upper" || fn == "trim" || fn == "ltrim" ||
-             fn == "rtrim") {
+  } else if (fn == "tolower" || fn == "lower" || fn == "toupper" || fn == "upper" || fn == "trim" ||
+             fn == "ltrim" || fn == "rtrim") {
     LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
     std::string f = fn == "tolower" ? "lower" : fn == "toupper" ? "upper" : fn;
     out.text = f + "(" + text(0) + ")";
@@ -803,7 +831,8 @@ Result<Sql> Translator::ValueFunction(const Token& name, const std::string& fn, 
 }
 
 // The argument must be the variable itself (the token before the closing parenthesis).
-Result<Sql> Translator::VariableFunction(const Token& name, const std::string& fn, const std::vector<Sql>& args) {
+Result<Sql> Translator::VariableFunction(const Token& name, const std::string& fn,
+                                         const std::vector<Sql>& args) {
   Sql out;
   if (fn == "id" || fn == "elementid") {
     // lakeqa's identity, not Neo4j's internal id (which the import files cannot reproduce).
@@ -812,13 +841,15 @@ Result<Sql> Translator::VariableFunction(const Token& name, const std::string& f
     if (!(v.kind == Tok::kIdent || v.kind == Tok::kQuotedIdent) ||
         (!node_by_name_.count(v.text) && !rel_by_name_.count(v.text)))
       return InvalidArgument(Where(name) + name.text + "() takes a node or relationship variable");
-    out.text = KeyOf(node_by_name_.count(v.text) ? nodes_[node_by_name_[v.text]].name : rels_[rel_by_name_[v.text]].name);
+    out.text = KeyOf(node_by_name_.count(v.text) ? nodes_[node_by_name_[v.text]].name
+                                                 : rels_[rel_by_name_[v.text]].name);
     out.type = Ty::kText;
   } else if (fn == "type") {
     LAKEQA_RETURN_IF_ERROR(CheckArity(name, args.size(), 1, 1));
     const Token& v = t_[pos_ - 2];
     auto it = rel_by_name_.find(v.text);
-    if (it == rel_by_name_.end()) return InvalidArgument(Where(name) + "type() takes a relationship variable");
+    if (it == rel_by_name_.end())
+      return InvalidArgument(Where(name) + "type() takes a relationship variable");
     const RelVar& r = rels_[it->second];
     out.text = r.candidates.size() == 1 ? SqlStr(r.candidates[0]->type) : QuoteId(r.name) + "._type";
     out.type = Ty::kText;
@@ -910,7 +941,8 @@ Result<Translation> Translator::Run() {
       LAKEQA_ASSIGN_OR_RETURN(Sql s, Variable(v));
       items.push_back({s, r.name});
     }
-    if (items.empty()) return InvalidArgument(Where(t_[pos_ - 1]) + "RETURN * needs at least one named variable");
+    if (items.empty())
+      return InvalidArgument(Where(t_[pos_ - 1]) + "RETURN * needs at least one named variable");
   } else {
     while (true) {
       size_t from = pos_;
@@ -918,7 +950,8 @@ Result<Translation> Translator::Run() {
       std::string name = SourceText(from, pos_);
       if (AcceptK("AS")) {
         const Token& a = Next();
-        if (a.kind != Tok::kIdent && a.kind != Tok::kQuotedIdent) return Syntax(a, "expected a name after AS");
+        if (a.kind != Tok::kIdent && a.kind != Tok::kQuotedIdent)
+          return Syntax(a, "expected a name after AS");
         name = a.text;
         aliases_.insert(name);
       }
@@ -929,7 +962,8 @@ Result<Translation> Translator::Run() {
   bool grouped = false;
   for (const auto& [e, n] : items) grouped = grouped || e.aggregate;
   std::string select = distinct ? "SELECT DISTINCT " : "SELECT ";
-  for (size_t i = 0; i < items.size(); ++i) select += (i ? ", " : "") + items[i].first.text + " AS " + QuoteId(items[i].second);
+  for (size_t i = 0; i < items.size(); ++i)
+    select += (i ? ", " : "") + items[i].first.text + " AS " + QuoteId(items[i].second);
 
   std::string order;
   if (AcceptK("ORDER")) {
@@ -991,7 +1025,8 @@ Result<Translation> Translator::Run() {
 
 }  // namespace
 
-Result<Translation> TranslateCypher(std::string_view cypher, const Schema& schema, const TableSource& tables) {
+Result<Translation> TranslateCypher(std::string_view cypher, const Schema& schema,
+                                    const TableSource& tables) {
   LAKEQA_ASSIGN_OR_RETURN(std::vector<Token> toks, LexCypher(cypher));
   Translator t(std::move(toks), schema, tables);
   return t.Run();

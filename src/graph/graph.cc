@@ -5,12 +5,12 @@
 #include <filesystem>
 #include <set>
 
+#include "graph/sql_quote.h"
 #include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/exec/sql.h"
 #include "lakeqa/graph/cypher.h"
-#include "graph/sql_quote.h"
 #include "lakeqa/graph/graph.h"
 
 namespace lakeqa::graph {
@@ -22,13 +22,14 @@ std::string ReadCsvSql(const std::string& path, const std::vector<std::string>& 
   std::string cols;
   for (const auto& c : fixed) cols += (cols.empty() ? "" : ", ") + SqlStr(c) + ": 'VARCHAR'";
   for (const auto& c : properties) cols += ", " + SqlStr(c) + ": 'VARCHAR'";
-  return "read_csv(" + SqlStr(path) + ", header=true, auto_detect=false, delim=',', quote='\"', escape='\"', columns={" +
-         cols + "})";
+  return "read_csv(" + SqlStr(path) +
+         ", header=true, auto_detect=false, delim=',', quote='\"', escape='\"', columns={" + cols + "})";
 }
 
 // The property a node is named by: "name" when the label has it, else its id.
 std::string NameColumn(const NodeType& n) {
-  return std::find(n.properties.begin(), n.properties.end(), "name") != n.properties.end() ? QuoteId("name") : "_id";
+  return std::find(n.properties.begin(), n.properties.end(), "name") != n.properties.end() ? QuoteId("name")
+                                                                                           : "_id";
 }
 
 std::string AsText(const Json& v) {
@@ -65,7 +66,10 @@ Result<std::unique_ptr<Graph>> Graph::Open(const std::string& given_dir, const G
   std::filesystem::path abs = std::filesystem::absolute(given_dir, ec);
   const std::string dir = ec ? given_dir : abs.lexically_normal().string();
   std::string path = dir + "/" + std::string(catalog::IndexDir::kGraphSchemaName);
-  if (!PathExists(path)) return NotFound("no graph at " + dir + " (no schema.json; `lakeqa index build` writes it when the lake has Neo4j-import node and relation files)");
+  if (!PathExists(path))
+    return NotFound("no graph at " + dir +
+                    " (no schema.json; `lakeqa index build` writes it when the lake has Neo4j-import node "
+                    "and relation files)");
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 64 << 20));
   LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));
   auto g = std::unique_ptr<Graph>(new Graph());
@@ -143,7 +147,8 @@ Result<std::vector<NodeMatch>> Graph::FindNodes(std::string_view text_in, std::s
     for (const auto& n : schema_.nodes) labels += (labels.empty() ? "" : ", ") + n.label;
     return NotFound("no node label '" + std::string(label) + "'; the labels are " + labels);
   }
-  if (text.empty() && label.empty()) return InvalidArgument("give a name (or property value) to look for, or a label to list");
+  if (text.empty() && label.empty())
+    return InvalidArgument("give a name (or property value) to look for, or a label to list");
   std::vector<std::string> words;
   for (auto w : Split(text, ' ')) {
     if (!Trim(w).empty()) words.push_back(std::string(Trim(w)));
@@ -161,7 +166,8 @@ Result<std::vector<NodeMatch>> Graph::FindNodes(std::string_view text_in, std::s
       if (!label.empty()) {
         std::string props = n->id_column;
         for (const auto& p : n->properties) props += ", " + p;
-        return InvalidArgument(n->label + " has no property '" + std::string(property) + "'; its properties are " + props);
+        return InvalidArgument(n->label + " has no property '" + std::string(property) +
+                               "'; its properties are " + props);
       }
       continue;  // other labels may have it
     }
@@ -172,19 +178,20 @@ Result<std::vector<NodeMatch>> Graph::FindNodes(std::string_view text_in, std::s
       cond = "true";
     } else {
       std::string all;
-      for (const auto& w : words) all += (all.empty() ? "" : " AND ") + std::string("contains(" + x + ", " + SqlStr(w) + ")");
-      score = "CASE WHEN " + x + " = " + SqlStr(text) + " THEN 4 WHEN starts_with(" + x + ", " + SqlStr(text) +
-              ") THEN 3 WHEN contains(" + x + ", " + SqlStr(text) + ") THEN 2 ELSE 1 END";
+      for (const auto& w : words)
+        all += (all.empty() ? "" : " AND ") + std::string("contains(" + x + ", " + SqlStr(w) + ")");
+      score = "CASE WHEN " + x + " = " + SqlStr(text) + " THEN 4 WHEN starts_with(" + x + ", " +
+              SqlStr(text) + ") THEN 3 WHEN contains(" + x + ", " + SqlStr(text) + ") THEN 2 ELSE 1 END";
       cond = all.empty() ? "true" : all;
     }
-    u += (u.empty() ? "" : " UNION ALL ") + std::string("SELECT _key, ") + SqlStr(n->label) + " AS label, CAST(" +
-         NameColumn(*n) + " AS VARCHAR) AS name, " + score + " AS score, " +
+    u += (u.empty() ? "" : " UNION ALL ") + std::string("SELECT _key, ") + SqlStr(n->label) +
+         " AS label, CAST(" + NameColumn(*n) + " AS VARCHAR) AS name, " + score + " AS score, " +
          SqlStr(property.empty() ? "name" : std::string(property)) + " AS matched FROM " + NodeTable(*n) +
          " WHERE " + cond;
   }
   if (u.empty()) return InvalidArgument("no node label has a property '" + std::string(property) + "'");
-  std::string sql = "SELECT _key, label, name, score, matched FROM (" + u + ") ORDER BY score DESC, length(name), _key LIMIT " +
-                    std::to_string(limit);
+  std::string sql = "SELECT _key, label, name, score, matched FROM (" + u +
+                    ") ORDER BY score DESC, length(name), _key LIMIT " + std::to_string(limit);
   std::lock_guard<std::mutex> lock(mu_);
   LAKEQA_ASSIGN_OR_RETURN(exec::SqlResult r, Run(sql));
   static const char* const kHow[] = {"", "every word", "contains", "prefix", "exact"};
@@ -219,7 +226,9 @@ Result<std::string> Graph::ResolveNode(std::string_view ref_in) {
   std::lock_guard<std::mutex> lock(mu_);
   LAKEQA_ASSIGN_OR_RETURN(exec::SqlResult r, Run(u + " LIMIT 20"));
   if (r.rows.empty())
-    return NotFound("no node '" + ref + "' (a node is named \"Label:id\", e.g. \"Player:Q17717\"; graph_find_nodes finds ids by name)");
+    return NotFound(
+        "no node '" + ref +
+        "' (a node is named \"Label:id\", e.g. \"Player:Q17717\"; graph_find_nodes finds ids by name)");
   if (r.rows.size() > 1) {
     std::string keys;
     for (const auto& row : r.rows) keys += (keys.empty() ? "" : ", ") + AsText(row[0]);
@@ -229,7 +238,8 @@ Result<std::string> Graph::ResolveNode(std::string_view ref_in) {
 }
 
 Result<std::vector<NeighborEdge>> Graph::Neighbors(std::string_view node, std::string_view type,
-                                                   std::string_view direction, size_t limit, uint64_t* total) {
+                                                   std::string_view direction, size_t limit,
+                                                   uint64_t* total) {
   if (direction != "out" && direction != "in" && direction != "both")
     return InvalidArgument("direction must be out, in or both, got '" + std::string(direction) + "'");
   if (!type.empty() && !schema_.Relation(type)) {
@@ -249,11 +259,13 @@ Result<std::vector<NeighborEdge>> Graph::Neighbors(std::string_view node, std::s
       if ((out ? r.start_label : r.end_label) != label) continue;
       const NodeType* other = schema_.Node(out ? r.end_label : r.start_label);
       std::string props;
-      for (const auto& p : r.properties) props += (props.empty() ? "" : ", ") + QuoteId(p) + " := e." + QuoteId(p);
+      for (const auto& p : r.properties)
+        props += (props.empty() ? "" : ", ") + QuoteId(p) + " := e." + QuoteId(p);
       std::string other_col = out ? "e._end" : "e._start";
       u += (u.empty() ? "" : " UNION ALL ") + std::string("SELECT e._key, ") + SqlStr(r.type) + " AS type, " +
-           SqlStr(out ? "out" : "in") + " AS dir, " + SqlStr(other->label + ":") + " || " + other_col + " AS other, " +
-           SqlStr(other->label) + " AS other_label, CAST(n." + NameColumn(*other) + " AS VARCHAR) AS other_name, " +
+           SqlStr(out ? "out" : "in") + " AS dir, " + SqlStr(other->label + ":") + " || " + other_col +
+           " AS other, " + SqlStr(other->label) + " AS other_label, CAST(n." + NameColumn(*other) +
+           " AS VARCHAR) AS other_name, " +
            (props.empty() ? std::string("'{}'") : "CAST(to_json(struct_pack(" + props + ")) AS VARCHAR)") +
            " AS props FROM " + EdgeTable(r) + " AS e LEFT JOIN " + NodeTable(*other) +
            " AS n ON n._id = " + other_col + " WHERE " + (out ? "e._start" : "e._end") + " = " + SqlStr(id);
@@ -262,8 +274,8 @@ Result<std::vector<NeighborEdge>> Graph::Neighbors(std::string_view node, std::s
   std::vector<NeighborEdge> edges;
   if (total) *total = 0;
   if (u.empty()) return edges;
-  std::string sql = "SELECT *, count(*) OVER () AS total FROM (" + u + ") ORDER BY type, dir, other_name, _key LIMIT " +
-                    std::to_string(limit);
+  std::string sql = "SELECT *, count(*) OVER () AS total FROM (" + u +
+                    ") ORDER BY type, dir, other_name, _key LIMIT " + std::to_string(limit);
   std::lock_guard<std::mutex> lock(mu_);
   LAKEQA_ASSIGN_OR_RETURN(exec::SqlResult r, Run(sql));
   for (const auto& row : r.rows) {

@@ -1,6 +1,6 @@
 // The `index build` pipeline: catalog → text (and chunk) index → sources, graph, paragraphs → vectors.
-#include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/graph/index_pipeline.h"
+#include "lakeqa/catalog/index_dir.h"
 
 #include <memory>
 
@@ -26,8 +26,9 @@ Result<std::unique_ptr<index::Embedder>> MakeEmbedder(const IndexBuildOptions& o
     c.http.api_key_env = o.embed_key_env;
     return index::OpenEmbedder(c);
   }
-  return InvalidArgument("--vectors must be 'glove' or 'http:<base url>' (e.g. http:http://127.0.0.1:8080), got '" +
-                         o.vectors + "'");
+  return InvalidArgument(
+      "--vectors must be 'glove' or 'http:<base url>' (e.g. http:http://127.0.0.1:8080), got '" + o.vectors +
+      "'");
 }
 
 // Whether <index>/vectors/ already embeds exactly the current text index with this embedder: its
@@ -82,7 +83,8 @@ Result<index::TextBuildReport> BuildTextStep(const IndexBuildOptions& o) {
 // the paragraph units of the doc-source pages (<index>/paragraphs/, rebuilt whole when a page changed).
 Status BuildDerivedSteps(lake::Store& store, const IndexBuildOptions& o, IndexBuildReport& r) {
   const std::string& dir = o.index_dir;
-  LAKEQA_ASSIGN_OR_RETURN(auto cat, catalog::Catalog::Open(catalog::IndexDir(dir).Catalog(), /*read_only=*/true));
+  LAKEQA_ASSIGN_OR_RETURN(auto cat,
+                          catalog::Catalog::Open(catalog::IndexDir(dir).Catalog(), /*read_only=*/true));
   auto ss = index::BuildSourceSummaries(*cat, dir);
   if (!ss.ok()) return ss.status().WithContext("source summaries of " + dir);
   r.sources = std::move(*ss);
@@ -105,7 +107,8 @@ Result<VectorBuildSummary> BuildVectorsStep(index::Embedder& embedder, const Ind
     v.documents = text->datasets;
     return v;
   }
-  if (o.on_note) o.on_note("embedding every dataset with " + v.embedder + " (the vector index is rebuilt whole)");
+  if (o.on_note)
+    o.on_note("embedding every dataset with " + v.embedder + " (the vector index is rebuilt whole)");
   auto vr = index::BuildDatasetVectors(o.index_dir, embedder);
   if (!vr.ok()) return vr.status().WithContext("vector index of " + o.index_dir);
   v.rebuilt = true;

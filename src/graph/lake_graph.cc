@@ -12,13 +12,19 @@ Json LakeGraphReport::ToJson() const {
   for (const auto& x : schema.problems) p.push_back(x.ToJson());
   Json e = Json::array();
   for (const auto& x : errors) e.push_back({{"file", x.file}, {"code", x.code}, {"error", x.message}});
-  return {{"node_files", node_files}, {"relation_files", relation_files}, {"nodes", nodes},      {"edges", edges},
-          {"labels", schema.nodes.size()}, {"relation_types", schema.relations.size()},
-          {"problems_total", schema.problems_total}, {"problems", p}, {"errors", e}};
+  return {{"node_files", node_files},
+          {"relation_files", relation_files},
+          {"nodes", nodes},
+          {"edges", edges},
+          {"labels", schema.nodes.size()},
+          {"relation_types", schema.relations.size()},
+          {"problems_total", schema.problems_total},
+          {"problems", p},
+          {"errors", e}};
 }
 
-Result<LakeGraphReport> BuildLakeGraph(catalog::Catalog& catalog, lake::Store& store, const std::string& graph_dir,
-                                       const LakeGraphOptions& options) {
+Result<LakeGraphReport> BuildLakeGraph(catalog::Catalog& catalog, lake::Store& store,
+                                       const std::string& graph_dir, const LakeGraphOptions& options) {
   struct Found {
     std::string key, stem;
     FileKind kind;
@@ -29,7 +35,8 @@ Result<LakeGraphReport> BuildLakeGraph(catalog::Catalog& catalog, lake::Store& s
   auto left_out = [&](const std::string& key, const Status& st) {
     report.errors.push_back({key, std::string(CodeName(st.code())), st.message()});
   };
-  Status s = catalog.ForEachDataset([&](const catalog::DatasetRecord&, const std::vector<catalog::FileRecord>& files) {
+  Status s = catalog.ForEachDataset([&](const catalog::DatasetRecord&,
+                                        const std::vector<catalog::FileRecord>& files) {
     for (const auto& f : files) {
       if (f.is_metadata || !EndsWith(ToLowerAscii(f.path), ".csv")) continue;
       std::vector<std::string> header;
@@ -62,8 +69,9 @@ Result<LakeGraphReport> BuildLakeGraph(catalog::Catalog& catalog, lake::Store& s
   GraphBuilder builder;
   for (const auto& f : found) {
     if (f.size > options.max_file_bytes) {
-      left_out(f.key, ResourceExhausted(f.key + ": graph file of " + std::to_string(f.size) + " bytes is over the " +
-                                        std::to_string(options.max_file_bytes) + "-byte limit"));
+      left_out(f.key,
+               ResourceExhausted(f.key + ": graph file of " + std::to_string(f.size) + " bytes is over the " +
+                                 std::to_string(options.max_file_bytes) + "-byte limit"));
       continue;
     }
     auto data = store.ReadRange(f.key, 0, 0);

@@ -22,13 +22,27 @@ const RelationType* Schema::Relation(std::string_view type) const {
 Json Schema::ToJson() const {
   Json n = Json::array(), r = Json::array(), p = Json::array();
   for (const auto& x : nodes)
-    n.push_back({{"label", x.label}, {"id_column", x.id_column}, {"properties", x.properties}, {"types", x.types},
-                 {"source", x.source}, {"file", x.file}, {"count", x.count}});
+    n.push_back({{"label", x.label},
+                 {"id_column", x.id_column},
+                 {"properties", x.properties},
+                 {"types", x.types},
+                 {"source", x.source},
+                 {"file", x.file},
+                 {"count", x.count}});
   for (const auto& x : relations)
-    r.push_back({{"type", x.type}, {"start", x.start_label}, {"end", x.end_label}, {"properties", x.properties},
-                 {"types", x.types}, {"source", x.source}, {"file", x.file}, {"count", x.count}});
+    r.push_back({{"type", x.type},
+                 {"start", x.start_label},
+                 {"end", x.end_label},
+                 {"properties", x.properties},
+                 {"types", x.types},
+                 {"source", x.source},
+                 {"file", x.file},
+                 {"count", x.count}});
   for (const auto& x : problems) p.push_back(x.ToJson());
-  return {{"format", "lakeqa-graph-1"}, {"nodes", n}, {"relations", r}, {"problems", p},
+  return {{"format", "lakeqa-graph-1"},
+          {"nodes", n},
+          {"relations", r},
+          {"problems", p},
           {"problems_total", problems_total}};
 }
 
@@ -36,7 +50,8 @@ Result<Schema> Schema::FromJson(const Json& j) {
   Schema s;
   try {
     if (j.value("format", "") != "lakeqa-graph-1")
-      return Corrupt("graph schema: unknown format '" + j.value("format", "") + "' (expected lakeqa-graph-1)");
+      return Corrupt("graph schema: unknown format '" + j.value("format", "") +
+                     "' (expected lakeqa-graph-1)");
     for (const auto& x : j.at("nodes")) {
       NodeType t;
       t.label = x.at("label").get<std::string>();

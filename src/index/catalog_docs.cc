@@ -44,7 +44,8 @@ std::string JsonStringValue(std::string_view text, std::string_view key) {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
     if (i < text.size() && text[i] == ':') {
       ++i;
-      while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+      while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+        ++i;
       if (i >= text.size() || text[i] != '"') return "";
       size_t j = i + 1;
       while (j < text.size() && text[j] != '"') j += text[j] == '\\' ? 2 : 1;
@@ -59,7 +60,8 @@ std::string JsonStringValue(std::string_view text, std::string_view key) {
 
 // Title and description from a JSON metadata file the catalog could not read as a dataset record
 // (e.g. CMDBench's {"page_title", "section_title", "caption"}): its profile keeps the start of the text.
-void FallbackMetadata(const std::vector<catalog::FileRecord>& files, std::string& title, std::string& description) {
+void FallbackMetadata(const std::vector<catalog::FileRecord>& files, std::string& title,
+                      std::string& description) {
   for (const auto& f : files) {
     if (!f.is_metadata || f.metadata || !f.profile) continue;
     auto it = f.profile->find("text_sample");
@@ -233,8 +235,9 @@ Schema ChunkSchema() {
                  FieldSpec{"title", true, false, 2.0, true}, FieldSpec{"text", true, false, 1.0, true}});
 }
 
-std::vector<Document> ChunkDocuments(const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files,
-                                     const ChunkOptions& co, const DocOptions& o) {
+std::vector<Document> ChunkDocuments(const catalog::DatasetRecord& d,
+                                     const std::vector<catalog::FileRecord>& files, const ChunkOptions& co,
+                                     const DocOptions& o) {
   Document full = DatasetDocument(d, files, o);
   std::string title;
   auto split = [](std::string_view v, std::vector<std::string_view>& words, size_t cap) {
@@ -253,8 +256,8 @@ std::vector<Document> ChunkDocuments(const catalog::DatasetRecord& d, const std:
     if (k == "description") split(v, desc, 64);
     if (k == "content") split(v, content, co.max_words);
   }
-  bool skip_description = !desc.empty() && std::search(content.begin(), content.end(), desc.begin(),
-                                                       desc.end()) != content.end();
+  bool skip_description =
+      !desc.empty() && std::search(content.begin(), content.end(), desc.begin(), desc.end()) != content.end();
   // The dataset's readable text in reading order: metadata first, then columns, values and content.
   std::vector<std::string_view> words;
   for (const char* field : {"title", "description", "tags", "theme", "columns", "values", "content"}) {
@@ -286,9 +289,9 @@ std::vector<Document> ChunkDocuments(const catalog::DatasetRecord& d, const std:
 }
 
 Json TextBuildReport::ToJson() const {
-  return {{"datasets", datasets}, {"added", added},   {"updated", updated},
+  return {{"datasets", datasets},   {"added", added},     {"updated", updated},
           {"unchanged", unchanged}, {"deleted", deleted}, {"chunks", chunks},
-          {"merged", merged},     {"seconds", seconds}, {"near_duplicates", near_duplicates.ToJson()}};
+          {"merged", merged},       {"seconds", seconds}, {"near_duplicates", near_duplicates.ToJson()}};
 }
 
 namespace {
@@ -309,7 +312,8 @@ Result<State> ReadState(const std::string& path) {
     ++line;
     if (l.empty()) continue;
     auto parts = Split(l, '\t');
-    if (parts.size() != 3) return Corrupt(path + ":" + std::to_string(line) + ": expected fingerprint, count, id");
+    if (parts.size() != 3)
+      return Corrupt(path + ":" + std::to_string(line) + ": expected fingerprint, count, id");
     StateEntry e;
     e.fingerprint = std::strtoull(std::string(parts[0]).c_str(), nullptr, 16);
     e.docs = static_cast<uint32_t>(std::strtoul(std::string(parts[1]).c_str(), nullptr, 10));
@@ -339,7 +343,8 @@ Status WriteState(const std::string& path, const State& st) {
 // One incrementally maintained index (text or chunks).
 class Target {
  public:
-  Target(std::string dir, Schema schema, bool chunks) : dir_(std::move(dir)), schema_(std::move(schema)), chunks_(chunks) {}
+  Target(std::string dir, Schema schema, bool chunks)
+      : dir_(std::move(dir)), schema_(std::move(schema)), chunks_(chunks) {}
 
   Status Open(bool rebuild) {
     std::string state_path = dir_ + "/" + std::string(kStateName);
@@ -371,7 +376,8 @@ class Target {
 
   Status DeleteDocs(const std::string& id, uint32_t docs) {
     if (!chunks_) return writer_->Delete(id).status();
-    for (uint32_t i = 0; i < docs; ++i) LAKEQA_RETURN_IF_ERROR(writer_->Delete(id + "#" + std::to_string(i)).status());
+    for (uint32_t i = 0; i < docs; ++i)
+      LAKEQA_RETURN_IF_ERROR(writer_->Delete(id + "#" + std::to_string(i)).status());
     return Status::Ok();
   }
 
@@ -463,19 +469,23 @@ Result<TextBuildReport> BuildTextIndex(catalog::Catalog& catalog, const std::str
   auto stats = catalog.Stats();
   ProgressBar bar("text index", stats.ok() ? stats->datasets : 0, "datasets", o.progress);
   // The chunk fingerprint also covers the window settings, so changing them re-chunks everything.
-  uint64_t chunk_salt = (o.chunk.window * 1000003ull) ^ (o.chunk.overlap * 7919ull) ^ (o.chunk.max_words << 20);
-  Status s = catalog.ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
-    ++r.datasets;
-    bar.Add();
-    Document doc = DatasetDocument(d, files, o.docs);
-    uint64_t fp = Fingerprint(doc);
-    if (text) LAKEQA_RETURN_IF_ERROR(text->Visit(doc.id, fp, [&] { return std::vector<Document>{doc}; }, r));
-    if (chunks) {
-      LAKEQA_RETURN_IF_ERROR(chunks->Visit(doc.id, fp ^ chunk_salt,
-                                           [&] { return ChunkDocuments(d, files, o.chunk, o.docs); }, r));
-    }
-    return Status::Ok();
-  });
+  uint64_t chunk_salt =
+      (o.chunk.window * 1000003ull) ^ (o.chunk.overlap * 7919ull) ^ (o.chunk.max_words << 20);
+  Status s = catalog.ForEachDataset(
+      [&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
+        ++r.datasets;
+        bar.Add();
+        Document doc = DatasetDocument(d, files, o.docs);
+        uint64_t fp = Fingerprint(doc);
+        if (text)
+          LAKEQA_RETURN_IF_ERROR(text->Visit(
+              doc.id, fp, [&] { return std::vector<Document>{doc}; }, r));
+        if (chunks) {
+          LAKEQA_RETURN_IF_ERROR(chunks->Visit(
+              doc.id, fp ^ chunk_salt, [&] { return ChunkDocuments(d, files, o.chunk, o.docs); }, r));
+        }
+        return Status::Ok();
+      });
   bar.Finish();
   LAKEQA_RETURN_IF_ERROR(s.WithContext("reading the catalog"));
   if (text) {

@@ -79,7 +79,7 @@ Status MappedFile::Open(const std::string& path, std::string_view magic, bool ve
     // A segment file the manifest names but that is missing means the index is damaged.
     return st.code() == ErrorCode::kNotFound ? Corrupt(path + ": missing segment file") : st;
   }
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) != 0) return CloseAfterError(fd, path);
   size_ = static_cast<uint64_t>(st.st_size);
   if (size_ < kMagicSize + kFooterSize) {

@@ -69,8 +69,8 @@ void Coverage::AddDates(std::string_view v, bool numeric_only) {
     size_t j = i;
     std::vector<std::string> parts(1);
     char sep = 0;
-    while (j < v.size() && (IsDigit(v[j]) || ((v[j] == '-' || v[j] == '/') && j + 1 < v.size() && IsDigit(v[j + 1]) &&
-                                               (sep == 0 || sep == v[j])))) {
+    while (j < v.size() && (IsDigit(v[j]) || ((v[j] == '-' || v[j] == '/') && j + 1 < v.size() &&
+                                              IsDigit(v[j + 1]) && (sep == 0 || sep == v[j])))) {
       if (IsDigit(v[j])) {
         parts.back() += v[j];
       } else {

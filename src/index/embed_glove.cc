@@ -32,8 +32,7 @@ constexpr size_t kMaxWordBytes = 1024;
 
 uint32_t Fnv(const uint8_t* p, size_t n) {
   uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; ++i)
-    h = (h ^ p[i]) * 16777619u;
+  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 16777619u;
   return h;
 }
 template <typename T>
@@ -99,24 +98,12 @@ class JsonScanner {
       switch (e) {
         case '"':
         case '\\':
-        case '/':
-          out.push_back(static_cast<char>(e));
-          break;
-        case 'b':
-          out.push_back('\b');
-          break;
-        case 'f':
-          out.push_back('\f');
-          break;
-        case 'n':
-          out.push_back('\n');
-          break;
-        case 'r':
-          out.push_back('\r');
-          break;
-        case 't':
-          out.push_back('\t');
-          break;
+        case '/': out.push_back(static_cast<char>(e)); break;
+        case 'b': out.push_back('\b'); break;
+        case 'f': out.push_back('\f'); break;
+        case 'n': out.push_back('\n'); break;
+        case 'r': out.push_back('\r'); break;
+        case 't': out.push_back('\t'); break;
         case 'u': {
           uint32_t cp;
           LAKEQA_RETURN_IF_ERROR(Hex4(cp));
@@ -130,8 +117,7 @@ class JsonScanner {
           AppendUtf8(cp, out);
           break;
         }
-        default:
-          return Error("bad escape in string");
+        default: return Error("bad escape in string");
       }
     }
   }
@@ -175,8 +161,7 @@ class JsonScanner {
     }
     if (c == 't' || c == 'f' || c == 'n') {
       std::string word;
-      while (Peek() >= 'a' && Peek() <= 'z' && word.size() < 6)
-        word.push_back(static_cast<char>(Raw()));
+      while (Peek() >= 'a' && Peek() <= 'z' && word.size() < 6) word.push_back(static_cast<char>(Raw()));
       if (word == "true" || word == "false" || word == "null") return Status::Ok();
       return Error("bad literal '" + word + "'");
     }
@@ -283,14 +268,14 @@ Status ReadVectors(JsonScanner& js, int64_t dim, int64_t word_index, GloveVocab&
         LAKEQA_RETURN_IF_ERROR(js.Expect(']'));
       }
       if (static_cast<int64_t>(row.size()) != dim)
-        return js.Error("vector of '" + word + "' has " + std::to_string(row.size()) +
-                        " values, expected " + std::to_string(dim));
+        return js.Error("vector of '" + word + "' has " + std::to_string(row.size()) + " values, expected " +
+                        std::to_string(dim));
       if (rank < 0) rank = static_cast<int64_t>(v.entries.size());  // no rank: file order
       if (word.empty()) return js.Error("empty word");
       if (!v.seen.insert(word).second) return js.Error("word '" + word + "' appears twice");
       if (v.pool.size() + word.size() > UINT32_MAX) return js.Error("vocabulary strings exceed 4 GiB");
       v.entries.push_back({static_cast<uint32_t>(v.pool.size()), static_cast<uint32_t>(word.size()),
-                       static_cast<uint32_t>(v.entries.size()), static_cast<uint32_t>(rank)});
+                           static_cast<uint32_t>(v.entries.size()), static_cast<uint32_t>(rank)});
       v.pool += word;
       if (std::fwrite(row.data(), sizeof(float), row.size(), fout) != row.size())
         return ErrnoStatus(errno, tmp);
@@ -305,10 +290,12 @@ Status ReadVectors(JsonScanner& js, int64_t dim, int64_t word_index, GloveVocab&
 Result<uint64_t> WriteVocabAndHeader(GloveVocab& v, int64_t dim, FILE* fout, const std::string& tmp) {
   std::string header(kGloveHeaderSize, '\0');
   std::sort(v.entries.begin(), v.entries.end(), [&](const VocabEntry& a, const VocabEntry& b) {
-    return std::string_view(v.pool).substr(a.str_off, a.len) < std::string_view(v.pool).substr(b.str_off, b.len);
+    return std::string_view(v.pool).substr(a.str_off, a.len) <
+           std::string_view(v.pool).substr(b.str_off, b.len);
   });
   const uint64_t vectors_offset = kGloveHeaderSize;
-  const uint64_t vocab_offset = vectors_offset + v.entries.size() * static_cast<uint64_t>(dim) * sizeof(float);
+  const uint64_t vocab_offset =
+      vectors_offset + v.entries.size() * static_cast<uint64_t>(dim) * sizeof(float);
   const uint64_t strings_offset = vocab_offset + v.entries.size() * kEntrySize;
   std::string entries(v.entries.size() * kEntrySize, '\0');
   for (size_t i = 0; i < v.entries.size(); ++i) {
@@ -330,8 +317,8 @@ Result<uint64_t> WriteVocabAndHeader(GloveVocab& v, int64_t dim, FILE* fout, con
   Put(header, 48, static_cast<uint64_t>(v.pool.size()));
   Put(header, 56, Fnv(reinterpret_cast<const uint8_t*>(header.data()), 56));
   if (std::fseek(fout, 0, SEEK_SET) != 0 ||
-      std::fwrite(header.data(), 1, header.size(), fout) != header.size() ||
-      std::fflush(fout) != 0 || ::fsync(::fileno(fout)) != 0)
+      std::fwrite(header.data(), 1, header.size(), fout) != header.size() || std::fflush(fout) != 0 ||
+      ::fsync(::fileno(fout)) != 0)
     return ErrnoStatus(errno, tmp);
   return strings_offset;
 }
@@ -446,12 +433,8 @@ struct GloveEmbedder::Impl {
 
 GloveEmbedder::GloveEmbedder() : impl_(std::make_unique<Impl>()) {}
 GloveEmbedder::~GloveEmbedder() = default;
-size_t GloveEmbedder::dim() const {
-  return impl_->dim;
-}
-size_t GloveEmbedder::vocab_size() const {
-  return impl_->count;
-}
+size_t GloveEmbedder::dim() const { return impl_->dim; }
+size_t GloveEmbedder::vocab_size() const { return impl_->count; }
 
 std::string DefaultGlovePath(const std::string& source_dir) {
   if (const char* env = std::getenv("LAKEQA_GLOVE"); env && *env) return env;
@@ -509,8 +492,7 @@ Result<std::unique_ptr<GloveEmbedder>> GloveEmbedder::Open(const std::string& pa
       return bad("vocabulary is not sorted at entry " + std::to_string(i));
   }
   double h = 0;
-  for (uint32_t i = 1; i <= im.count; ++i)
-    h += 1.0 / i;
+  for (uint32_t i = 1; i <= im.count; ++i) h += 1.0 / i;
   im.harmonic = h;
   ::madvise(im.map, im.map_size, MADV_RANDOM);
   return g;
@@ -527,10 +509,8 @@ const float* GloveEmbedder::Lookup(std::string_view word, uint32_t* rank) const 
       if (rank) *rank = Get<uint32_t>(e + 12);
       return im.vectors + size_t{Get<uint32_t>(e + 8)} * im.dim;
     }
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
   }
   return nullptr;
 }
@@ -559,8 +539,7 @@ Result<std::vector<std::vector<float>>> GloveEmbedder::Embed(const std::vector<s
       if (!v) continue;
       if (t.kind == text::TokenKind::kCompound) covered_position = t.position;
       double w = SifWeight(rank);
-      for (uint32_t j = 0; j < im.dim; ++j)
-        acc[j] += w * v[j];
+      for (uint32_t j = 0; j < im.dim; ++j) acc[j] += w * v[j];
       ++used;
     }
     std::vector<float> e(im.dim);

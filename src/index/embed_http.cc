@@ -70,8 +70,7 @@ Result<std::unique_ptr<HttpEmbedder>> HttpEmbedder::Create(HttpEmbedderOptions o
   if (options.model.empty()) return InvalidArgument("embeddings: model is empty");
   if (options.batch_size == 0) return InvalidArgument("embeddings: batch_size must be > 0");
   if (options.max_retries < 0) return InvalidArgument("embeddings: max_retries must be >= 0");
-  while (!options.base_url.empty() && options.base_url.back() == '/')
-    options.base_url.pop_back();
+  while (!options.base_url.empty() && options.base_url.back() == '/') options.base_url.pop_back();
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   return std::unique_ptr<HttpEmbedder>(new HttpEmbedder(std::move(options)));
@@ -83,8 +82,7 @@ Result<std::vector<std::vector<float>>> HttpEmbedder::Embed(const std::vector<st
   for (size_t first = 0; first < texts.size(); first += options_.batch_size) {
     size_t count = std::min(options_.batch_size, texts.size() - first);
     LAKEQA_ASSIGN_OR_RETURN(auto batch, EmbedBatch(texts, first, count));
-    for (auto& v : batch)
-      out.push_back(std::move(v));
+    for (auto& v : batch) out.push_back(std::move(v));
   }
   return out;
 }

@@ -20,7 +20,11 @@ Json Explanation::ToJson() const {
                         {"contribution", f.contribution}});
       if (f.data) fields.back()["data"] = true;
     }
-    terms_json.push_back({{"word", t.word}, {"term", t.term}, {"idf", t.idf}, {"x", t.x}, {"score", t.score},
+    terms_json.push_back({{"word", t.word},
+                          {"term", t.term},
+                          {"idf", t.idf},
+                          {"x", t.x},
+                          {"score", t.score},
                           {"fields", fields}});
   }
   Json prox = Json::array();
@@ -35,8 +39,8 @@ std::string Explanation::ToText() const {
     out += fmt::format("{:>8.3f}  {}{} (idf {:.3f}, x {:.3f}):", t.score, t.word,
                        t.term != t.word ? " [" + t.term + "]" : "", t.idf, t.x);
     for (const FieldExplanation& f : t.fields)
-      out += fmt::format(" {} {:.3f} (tf {}, len {}/{:.1f}, w {}, b {}{})", f.field, f.contribution, f.tf, f.length,
-                         f.avg_length, f.weight, f.b, f.data ? ", data" : "");
+      out += fmt::format(" {} {:.3f} (tf {}, len {}/{:.1f}, w {}, b {}{})", f.field, f.contribution, f.tf,
+                         f.length, f.avg_length, f.weight, f.b, f.data ? ", data" : "");
     out += "\n";
   }
   for (const ProximityExplanation& p : proximity)

@@ -21,10 +21,11 @@ Result<Manifest> ReadManifest(const std::string& dir) {
   if (!j.ok()) return Corrupt(j.status().message());
   auto bad = [&](const std::string& what) { return Corrupt(path + ": " + what); };
   try {
-    if (!j->is_object() || j->value("format", "") != "lakeqa-textindex") return bad("not a lakeqa text index manifest");
+    if (!j->is_object() || j->value("format", "") != "lakeqa-textindex")
+      return bad("not a lakeqa text index manifest");
     if (j->value("version", 0) != kFormatVersion)
-      return Unsupported(path + ": format version " + std::to_string(j->value("version", 0)) + " (this build reads " +
-                         std::to_string(kFormatVersion) + ")");
+      return Unsupported(path + ": format version " + std::to_string(j->value("version", 0)) +
+                         " (this build reads " + std::to_string(kFormatVersion) + ")");
     Manifest m;
     m.generation = (*j)["generation"].get<uint64_t>();
     m.next_segment = (*j)["next_segment"].get<uint64_t>();
@@ -43,7 +44,8 @@ Result<Manifest> ReadManifest(const std::string& dir) {
       info.docs = s["docs"].get<uint32_t>();
       info.deleted = s["deleted"].get<uint32_t>();
       info.del_gen = s["del_gen"].get<uint64_t>();
-      if (info.name.empty() || info.name.find('/') != std::string::npos || info.name.find("..") != std::string::npos)
+      if (info.name.empty() || info.name.find('/') != std::string::npos ||
+          info.name.find("..") != std::string::npos)
         return bad("bad segment name '" + info.name + "'");
       m.segments.push_back(std::move(info));
     }
@@ -58,8 +60,12 @@ Status WriteManifest(const std::string& dir, const Manifest& m) {
   for (const SegmentInfo& s : m.segments) {
     segs.push_back({{"name", s.name}, {"docs", s.docs}, {"deleted", s.deleted}, {"del_gen", s.del_gen}});
   }
-  Json j = {{"format", "lakeqa-textindex"}, {"version", kFormatVersion}, {"generation", m.generation},
-            {"next_segment", m.next_segment}, {"analysis", m.analysis}, {"schema", m.schema.ToJson()},
+  Json j = {{"format", "lakeqa-textindex"},
+            {"version", kFormatVersion},
+            {"generation", m.generation},
+            {"next_segment", m.next_segment},
+            {"analysis", m.analysis},
+            {"schema", m.schema.ToJson()},
             {"segments", segs}};
   if (!m.ranking.is_null()) j["ranking"] = m.ranking;
   LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(dir + "/" + std::string(kManifestName), DumpJson(j, 1) + "\n"));

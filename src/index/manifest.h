@@ -14,8 +14,8 @@ struct Manifest {
   uint64_t next_segment = 1;
   Schema schema;
   std::vector<SegmentInfo> segments;
-  int analysis = 1;    // kAnalysisVersion of the analyzer that wrote the segments (1 when absent)
-  Json ranking;        // RankingParams::ToJson(), or null: the schema's defaults
+  int analysis = 1;  // kAnalysisVersion of the analyzer that wrote the segments (1 when absent)
+  Json ranking;      // RankingParams::ToJson(), or null: the schema's defaults
 };
 
 Result<Manifest> ReadManifest(const std::string& dir);

@@ -69,7 +69,8 @@ Status MemSegment::Add(const Document& doc) {
   if (doc.id.size() > kMaxIdBytes) return InvalidArgument("document id longer than 4096 bytes");
   const auto& fields = schema_.fields();
   for (const auto& [name, value] : doc.fields) {
-    if (schema_.Find(name) < 0) return InvalidArgument("document '" + doc.id + "': unknown field '" + name + "'");
+    if (schema_.Find(name) < 0)
+      return InvalidArgument("document '" + doc.id + "': unknown field '" + name + "'");
   }
   if (num_docs_ == UINT32_MAX - 1) return ResourceExhausted("segment document limit reached");
   uint32_t d = num_docs_;
@@ -192,7 +193,8 @@ Status MemSegment::Write(const std::string& dir, const std::string& name, Delete
     }
     auto field = static_cast<unsigned char>(key[0]);
     const uint8_t* norms = field < 0x40 ? norms_[field].data() : nullptr;
-    LAKEQA_RETURN_IF_ERROR(builder.AddTerm(key, docs.data(), tfs.data(), docs.size(), positions.data(), norms));
+    LAKEQA_RETURN_IF_ERROR(
+        builder.AddTerm(key, docs.data(), tfs.data(), docs.size(), positions.data(), norms));
   }
   for (uint32_t d = 0; d < num_docs_; ++d) {
     LAKEQA_RETURN_IF_ERROR(builder.AddStored(

@@ -48,9 +48,9 @@ class MemSegment {
 
   const Schema& schema_;
   text::Analyzer analyzer_;
-  std::vector<Slot> slots_;                // power-of-two size, at most half full
-  std::string arena_;                      // the keys, back to back
-  std::vector<uint64_t> key_offsets_{0};   // key i is arena_[key_offsets_[i], key_offsets_[i + 1])
+  std::vector<Slot> slots_;               // power-of-two size, at most half full
+  std::string arena_;                     // the keys, back to back
+  std::vector<uint64_t> key_offsets_{0};  // key i is arena_[key_offsets_[i], key_offsets_[i + 1])
   std::vector<Postings> postings_;
   std::vector<std::vector<uint8_t>> norms_;
   std::string stored_;

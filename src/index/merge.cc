@@ -34,7 +34,9 @@ Status MergeSegments(const std::string& dir, const std::string& name, size_t num
 
   // k-way merge of the sorted dictionaries.
   using Item = std::pair<std::string_view, size_t>;  // key, segment
-  auto greater = [](const Item& a, const Item& b) { return a.first > b.first || (a.first == b.first && a.second > b.second); };
+  auto greater = [](const Item& a, const Item& b) {
+    return a.first > b.first || (a.first == b.first && a.second > b.second);
+  };
   std::priority_queue<Item, std::vector<Item>, decltype(greater)> heap(greater);
   std::vector<uint32_t> next(segs.size(), 0);
   for (size_t s = 0; s < segs.size(); ++s) {

@@ -15,8 +15,8 @@ namespace {
 // What the comparison reads of one dataset.
 struct Signature {
   DuplicateMember member;
-  std::set<std::string> columns;                          // folded
-  std::map<std::string, std::set<std::string>> values;    // folded column → folded sampled values
+  std::set<std::string> columns;                        // folded
+  std::map<std::string, std::set<std::string>> values;  // folded column → folded sampled values
 };
 
 Signature Read(const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
@@ -53,7 +53,8 @@ bool Near(const Signature& a, const Signature& b, const NearDuplicateOptions& o)
   if (a.columns.empty() || b.columns.empty()) return false;
   size_t shared = 0;
   for (const auto& c : a.columns) shared += b.columns.count(c);
-  double jaccard = static_cast<double>(shared) / static_cast<double>(a.columns.size() + b.columns.size() - shared);
+  double jaccard =
+      static_cast<double>(shared) / static_cast<double>(a.columns.size() + b.columns.size() - shared);
   if (jaccard < o.min_column_overlap) return false;
   double sum = 0;
   size_t n = 0;
@@ -90,43 +91,47 @@ Result<NearDuplicateReport> BuildNearDuplicates(catalog::Catalog& catalog, const
                                                 const NearDuplicateOptions& o) {
   NearDuplicateReport report;
   Json groups = Json::array();
-  Status s = catalog.ForEachTitleGroup([&](const std::string& title, const std::vector<std::string>& ids) -> Status {
-    ++report.title_groups;
-    std::vector<Signature> sigs;
-    for (size_t i = 0; i < ids.size() && i < o.max_group; ++i) {
-      auto d = catalog.GetDataset(ids[i]);
-      auto files = catalog.ListFiles(ids[i]);
-      if (!d.ok() || !files.ok()) continue;  // removed since the group was listed
-      sigs.push_back(Read(*d, *files));
-    }
-    // Connected components of the near-duplicate relation (union-find over the group).
-    std::vector<size_t> parent(sigs.size());
-    std::iota(parent.begin(), parent.end(), 0);
-    std::function<size_t(size_t)> root = [&](size_t x) { return parent[x] == x ? x : parent[x] = root(parent[x]); };
-    for (size_t a = 0; a < sigs.size(); ++a) {
-      for (size_t b = a + 1; b < sigs.size(); ++b) {
-        if (root(a) != root(b) && Near(sigs[a], sigs[b], o)) parent[root(b)] = root(a);
-      }
-    }
-    std::map<size_t, std::vector<size_t>> comps;
-    for (size_t i = 0; i < sigs.size(); ++i) comps[root(i)].push_back(i);
-    for (const auto& [r, members] : comps) {
-      if (members.size() < 2) continue;
-      Json m = Json::array();
-      for (size_t i : members) m.push_back(MemberJson(sigs[i].member));
-      groups.push_back({{"title", title}, {"members", m}});
-      ++report.groups;
-      report.datasets += members.size();
-    }
-    return Status::Ok();
-  });
+  Status s =
+      catalog.ForEachTitleGroup([&](const std::string& title, const std::vector<std::string>& ids) -> Status {
+        ++report.title_groups;
+        std::vector<Signature> sigs;
+        for (size_t i = 0; i < ids.size() && i < o.max_group; ++i) {
+          auto d = catalog.GetDataset(ids[i]);
+          auto files = catalog.ListFiles(ids[i]);
+          if (!d.ok() || !files.ok()) continue;  // removed since the group was listed
+          sigs.push_back(Read(*d, *files));
+        }
+        // Connected components of the near-duplicate relation (union-find over the group).
+        std::vector<size_t> parent(sigs.size());
+        std::iota(parent.begin(), parent.end(), 0);
+        std::function<size_t(size_t)> root = [&](size_t x) {
+          return parent[x] == x ? x : parent[x] = root(parent[x]);
+        };
+        for (size_t a = 0; a < sigs.size(); ++a) {
+          for (size_t b = a + 1; b < sigs.size(); ++b) {
+            if (root(a) != root(b) && Near(sigs[a], sigs[b], o)) parent[root(b)] = root(a);
+          }
+        }
+        std::map<size_t, std::vector<size_t>> comps;
+        for (size_t i = 0; i < sigs.size(); ++i) comps[root(i)].push_back(i);
+        for (const auto& [r, members] : comps) {
+          if (members.size() < 2) continue;
+          Json m = Json::array();
+          for (size_t i : members) m.push_back(MemberJson(sigs[i].member));
+          groups.push_back({{"title", title}, {"members", m}});
+          ++report.groups;
+          report.datasets += members.size();
+        }
+        return Status::Ok();
+      });
   LAKEQA_RETURN_IF_ERROR(s.WithContext("near-duplicates: reading the catalog"));
   Json doc = {{"format", "lakeqa-near-duplicates"},
               {"version", 1},
               {"min_column_overlap", o.min_column_overlap},
               {"min_value_overlap", o.min_value_overlap},
               {"groups", groups}};
-  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(catalog::IndexDir(index_dir).NearDuplicates(), DumpJson(doc, 1) + "\n"));
+  LAKEQA_RETURN_IF_ERROR(
+      WriteFileAtomic(catalog::IndexDir(index_dir).NearDuplicates(), DumpJson(doc, 1) + "\n"));
   return report;
 }
 
@@ -137,11 +142,13 @@ Result<NearDuplicates> NearDuplicates::Load(const std::string& index_dir) {
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 1u << 30));
   LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));
   auto bad = [&](const std::string& what) { return Corrupt(path + ": " + what); };
-  if (!j.is_object() || j.value("format", "") != "lakeqa-near-duplicates") return bad("not a near-duplicates file");
+  if (!j.is_object() || j.value("format", "") != "lakeqa-near-duplicates")
+    return bad("not a near-duplicates file");
   auto groups = j.find("groups");
   if (groups == j.end() || !groups->is_array()) return bad("no \"groups\" array");
   for (const Json& g : *groups) {
-    if (!g.is_object() || !g.contains("members") || !g["members"].is_array()) return bad("a group without members");
+    if (!g.is_object() || !g.contains("members") || !g["members"].is_array())
+      return bad("a group without members");
     NearDuplicateGroup group;
     group.title = g.value("title", "");
     for (const Json& m : g["members"]) {
@@ -184,7 +191,8 @@ Json NearDuplicates::Differences(const std::string& id) const {
       if (std::find(m.columns.begin(), m.columns.end(), c) == m.columns.end()) only_here.push_back(c);
     }
     for (const auto& c : m.columns) {
-      if (std::find(self->columns.begin(), self->columns.end(), c) == self->columns.end()) only_there.push_back(c);
+      if (std::find(self->columns.begin(), self->columns.end(), c) == self->columns.end())
+        only_there.push_back(c);
     }
     if (self->rows != m.rows || self->rows_exact != m.rows_exact)
       differs.push_back("rows: " + RowsText(*self) + " here, " + RowsText(m) + " there");
@@ -204,8 +212,9 @@ Json NearDuplicates::Differences(const std::string& id) const {
   return out;
 }
 
-Result<SearchResult> SearchCollapsed(const NearDuplicates& groups, const SearchOptions& options,
-                                     const std::function<Result<SearchResult>(const SearchOptions&)>& search) {
+Result<SearchResult> SearchCollapsed(
+    const NearDuplicates& groups, const SearchOptions& options,
+    const std::function<Result<SearchResult>(const SearchOptions&)>& search) {
   constexpr size_t kMaxFetch = 100000;
   const size_t want = options.offset + options.k;
   size_t fetch = want * 2 + 8;

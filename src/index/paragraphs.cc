@@ -7,16 +7,16 @@
 
 #include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
-#include "lakeqa/index/catalog_docs.h"
 #include "lakeqa/common/strings.h"
+#include "lakeqa/index/catalog_docs.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/index/sources.h"
 #include "lakeqa/text/normalize.h"
 
 namespace lakeqa::index {
 
-std::vector<Paragraph> PageParagraphs(std::string_view text, std::string_view title, const ParagraphOptions& o,
-                                      ParagraphCuts* cuts) {
+std::vector<Paragraph> PageParagraphs(std::string_view text, std::string_view title,
+                                      const ParagraphOptions& o, ParagraphCuts* cuts) {
   std::vector<Paragraph> out;
   const std::string folded_title = text::FoldKeyword(title);
   int64_t i = 0;
@@ -54,9 +54,9 @@ std::string ParagraphDocId(std::string_view page, int64_t paragraph) {
 Json ParagraphBuildReport::ToJson() const {
   Json files = Json::array();
   for (const auto& e : errors) files.push_back({{"file", e.file}, {"error", e.message}});
-  return {{"pages", pages},       {"paragraphs", paragraphs},         {"errors", errors.size()},
-          {"error_files", files}, {"no_text", no_text},               {"cut_paragraphs", cut.paragraphs},
-          {"cut_bytes", cut.bytes}, {"written", written}, {"rebuilt", rebuilt}};
+  return {{"pages", pages},         {"paragraphs", paragraphs}, {"errors", errors.size()},
+          {"error_files", files},   {"no_text", no_text},       {"cut_paragraphs", cut.paragraphs},
+          {"cut_bytes", cut.bytes}, {"written", written},       {"rebuilt", rebuilt}};
 }
 
 namespace {
@@ -89,16 +89,19 @@ Result<std::string> ReadPageText(lake::Store& store, const catalog::FileRecord& 
 // What the paragraph index is built from: every doc-source page's id, title and text files (key, size, etag,
 // mtime) and the bounds. Equal to the last build's: the index is kept as it is.
 Result<uint64_t> PagesFingerprint(catalog::Catalog& catalog, const ParagraphOptions& o) {
-  uint64_t h = Fingerprint(Document{"bounds", {{std::to_string(o.max_paragraphs_per_page), std::to_string(o.max_paragraph_bytes)},
-                                               {std::to_string(o.max_page_bytes), ""}}});
-  Status s = catalog.ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
-    if (SourceOfDataset(d, files) != "doc") return Status::Ok();
-    Document page{d.FullId(), {{"title", d.metadata.title}}};
-    for (const auto* f : PageFiles(files))
-      page.Add(f->key, std::to_string(f->size) + " " + f->etag + " " + std::to_string(f->mtime_ms));
-    h = (h ^ Fingerprint(page)) * 1099511628211ull;
-    return Status::Ok();
-  });
+  uint64_t h = Fingerprint(
+      Document{"bounds",
+               {{std::to_string(o.max_paragraphs_per_page), std::to_string(o.max_paragraph_bytes)},
+                {std::to_string(o.max_page_bytes), ""}}});
+  Status s = catalog.ForEachDataset(
+      [&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
+        if (SourceOfDataset(d, files) != "doc") return Status::Ok();
+        Document page{d.FullId(), {{"title", d.metadata.title}}};
+        for (const auto* f : PageFiles(files))
+          page.Add(f->key, std::to_string(f->size) + " " + f->etag + " " + std::to_string(f->mtime_ms));
+        h = (h ^ Fingerprint(page)) * 1099511628211ull;
+        return Status::Ok();
+      });
   LAKEQA_RETURN_IF_ERROR(s);
   return h;
 }
@@ -116,7 +119,8 @@ Result<ParagraphBuildReport> BuildParagraphIndex(catalog::Catalog& catalog, lake
   const std::string fp_hex = fmt::format("{:016x}", fp);
   // Kept when nothing it is built from changed and the last build read every page (a page that failed to
   // read, perhaps for a passing reason, is tried again).
-  if (auto raw = ReadFile(dir + "/" + kStateFile, 1 << 20); raw.ok() && PathExists(dir + "/" + std::string(kManifestName))) {
+  if (auto raw = ReadFile(dir + "/" + kStateFile, 1 << 20);
+      raw.ok() && PathExists(dir + "/" + std::string(kManifestName))) {
     auto st = ParseJson(*raw, kStateFile);
     if (st.ok() && st->is_object() && st->value("fingerprint", "") == fp_hex && st->contains("report")) {
       const Json& last = (*st)["report"];
@@ -133,7 +137,8 @@ Result<ParagraphBuildReport> BuildParagraphIndex(catalog::Catalog& catalog, lake
   }
   if (PathExists(tmp)) LAKEQA_RETURN_IF_ERROR(RemoveAll(tmp));
   std::unique_ptr<IndexWriter> writer;  // opened at the first unit: a lake without pages writes nothing
-  Status s = catalog.ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
+  Status s = catalog.ForEachDataset([&](const catalog::DatasetRecord& d,
+                                        const std::vector<catalog::FileRecord>& files) {
     if (SourceOfDataset(d, files) != "doc") return Status::Ok();
     auto page_files = PageFiles(files);
     if (page_files.empty()) {
@@ -174,10 +179,10 @@ Result<ParagraphBuildReport> BuildParagraphIndex(catalog::Catalog& catalog, lake
   if (PathExists(dir)) LAKEQA_RETURN_IF_ERROR(RemoveAll(dir));
   if (!writer) return r;
   LAKEQA_RETURN_IF_ERROR(writer->Merge().WithContext(tmp));  // commits, then one segment
-  writer.reset();  // releases write.lock
+  writer.reset();                                            // releases write.lock
   r.written = r.rebuilt = true;
-  LAKEQA_RETURN_IF_ERROR(
-      WriteFileAtomic(tmp + "/" + kStateFile, DumpJson(Json{{"fingerprint", fp_hex}, {"report", r.ToJson()}}, 2) + "\n"));
+  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(
+      tmp + "/" + kStateFile, DumpJson(Json{{"fingerprint", fp_hex}, {"report", r.ToJson()}}, 2) + "\n"));
   std::error_code ec;
   std::filesystem::rename(tmp, dir, ec);
   if (ec) return IoError("renaming " + tmp + " to " + dir + ": " + ec.message());

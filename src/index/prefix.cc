@@ -41,7 +41,8 @@ Bound SkipPrefix(const std::string& cp) {
 
 Json PrefixResult::ToJson() const {
   Json k = Json::array();
-  for (const auto& e : keys) k.push_back({{"id", e.id}, {"title", e.title}, {"file_count", e.file_count}, {"bytes", e.bytes}});
+  for (const auto& e : keys)
+    k.push_back({{"id", e.id}, {"title", e.title}, {"file_count", e.file_count}, {"bytes", e.bytes}});
   Json j = {{"keys", std::move(k)}, {"common_prefixes", common_prefixes}, {"truncated", truncated}};
   if (truncated) j["next_token"] = next_token;
   return j;
@@ -56,9 +57,12 @@ Result<PrefixResult> ListPrefix(catalog::Catalog& catalog, const PrefixRequest& 
     std::string_view t = req.continuation;
     if (StartsWith(t, "k:") && t.size() > 2) bound = AfterKey(std::string(t.substr(2)));
     else if (StartsWith(t, "p:") && t.size() > 2) bound = SkipPrefix(std::string(t.substr(2)));
-    else return InvalidArgument("continuation token '" + req.continuation + "' is not one this listing returned");
+    else
+      return InvalidArgument("continuation token '" + req.continuation +
+                             "' is not one this listing returned");
     if (!StartsWith(t.substr(2), req.prefix))
-      return InvalidArgument("continuation token '" + req.continuation + "' does not belong to prefix '" + req.prefix + "'");
+      return InvalidArgument("continuation token '" + req.continuation + "' does not belong to prefix '" +
+                             req.prefix + "'");
   }
 
   // The prefix as a key range on UNIQUE(namespace, dataset_id).
@@ -123,7 +127,8 @@ Result<PrefixResult> ListPrefix(catalog::Catalog& catalog, const PrefixRequest& 
         bound = SkipPrefix(cp);
         requery = true;  // jump over the rest of the rolled-up keys with one seek
       } else {
-        out.keys.push_back({full, s.Text(2), static_cast<uint64_t>(s.Int(3)), static_cast<uint64_t>(s.Int(4))});
+        out.keys.push_back(
+            {full, s.Text(2), static_cast<uint64_t>(s.Int(3)), static_cast<uint64_t>(s.Int(4))});
         last_token = "k:" + full;
         bound = AfterKey(full);
       }

@@ -33,7 +33,8 @@ int MonthNumber(std::string_view folded) {
 }
 
 int YearOf(std::string_view w) {
-  if (w.size() != 4 || !std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; })) return 0;
+  if (w.size() != 4 || !std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return 0;
   int y = std::stoi(std::string(w));
   return y >= 1800 && y <= 2099 ? y : 0;
 }
@@ -51,7 +52,8 @@ class Parser {
     text::FoldAppend(word, analyzer_.options().strip_accents, folded);
     // A possessive is the word itself: "Raptors' " and "team's" as "raptors" and "team".
     for (std::string_view suffix : {"'s", "\xE2\x80\x99s"}) {
-      if (folded.size() > suffix.size() && folded.ends_with(suffix)) folded.resize(folded.size() - suffix.size());
+      if (folded.size() > suffix.size() && folded.ends_with(suffix))
+        folded.resize(folded.size() - suffix.size());
     }
     if (field < 0 && drop_ && !word.empty() &&
         (text::IsQuestionWord(folded) || (leading_ && text::IsRequestWord(folded)))) {
@@ -102,7 +104,8 @@ class Parser {
     };
     std::vector<T> toks;
     for (const text::Token& t : analyzer_.Analyze(s))
-      toks.push_back({std::string(analyzer_.Term(t)), std::string(s.substr(t.start, t.end - t.start)), t.position, t.kind});
+      toks.push_back({std::string(analyzer_.Term(t)), std::string(s.substr(t.start, t.end - t.start)),
+                      t.position, t.kind});
     q_.words += analyzer_.positions_used();
     if (toks.empty()) return;
     uint32_t first = toks.front().position, base = ordinal_;

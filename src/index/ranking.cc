@@ -13,8 +13,10 @@ RankingParams RankingParams::FromSchema(const Schema& schema) {
   return p;
 }
 
-Result<RankingParams> RankingParams::FromJson(const Json& j, const Schema& schema, const RankingParams& base) {
-  if (!j.is_object()) return InvalidArgument("ranking must be a JSON object {\"k1\", \"proximity\", \"fields\"}");
+Result<RankingParams> RankingParams::FromJson(const Json& j, const Schema& schema,
+                                              const RankingParams& base) {
+  if (!j.is_object())
+    return InvalidArgument("ranking must be a JSON object {\"k1\", \"proximity\", \"fields\"}");
   RankingParams p = base;
   auto number = [](const Json& v, const std::string& what) -> Result<double> {
     if (!v.is_number()) return InvalidArgument("ranking: " + what + " must be a number");
@@ -32,7 +34,8 @@ Result<RankingParams> RankingParams::FromJson(const Json& j, const Schema& schem
     } else if (key == "fuzzy") {
       LAKEQA_ASSIGN_OR_RETURN(p.fuzzy, number(value, "fuzzy"));
     } else if (key == "fields") {
-      if (!value.is_object()) return InvalidArgument("ranking: fields must be an object of {\"weight\", \"b\"}");
+      if (!value.is_object())
+        return InvalidArgument("ranking: fields must be an object of {\"weight\", \"b\"}");
       for (const auto& [name, f] : value.items()) {
         int i = schema.Find(name);
         if (i < 0 || !schema.fields()[i].text)
@@ -44,15 +47,18 @@ Result<RankingParams> RankingParams::FromJson(const Json& j, const Schema& schem
           } else if (k == "b") {
             LAKEQA_ASSIGN_OR_RETURN(p.fields[name].b, number(v, "fields." + name + ".b"));
           } else if (k == "data") {
-            if (!v.is_boolean()) return InvalidArgument("ranking: fields." + name + ".data must be true or false");
+            if (!v.is_boolean())
+              return InvalidArgument("ranking: fields." + name + ".data must be true or false");
             p.fields[name].data = v.get<bool>();
           } else {
-            return InvalidArgument("ranking: fields." + name + " has unknown key '" + k + "' (weight, b, data)");
+            return InvalidArgument("ranking: fields." + name + " has unknown key '" + k +
+                                   "' (weight, b, data)");
           }
         }
       }
     } else {
-      return InvalidArgument("ranking: unknown key '" + key + "' (k1, proximity, data_k1, correction, fuzzy, fields)");
+      return InvalidArgument("ranking: unknown key '" + key +
+                             "' (k1, proximity, data_k1, correction, fuzzy, fields)");
     }
   }
   LAKEQA_RETURN_IF_ERROR(p.Validate(schema));
@@ -65,14 +71,17 @@ Json RankingParams::ToJson() const {
     f[name] = {{"weight", r.weight}, {"b", r.b}};
     if (r.data) f[name]["data"] = true;
   }
-  return {{"k1", k1}, {"proximity", proximity}, {"data_k1", data_k1}, {"correction", correction}, {"fuzzy", fuzzy}, {"fields", f}};
+  return {{"k1", k1},           {"proximity", proximity},
+          {"data_k1", data_k1}, {"correction", correction},
+          {"fuzzy", fuzzy},     {"fields", f}};
 }
 
 Status RankingParams::Validate(const Schema& schema) const {
   if (!(k1 >= 0) || !std::isfinite(k1)) return InvalidArgument("ranking: k1 must be a finite number >= 0");
   if (!(proximity >= 0) || !std::isfinite(proximity))
     return InvalidArgument("ranking: proximity must be a finite number >= 0");
-  if (!(data_k1 > 0) || !std::isfinite(data_k1)) return InvalidArgument("ranking: data_k1 must be a finite number > 0");
+  if (!(data_k1 > 0) || !std::isfinite(data_k1))
+    return InvalidArgument("ranking: data_k1 must be a finite number > 0");
   if (!(correction >= 0 && correction <= 1)) return InvalidArgument("ranking: correction must be in [0, 1]");
   if (!(fuzzy >= 0 && fuzzy <= 1)) return InvalidArgument("ranking: fuzzy must be in [0, 1]");
   size_t text = 0;
@@ -86,17 +95,16 @@ Status RankingParams::Validate(const Schema& schema) const {
     if (!(it->second.b >= 0 && it->second.b <= 1))
       return InvalidArgument("ranking: " + f.name + ".b must be in [0, 1]");
   }
-  if (fields.size() != text) return InvalidArgument("ranking: names a field that is not a text field of the index");
+  if (fields.size() != text)
+    return InvalidArgument("ranking: names a field that is not a text field of the index");
   return Status::Ok();
 }
 
 namespace {
 // The scalar parameters by name: Set, Get and Names read this one list.
 constexpr std::pair<std::string_view, double RankingParams::*> kScalars[] = {
-    {"k1", &RankingParams::k1},
-    {"proximity", &RankingParams::proximity},
-    {"data_k1", &RankingParams::data_k1},
-    {"correction", &RankingParams::correction},
+    {"k1", &RankingParams::k1},           {"proximity", &RankingParams::proximity},
+    {"data_k1", &RankingParams::data_k1}, {"correction", &RankingParams::correction},
     {"fuzzy", &RankingParams::fuzzy},
 };
 }  // namespace
@@ -134,7 +142,8 @@ Result<double> RankingParams::Get(std::string_view name) const {
   if (dot != std::string_view::npos) {
     auto it = fields.find(std::string(name.substr(0, dot)));
     std::string_view what = name.substr(dot + 1);
-    if (it != fields.end() && (what == "weight" || what == "b")) return what == "weight" ? it->second.weight : it->second.b;
+    if (it != fields.end() && (what == "weight" || what == "b"))
+      return what == "weight" ? it->second.weight : it->second.b;
     if (it != fields.end() && what == "data") return it->second.data ? 1.0 : 0.0;
   }
   return InvalidArgument("unknown ranking parameter '" + std::string(name) + "'");
@@ -153,10 +162,12 @@ std::vector<std::string> RankingParams::Names() const {
 
 bool RankingParams::operator==(const RankingParams& o) const {
   if (k1 != o.k1 || proximity != o.proximity || data_k1 != o.data_k1 || correction != o.correction ||
-      fuzzy != o.fuzzy || fields.size() != o.fields.size()) return false;
+      fuzzy != o.fuzzy || fields.size() != o.fields.size())
+    return false;
   for (const auto& [name, r] : fields) {
     auto it = o.fields.find(name);
-    if (it == o.fields.end() || it->second.weight != r.weight || it->second.b != r.b || it->second.data != r.data)
+    if (it == o.fields.end() || it->second.weight != r.weight || it->second.b != r.b ||
+        it->second.data != r.data)
       return false;
   }
   return true;

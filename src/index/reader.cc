@@ -17,15 +17,15 @@ Result<std::shared_ptr<IndexReader>> IndexReader::Open(const std::string& dir, R
   }
   r->generation_ = m.generation;
   for (const SegmentInfo& info : m.segments) {
-    LAKEQA_ASSIGN_OR_RETURN(auto seg,
-                            Segment::Open(dir, info.name, m.schema.fields().size(), options.verify_checksums));
+    LAKEQA_ASSIGN_OR_RETURN(
+        auto seg, Segment::Open(dir, info.name, m.schema.fields().size(), options.verify_checksums));
     if (seg->num_docs() != info.docs)
       return Corrupt(dir + "/" + info.name + ".nrm: holds " + std::to_string(seg->num_docs()) +
                      " documents, the manifest says " + std::to_string(info.docs));
     auto del = std::make_unique<DeleteBitmap>(seg->num_docs());
     if (info.del_gen > 0) {
-      LAKEQA_ASSIGN_OR_RETURN(*del, DeleteBitmap::Read(DeletesFile(dir, info), seg->num_docs(),
-                                                       options.verify_checksums));
+      LAKEQA_ASSIGN_OR_RETURN(
+          *del, DeleteBitmap::Read(DeletesFile(dir, info), seg->num_docs(), options.verify_checksums));
     }
     r->segs_.push_back(std::move(seg));
     r->deletes_.push_back(std::move(del));

@@ -18,12 +18,9 @@ Result<RetrievalMode> ParseRetrievalMode(std::string_view name) {
 
 std::string_view RetrievalModeName(RetrievalMode mode) {
   switch (mode) {
-    case RetrievalMode::kBm25:
-      return "bm25";
-    case RetrievalMode::kVector:
-      return "vector";
-    case RetrievalMode::kHybrid:
-      return "hybrid";
+    case RetrievalMode::kBm25: return "bm25";
+    case RetrievalMode::kVector: return "vector";
+    case RetrievalMode::kHybrid: return "hybrid";
   }
   return "bm25";
 }
@@ -57,7 +54,8 @@ Result<std::unique_ptr<Embedder>> OpenQueryEmbedder(const VectorIndex& vi, const
   return e;
 }
 
-Result<std::unique_ptr<Retriever>> Retriever::Open(const std::string& index_dir, const RetrieverOptions& options) {
+Result<std::unique_ptr<Retriever>> Retriever::Open(const std::string& index_dir,
+                                                   const RetrieverOptions& options) {
   std::unique_ptr<Retriever> r(new Retriever());
   r->options_ = options;
   const catalog::IndexDir dir(index_dir);
@@ -73,7 +71,8 @@ Result<std::unique_ptr<Retriever>> Retriever::Open(const std::string& index_dir,
   if (options.mode != RetrievalMode::kBm25) {
     auto vi = VectorIndex::Load(dir.Vectors());
     if (!vi.ok())
-      return vi.status().WithContext("vector index (build it with `lakeqa index build --vectors glove|http:<url>`)");
+      return vi.status().WithContext(
+          "vector index (build it with `lakeqa index build --vectors glove|http:<url>`)");
     r->vectors_ = std::move(*vi);
     LAKEQA_ASSIGN_OR_RETURN(r->embedder_, OpenQueryEmbedder(*r->vectors_, options));
   }
@@ -114,12 +113,15 @@ Result<SearchResult> Retriever::Search(std::string_view query, const SearchOptio
   return r;
 }
 
-Result<SearchResult> Retriever::Search(std::string_view text, const Query& query, const SearchOptions& options) {
+Result<SearchResult> Retriever::Search(std::string_view text, const Query& query,
+                                       const SearchOptions& options) {
   if (!options_.collapse || duplicates_.size() == 0) return Ranked(text, query, options);
-  return SearchCollapsed(duplicates_, options, [&](const SearchOptions& so) { return Ranked(text, query, so); });
+  return SearchCollapsed(duplicates_, options,
+                         [&](const SearchOptions& so) { return Ranked(text, query, so); });
 }
 
-Result<SearchResult> Retriever::Ranked(std::string_view text, const Query& query, const SearchOptions& options) {
+Result<SearchResult> Retriever::Ranked(std::string_view text, const Query& query,
+                                       const SearchOptions& options) {
   if (options_.mode == RetrievalMode::kBm25) return searcher_->Search(query, options);
   if (!query.filters.empty() || !options.facet_fields.empty())
     return InvalidArgument("filters and facets work with mode bm25 only");

@@ -24,7 +24,8 @@ Status Schema::Validate() const {
   if (fields_.size() > kMaxFields) return InvalidArgument("schema has more than 63 fields");
   std::set<std::string, std::less<>> seen;
   for (const FieldSpec& f : fields_) {
-    if (f.name.empty() || f.name == "id") return InvalidArgument("schema field name '" + f.name + "' is reserved or empty");
+    if (f.name.empty() || f.name == "id")
+      return InvalidArgument("schema field name '" + f.name + "' is reserved or empty");
     for (char c : f.name) {
       if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
         return InvalidArgument("schema field name '" + f.name + "' must be [a-z0-9_]");
@@ -32,7 +33,8 @@ Status Schema::Validate() const {
     if (!seen.insert(f.name).second) return InvalidArgument("schema field '" + f.name + "' appears twice");
     if (!f.text && !f.keyword && !f.stored)
       return InvalidArgument("schema field '" + f.name + "' is neither text, keyword nor stored");
-    if (!(f.weight > 0) || f.weight > 1e6) return InvalidArgument("schema field '" + f.name + "' has a bad weight");
+    if (!(f.weight > 0) || f.weight > 1e6)
+      return InvalidArgument("schema field '" + f.name + "' has a bad weight");
     if (!(f.b >= 0 && f.b <= 1)) return InvalidArgument("schema field '" + f.name + "' has b outside [0, 1]");
   }
   return Status::Ok();
@@ -50,8 +52,12 @@ bool Schema::SameLayout(const Schema& other) const {
 Json Schema::ToJson() const {
   Json arr = Json::array();
   for (const FieldSpec& f : fields_) {
-    arr.push_back({{"name", f.name}, {"text", f.text}, {"keyword", f.keyword}, {"weight", f.weight},
-                   {"b", f.b}, {"stored", f.stored}});
+    arr.push_back({{"name", f.name},
+                   {"text", f.text},
+                   {"keyword", f.keyword},
+                   {"weight", f.weight},
+                   {"b", f.b},
+                   {"stored", f.stored}});
   }
   return arr;
 }

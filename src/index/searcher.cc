@@ -90,11 +90,11 @@ class TopK {
 // One text field of a query term.
 struct Part {
   int field;
-  std::string key;     // field byte + term
+  std::string key;  // field byte + term
   double weight, b;
-  bool data = false;   // scored on its own (ranking.h): wn holds no weight then
+  bool data = false;  // scored on its own (ranking.h): wn holds no weight then
   double avg_len;
-  double wn[256];      // weight / (1 - b + b * len / avg_len) per length byte (1 / (...) for data)
+  double wn[256];  // weight / (1 - b + b * len / avg_len) per length byte (1 / (...) for data)
 };
 
 // One scoring term: BM25F over its parts (ascending field).
@@ -108,7 +108,9 @@ struct Term {
   double boost = 1;  // < 1 for a term the searcher added (a spelling correction, a fuzzy variant)
   double Saturate(double x) const { return x > 0 ? boost * idf * x * (k1 + 1.0) / (x + k1) : 0.0; }
   // A data field's share: weight * idf at most.
-  double SaturateData(double weight, double n) const { return n > 0 ? boost * idf * weight * n / (n + data_k1) : 0.0; }
+  double SaturateData(double weight, double n) const {
+    return n > 0 ? boost * idf * weight * n / (n + data_k1) : 0.0;
+  }
 };
 
 // Two terms of adjacent query words: a bonus when they occur together in one field.
@@ -179,7 +181,8 @@ class TermCursor {
   // pointers only, nothing is decoded), so that each part has one block over [lo, hi].
   void NarrowWindow(uint32_t lo, uint32_t& hi) {
     for (PostingCursor& c : pcs_) {
-      if (c.doc() != PostingCursor::kEnd && c.ShallowAdvance(std::max(lo, c.doc()))) hi = std::min(hi, c.block_last_doc());
+      if (c.doc() != PostingCursor::kEnd && c.ShallowAdvance(std::max(lo, c.doc())))
+        hi = std::min(hi, c.block_last_doc());
     }
   }
   // An upper bound of the term's score on every doc of [lo, hi] from the skip data of the blocks that may
@@ -242,7 +245,12 @@ bool Near(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
 class Execution {
  public:
   Execution(const IndexReader& r, const Query& q, const SearchOptions& o, text::Analyzer& a)
-      : r_(r), q_(q), o_(o), ranking_(o.ranking ? *o.ranking : r.ranking()), analyzer_(a), top_(o.k + o.offset) {}
+      : r_(r),
+        q_(q),
+        o_(o),
+        ranking_(o.ranking ? *o.ranking : r.ranking()),
+        analyzer_(a),
+        top_(o.k + o.offset) {}
 
   Result<SearchResult> Run();
 
@@ -504,7 +512,8 @@ bool Execution::Constraints(size_t s, Bits& allowed) {
     for (const std::string& v : f.values) {
       int64_t t = seg.Find(std::string(1, KeywordFieldByte(f.field)) + v);
       if (t < 0) continue;
-      for (c.Init(seg, seg.Info(static_cast<uint32_t>(t))); c.doc() != PostingCursor::kEnd; c.Next()) SetBit(one, c.doc());
+      for (c.Init(seg, seg.Info(static_cast<uint32_t>(t))); c.doc() != PostingCursor::kEnd; c.Next())
+        SetBit(one, c.doc());
       Corrupt(c.corrupt(), s);
     }
     for (size_t i = 0; i < allowed.size(); ++i) allowed[i] &= one[i];
@@ -583,7 +592,8 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
   const Segment& seg = r_.segment(s);
   if (terms_.empty() && q_.terms.empty()) {  // filters only: every allowed doc, score 0
     for (uint32_t d = 0; d < seg.num_docs(); ++d) {
-      if (allowed == nullptr || TestBit(*allowed, d)) LAKEQA_RETURN_IF_ERROR(top_.Offer(0.0, seg, static_cast<uint32_t>(s), d));
+      if (allowed == nullptr || TestBit(*allowed, d))
+        LAKEQA_RETURN_IF_ERROR(top_.Offer(0.0, seg, static_cast<uint32_t>(s), d));
     }
     return Status::Ok();
   }
@@ -614,7 +624,8 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
     uint32_t d = PostingCursor::kEnd;
     for (size_t i = p; i < n; ++i) d = std::min(d, cur[i].doc());
     if (d == PostingCursor::kEnd) break;
-    if (double theta = top_.threshold(); !o_.exhaustive && theta > kNegInf && (d > win_hi || theta != win_theta || p != win_p)) {
+    if (double theta = top_.threshold();
+        !o_.exhaustive && theta > kNegInf && (d > win_hi || theta != win_theta || p != win_p)) {
       const double rest = (p ? cum[p - 1] : 0.0) + pairs_ub_;
       uint32_t lo = d;
       for (;;) {
@@ -715,7 +726,8 @@ void Execution::MatchSet(size_t s, const Bits* allowed, Bits& out) {
     for (const Part& part : t.parts) {
       int64_t i = seg.Find(part.key);
       if (i < 0) continue;
-      for (c.Init(seg, seg.Info(static_cast<uint32_t>(i))); c.doc() != PostingCursor::kEnd; c.Next()) SetBit(out, c.doc());
+      for (c.Init(seg, seg.Info(static_cast<uint32_t>(i))); c.doc() != PostingCursor::kEnd; c.Next())
+        SetBit(out, c.doc());
       Corrupt(c.corrupt(), s);
     }
   }
@@ -934,7 +946,8 @@ Status Execution::MakeHits(std::vector<Entry> entries) {
           } else if (hit.snippet.text.empty() && !v.empty() && best == 0) {
             hit.snippet.field = name;  // nothing matched anywhere yet: the field's opening as a preview
             hit.snippet.text = std::string(v.substr(0, o_.snippet_bytes));
-            while (!hit.snippet.text.empty() && (hit.snippet.text.back() & 0xC0) == 0x80) hit.snippet.text.pop_back();
+            while (!hit.snippet.text.empty() && (hit.snippet.text.back() & 0xC0) == 0x80)
+              hit.snippet.text.pop_back();
             if (!hit.snippet.text.empty() && static_cast<unsigned char>(hit.snippet.text.back()) >= 0xC0)
               hit.snippet.text.pop_back();
           }
@@ -995,7 +1008,8 @@ Status Execution::ExplainIds() {
         Hit h;
         h.id = want;
         for (const auto& [f, v] : stored) {
-          if (f >= 0 && static_cast<size_t>(f) < fields.size()) h.fields.emplace_back(fields[f].name, std::string(v));
+          if (f >= 0 && static_cast<size_t>(f) < fields.size())
+            h.fields.emplace_back(fields[f].name, std::string(v));
         }
         Explanation ex = Explain(seg, c.doc());
         for (const TermExplanation& te : ex.terms) h.score += te.score;

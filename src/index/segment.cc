@@ -57,7 +57,8 @@ Status Segment::Validate(size_t num_fields) {
     if (key_off + key_len > keys_size_ || key_len == 0)
       return Corrupt(dict_file_.path() + ": term " + std::to_string(i) + " key out of bounds");
     std::string_view key(reinterpret_cast<const char*>(keys_ + key_off), key_len);
-    if (i > 0 && !(prev < key)) return Corrupt(dict_file_.path() + ": terms not sorted at " + std::to_string(i));
+    if (i > 0 && !(prev < key))
+      return Corrupt(dict_file_.path() + ": terms not sorted at " + std::to_string(i));
     prev = key;
     uint64_t blocks = (static_cast<uint64_t>(df) + kBlockSize - 1) / kBlockSize;
     if (df == 0 || df > num_docs_ || post_off + blocks * kSkipEntrySize > postings_file_.body_size())
@@ -153,7 +154,9 @@ Status Segment::Stored(uint32_t doc, std::string_view* id,
   std::string_view rec = StoredRecord(doc);
   const auto* p = reinterpret_cast<const uint8_t*>(rec.data());
   const uint8_t* end = p + rec.size();
-  auto bad = [&] { return Corrupt(stored_file_.path() + ": bad record for document " + std::to_string(doc)); };
+  auto bad = [&] {
+    return Corrupt(stored_file_.path() + ": bad record for document " + std::to_string(doc));
+  };
   uint64_t len = 0;
   p = GetVarint(p, end, &len);
   if (p == nullptr || len > static_cast<uint64_t>(end - p)) return bad();

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "index/codec.h"
-#include "lakeqa/index/schema.h"
 #include "lakeqa/common/status.h"
+#include "lakeqa/index/schema.h"
 
 namespace lakeqa::index {
 
@@ -65,7 +65,8 @@ class Segment {
   uint64_t postings_size() const { return postings_file_.body_size(); }
 
   // The stored record of doc: id and (field index, value) pairs, views into the mapping.
-  Status Stored(uint32_t doc, std::string_view* id, std::vector<std::pair<int, std::string_view>>* fields) const;
+  Status Stored(uint32_t doc, std::string_view* id,
+                std::vector<std::pair<int, std::string_view>>* fields) const;
   Result<std::string_view> StoredId(uint32_t doc) const;
   std::string_view StoredRecord(uint32_t doc) const;
 

@@ -16,7 +16,8 @@ std::pair<std::string, std::string> TypedColumn(std::string_view c) {
   if (paren == std::string_view::npos || c.empty() || c.back() != ')') return {};
   size_t colon = c.rfind(':', paren);
   if (colon == std::string_view::npos) return {};
-  return {ToLowerAscii(c.substr(colon + 1, paren - colon - 1)), std::string(c.substr(paren + 1, c.size() - paren - 2))};
+  return {ToLowerAscii(c.substr(colon + 1, paren - colon - 1)),
+          std::string(c.substr(paren + 1, c.size() - paren - 2))};
 }
 
 std::vector<std::string> ProfileColumns(const catalog::FileRecord& f) {
@@ -25,7 +26,8 @@ std::vector<std::string> ProfileColumns(const catalog::FileRecord& f) {
   auto it = f.profile->find("columns");
   if (it == f.profile->end() || !it->is_array()) return out;
   for (const auto& c : *it) {
-    if (c.is_object() && c.contains("name") && c["name"].is_string()) out.push_back(c["name"].get<std::string>());
+    if (c.is_object() && c.contains("name") && c["name"].is_string())
+      out.push_back(c["name"].get<std::string>());
   }
   return out;
 }
@@ -88,9 +90,7 @@ struct Bounded {
     if (!text.empty()) text += sep;
     text += entry;
   }
-  std::string Done() const {
-    return omitted ? text + " ... and " + std::to_string(omitted) + " more" : text;
-  }
+  std::string Done() const { return omitted ? text + " ... and " + std::to_string(omitted) + " more" : text; }
 };
 
 }  // namespace
@@ -149,31 +149,32 @@ Result<SourceSummaries> BuildSourceSummaries(catalog::Catalog& catalog, const st
   // Graph labels first, relations after, each once even when several files carry them.
   std::vector<std::string> graph_nodes_b, graph_nodes_e, graph_rels_b, graph_rels_e;
   std::set<std::string> seen_graph;
-  Status s = catalog.ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
-    std::string src = SourceOfDataset(d, files);
-    if (src.empty()) return Status::Ok();
-    ++counts[src];
-    const std::string& title = d.metadata.title.empty() ? d.dataset_id : d.metadata.title;
-    if (src == "doc") {
-      basic[src].Add(title, "; ");
-      std::string lead(TruncateUtf8(d.metadata.description, 600));
-      enhanced[src].Add(title + (lead.empty() ? "" : ": " + lead), "\n");
-    } else if (src == "table") {
-      basic[src].Add(title, "; ");
-      std::string cols;
-      for (size_t i = 0; i < d.columns.size() && i < 40; ++i) cols += (i ? ", " : "") + d.columns[i];
-      enhanced[src].Add(title + (cols.empty() ? "" : " (" + cols + ")"), "\n");
-    } else {
-      for (const auto& f : files) {
-        if (f.is_metadata) continue;
-        auto g = GraphPartOf(f, ProfileColumns(f));
-        if (!g || !seen_graph.insert(g->enhanced).second) continue;
-        (g->relation ? graph_rels_b : graph_nodes_b).push_back(g->basic);
-        (g->relation ? graph_rels_e : graph_nodes_e).push_back(g->enhanced);
-      }
-    }
-    return Status::Ok();
-  });
+  Status s = catalog.ForEachDataset(
+      [&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
+        std::string src = SourceOfDataset(d, files);
+        if (src.empty()) return Status::Ok();
+        ++counts[src];
+        const std::string& title = d.metadata.title.empty() ? d.dataset_id : d.metadata.title;
+        if (src == "doc") {
+          basic[src].Add(title, "; ");
+          std::string lead(TruncateUtf8(d.metadata.description, 600));
+          enhanced[src].Add(title + (lead.empty() ? "" : ": " + lead), "\n");
+        } else if (src == "table") {
+          basic[src].Add(title, "; ");
+          std::string cols;
+          for (size_t i = 0; i < d.columns.size() && i < 40; ++i) cols += (i ? ", " : "") + d.columns[i];
+          enhanced[src].Add(title + (cols.empty() ? "" : " (" + cols + ")"), "\n");
+        } else {
+          for (const auto& f : files) {
+            if (f.is_metadata) continue;
+            auto g = GraphPartOf(f, ProfileColumns(f));
+            if (!g || !seen_graph.insert(g->enhanced).second) continue;
+            (g->relation ? graph_rels_b : graph_nodes_b).push_back(g->basic);
+            (g->relation ? graph_rels_e : graph_nodes_e).push_back(g->enhanced);
+          }
+        }
+        return Status::Ok();
+      });
   LAKEQA_RETURN_IF_ERROR(s);
   auto join = [](const std::vector<std::string>& v, const char* sep) {
     std::string out;
@@ -187,8 +188,10 @@ Result<SourceSummaries> BuildSourceSummaries(catalog::Catalog& catalog, const st
     ss.datasets = counts[name];
     if (std::string_view(name) == "graph") {
       if (!graph_nodes_b.empty() || !graph_rels_b.empty()) {
-        ss.basic = "Node labels: " + join(graph_nodes_b, ", ") + ". Relation types: " + join(graph_rels_b, ", ") + ".";
-        ss.enhanced = "Nodes: " + join(graph_nodes_e, "; ") + ".\nRelations: " + join(graph_rels_e, "; ") + ".";
+        ss.basic = "Node labels: " + join(graph_nodes_b, ", ") +
+                   ". Relation types: " + join(graph_rels_b, ", ") + ".";
+        ss.enhanced =
+            "Nodes: " + join(graph_nodes_e, "; ") + ".\nRelations: " + join(graph_rels_e, "; ") + ".";
       }
     } else if (ss.datasets > 0) {
       std::string what = std::string_view(name) == "doc" ? "Documents" : "Tables";
@@ -197,7 +200,8 @@ Result<SourceSummaries> BuildSourceSummaries(catalog::Catalog& catalog, const st
     }
     out.sources.push_back(std::move(ss));
   }
-  LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(catalog::IndexDir(index_dir).Sources(), DumpJson(out.ToJson(), 2) + "\n"));
+  LAKEQA_RETURN_IF_ERROR(
+      WriteFileAtomic(catalog::IndexDir(index_dir).Sources(), DumpJson(out.ToJson(), 2) + "\n"));
   return out;
 }
 
@@ -212,12 +216,14 @@ Result<SourceSummaries> LoadSourceSummaries(const std::string& index_dir) {
 Result<std::map<std::string, std::string>> LoadGivenSummaries(const std::string& path) {
   LAKEQA_ASSIGN_OR_RETURN(std::string text, ReadFile(path, 16 << 20));
   LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(text, path));
-  if (!j.is_object()) return ParseError(path + ": expected an object {\"graph\": ..., \"doc\": ..., \"table\": ...}");
+  if (!j.is_object())
+    return ParseError(path + ": expected an object {\"graph\": ..., \"doc\": ..., \"table\": ...}");
   std::map<std::string, std::string> out;
   for (const char* name : kSourceNames) {
     auto it = j.find(name);
     if (it == j.end() || !it->is_string())
-      return ParseError(path + ": no \"" + std::string(name) + "\" summary string (expected graph, doc and table)");
+      return ParseError(path + ": no \"" + std::string(name) +
+                        "\" summary string (expected graph, doc and table)");
     out[name] = it->get<std::string>();
   }
   return out;

@@ -1,6 +1,7 @@
 // CorrectSpelling (searcher.h): an unknown query word gets its most frequent one-edit variant that the
-// index holds beside it, and a long word every one-edit variant a metadata field holds. The variants are edits of the word as written (folded, not stemmed), each then
-// analysed like any query word, because the index holds stems: "Decmber" → "december" → "decemb".
+// index holds beside it, and a long word every one-edit variant a metadata field holds. The variants are
+// edits of the word as written (folded, not stemmed), each then analysed like any query word, because the
+// index holds stems: "Decmber" → "december" → "decemb".
 #include <algorithm>
 #include <set>
 
@@ -27,8 +28,9 @@ class Frequencies {
     const auto& fields = r.schema().fields();
     for (size_t s = 0; s < r.num_segments(); ++s) {
       for (size_t f = 0; f < nf_; ++f) {
-        ranges_.push_back(fields[f].text ? r.segment(s).PrefixRange(std::string(1, TextFieldByte(static_cast<int>(f))))
-                                         : std::pair<uint32_t, uint32_t>{0, 0});
+        ranges_.push_back(fields[f].text
+                              ? r.segment(s).PrefixRange(std::string(1, TextFieldByte(static_cast<int>(f))))
+                              : std::pair<uint32_t, uint32_t>{0, 0});
       }
     }
   }
@@ -81,7 +83,8 @@ class Frequencies {
 
  private:
   // Dictionary indexes (or -1) of candidates [a, b), whose keys all lie in [lo, hi).
-  void Locate(const Segment& seg, char byte, size_t a, size_t b, uint32_t lo, uint32_t hi, std::vector<int64_t>& at) {
+  void Locate(const Segment& seg, char byte, size_t a, size_t b, uint32_t lo, uint32_t hi,
+              std::vector<int64_t>& at) {
     if (a >= b) return;
     size_t mid = a + (b - a) / 2;
     key_.assign(1, byte);

@@ -13,7 +13,8 @@ Status ForEachStoredDocument(const IndexReader& reader, const std::function<Stat
     for (uint32_t d = 0; d < seg.num_docs(); ++d) {
       if (del.Get(d)) continue;
       stored.clear();
-      LAKEQA_RETURN_IF_ERROR(seg.Stored(d, &id, &stored).WithContext(reader.dir() + ": segment " + seg.name()));
+      LAKEQA_RETURN_IF_ERROR(
+          seg.Stored(d, &id, &stored).WithContext(reader.dir() + ": segment " + seg.name()));
       Hit h;
       h.id = std::string(id);
       for (const auto& [f, v] : stored) {

@@ -12,8 +12,8 @@ namespace {
 
 // Fields that say what a dataset is about, in the order they are joined: the metadata BM25 also scores.
 // Values and content are left out: sampled cell values and raw text drown the topic in a word average.
-constexpr const char* kEmbedFields[] = {"title",   "description", "tags",       "theme",
-                                        "category", "columns",    "file_names", "coverage"};
+constexpr const char* kEmbedFields[] = {"title",    "description", "tags",       "theme",
+                                        "category", "columns",     "file_names", "coverage"};
 constexpr size_t kMaxTextBytes = 16384;  // per document: bounds memory and request size
 
 }  // namespace
@@ -58,8 +58,7 @@ Result<BuildVectorsReport> BuildDatasetVectors(const std::string& index_dir, Emb
     }
     for (size_t i = 0; i < vecs.size(); ++i) {
       double norm = 0;
-      for (float x : vecs[i])
-        norm += static_cast<double>(x) * x;
+      for (float x : vecs[i]) norm += static_cast<double>(x) * x;
       if (norm == 0) ++report.empty;
       LAKEQA_RETURN_IF_ERROR(vix->Add(ids[i], vecs[i]).WithContext("vector build"));
       ++report.documents;

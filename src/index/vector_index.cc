@@ -66,12 +66,10 @@ VectorIndex::~VectorIndex() = default;
 
 void L2Normalize(std::vector<float>& v) {
   double s = 0;
-  for (float x : v)
-    s += static_cast<double>(x) * x;
+  for (float x : v) s += static_cast<double>(x) * x;
   if (s <= 0) return;
   float inv = static_cast<float>(1.0 / std::sqrt(s));
-  for (float& x : v)
-    x *= inv;
+  for (float& x : v) x *= inv;
 }
 
 Result<std::unique_ptr<VectorIndex>> VectorIndex::Create(const VectorIndexOptions& options) {
@@ -179,8 +177,7 @@ Status VectorIndex::Save(const std::string& dir) const {
   const std::string graph_name = "hnsw-" + g + ".bin", ids_name = "ids-" + g + ".txt",
                     vec_name = "vectors-" + g + ".f32";
   std::string ids_text;
-  for (const std::string& id : ids_)
-    ids_text.append(id).push_back('\n');
+  for (const std::string& id : ids_) ids_text.append(id).push_back('\n');
   std::string_view vec_bytes(reinterpret_cast<const char*>(data_.data()), data_.size() * sizeof(float));
   LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(dir + "/" + ids_name, ids_text));
   LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(dir + "/" + vec_name, vec_bytes));
@@ -305,11 +302,9 @@ Result<RecallReport> MeasureRecall(const VectorIndex& index, const std::vector<s
     LAKEQA_ASSIGN_OR_RETURN(auto approx, index.Search(q, k));
     if (exact.empty()) continue;
     std::unordered_set<std::string> truth;
-    for (auto& h : exact)
-      truth.insert(h.id);
+    for (auto& h : exact) truth.insert(h.id);
     size_t found = 0;
-    for (auto& h : approx)
-      found += truth.count(h.id);
+    for (auto& h : approx) found += truth.count(h.id);
     sum += static_cast<double>(found) / static_cast<double>(exact.size());
     ++r.queries;
   }

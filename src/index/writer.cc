@@ -34,8 +34,9 @@ Result<std::unique_ptr<IndexWriter>> IndexWriter::Open(const std::string& dir, c
     if (!m->schema.SameLayout(schema))
       return InvalidArgument(dir + ": the index was built with a different schema");
     if (m->analysis != kAnalysisVersion)
-      return InvalidArgument(dir + ": the index was built with analysis version " + std::to_string(m->analysis) +
-                             " (this build writes " + std::to_string(kAnalysisVersion) + "): rebuild it");
+      return InvalidArgument(dir + ": the index was built with analysis version " +
+                             std::to_string(m->analysis) + " (this build writes " +
+                             std::to_string(kAnalysisVersion) + "): rebuild it");
     w->schema_ = schema;
     w->ranking_ = m->ranking;
     w->generation_ = m->generation;
@@ -111,7 +112,8 @@ Result<uint32_t> IndexWriter::Delete(std::string_view id) {
         deletes_dirty_[s] = true;
       }
     }
-    if (cur.corrupt()) return Corrupt(segs_[s]->name() + ".pst: postings of id '" + std::string(id) + "' do not decode");
+    if (cur.corrupt())
+      return Corrupt(segs_[s]->name() + ".pst: postings of id '" + std::string(id) + "' do not decode");
   }
   return n;
 }

@@ -18,8 +18,9 @@ namespace lakeqa::ingest {
 Result<SourceSpec> ParseSourceSpec(std::string_view spec) {
   size_t colon = spec.find(':');
   if (colon == std::string_view::npos || colon + 1 >= spec.size()) {
-    return InvalidArgument("--source must be <kind>:<path> (kinds: enwiki, datagov, cmdbench, dir, kramabench), got '" +
-                           std::string(spec) + "'");
+    return InvalidArgument(
+        "--source must be <kind>:<path> (kinds: enwiki, datagov, cmdbench, dir, kramabench), got '" +
+        std::string(spec) + "'");
   }
   std::string_view kind = spec.substr(0, colon);
   SourceSpec s;
@@ -29,7 +30,9 @@ Result<SourceSpec> ParseSourceSpec(std::string_view spec) {
   else if (kind == "cmdbench") s.kind = SourceKind::kCmdbench;
   else if (kind == "dir") s.kind = SourceKind::kDir;
   else if (kind == "kramabench") s.kind = SourceKind::kKramaBench;
-  else return InvalidArgument("unknown source kind '" + std::string(kind) + "' (enwiki, datagov, cmdbench, dir, kramabench)");
+  else
+    return InvalidArgument("unknown source kind '" + std::string(kind) +
+                           "' (enwiki, datagov, cmdbench, dir, kramabench)");
   return s;
 }
 
@@ -190,9 +193,10 @@ void BuildContext::Detail(const std::string& key, Json value) {
   report_.details[key] = std::move(value);
 }
 
-Status ListLocalTree(const std::string& root, std::vector<LocalFile>& files, std::vector<ReportItem>& skipped) {
+Status ListLocalTree(const std::string& root, std::vector<LocalFile>& files,
+                     std::vector<ReportItem>& skipped) {
   std::function<Status(const std::string&, const std::string&)> walk = [&](const std::string& dir,
-                                                                          const std::string& rel) -> Status {
+                                                                           const std::string& rel) -> Status {
     DIR* d = ::opendir(dir.c_str());
     if (!d) return ErrnoStatus(errno, dir);
     std::vector<std::string> names;

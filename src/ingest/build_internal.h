@@ -48,9 +48,9 @@ class BuildContext {
   // Claims a dataset folder; false when an earlier item already claimed it (duplicate).
   bool Claim(std::string_view ns_and_folder);
 
-  void Dataset(std::string_view kind);                      // one dataset written
+  void Dataset(std::string_view kind);                        // one dataset written
   void Skip(std::string_view item, std::string_view reason);  // counted per reason, listed (capped)
-  void Error(std::string_view item, const Status& status);   // counted, listed (capped)
+  void Error(std::string_view item, const Status& status);    // counted, listed (capped)
   void DuplicateFile();
   void Detail(const std::string& key, Json value);
 

@@ -71,7 +71,8 @@ Status Bz2Decoder::Feed(std::string_view in, const ByteSink& sink) {
                                                      : "decoder error";
       st.End();
       in_stream_ = false;
-      return ParseError("bz2: " + std::string(what) + " near compressed offset " + std::to_string(consumed_ + used));
+      return ParseError("bz2: " + std::string(what) + " near compressed offset " +
+                        std::to_string(consumed_ + used));
     }
     consumed_ += used;
     in.remove_prefix(used);
@@ -99,7 +100,8 @@ Status Bz2Decoder::Finish() {
   return Status::Ok();
 }
 
-Status ReadLocalFile(const std::string& path, uint64_t offset, uint64_t length, bool bz2, const ByteSink& sink) {
+Status ReadLocalFile(const std::string& path, uint64_t offset, uint64_t length, bool bz2,
+                     const ByteSink& sink) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoStatus(errno, path);
   std::string buf(1 << 20, '\0');
@@ -133,7 +135,8 @@ std::string DefaultMultistreamIndexPath(const std::string& dump_path) {
   return base + "-index.txt.bz2";
 }
 
-Status ReadMultistreamOffsets(const std::string& index_path, const std::function<Status(uint64_t)>& on_offset) {
+Status ReadMultistreamOffsets(const std::string& index_path,
+                              const std::function<Status(uint64_t)>& on_offset) {
   ChunkedLines lines(1u << 20);
   uint64_t line_no = 0;
   bool have_last = false;

@@ -18,7 +18,7 @@ namespace {
 
 // Reads the zip entries `wanted` says yes to, bounded by max_bytes in total.
 Result<std::map<std::string, std::string>> ReadZipParts(std::string_view zip, size_t max_bytes,
-                                                       const std::function<bool(std::string_view)>& wanted) {
+                                                        const std::function<bool(std::string_view)>& wanted) {
   std::unique_ptr<archive, decltype(&archive_read_free)> a(archive_read_new(), archive_read_free);
   archive_read_support_format_zip(a.get());
   if (archive_read_open_memory(a.get(), zip.data(), zip.size()) != ARCHIVE_OK) {
@@ -44,8 +44,8 @@ Result<std::map<std::string, std::string>> ReadZipParts(std::string_view zip, si
       if (n == 0) break;
       total += static_cast<size_t>(n);
       if (total > max_bytes) {
-        return ResourceExhausted("zip expands beyond " + std::to_string(max_bytes) + " bytes (at entry " + name +
-                                 "); not converted");
+        return ResourceExhausted("zip expands beyond " + std::to_string(max_bytes) + " bytes (at entry " +
+                                 name + "); not converted");
       }
       data.append(buf, static_cast<size_t>(n));
     }
@@ -157,7 +157,8 @@ std::string SheetToCsv(std::string_view xml, const std::vector<std::string>& sha
         std::string v = value;
         if (type == "s") {
           size_t idx = 0;
-          bool ok = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+          bool ok = !value.empty() &&
+                    std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
           if (ok) idx = std::stoul(value);
           v = ok && idx < shared.size() ? shared[idx] : "";
         } else if (type == "inlineStr") {
@@ -219,7 +220,8 @@ Result<std::vector<SheetCsv>> XlsxToCsv(std::string_view zip, size_t max_bytes) 
   });
   if (sheets.empty()) {
     for (const auto& [name, data] : parts) {
-      if (StartsWith(name, "xl/worksheets/sheet") && EndsWith(name, ".xml")) sheets.emplace_back(name.substr(14), name);
+      if (StartsWith(name, "xl/worksheets/sheet") && EndsWith(name, ".xml"))
+        sheets.emplace_back(name.substr(14), name);
     }
   }
   if (sheets.empty()) return ParseError("xlsx without worksheets");
@@ -230,7 +232,9 @@ Result<std::vector<SheetCsv>> XlsxToCsv(std::string_view zip, size_t max_bytes) 
     if (it == parts.end()) continue;
     bool truncated = false;
     SheetCsv s{name, SheetToCsv(it->second, shared, max_bytes - std::min(total, max_bytes), truncated)};
-    if (truncated) return ResourceExhausted("xlsx sheet '" + name + "' converts to more than " + std::to_string(max_bytes) + " bytes");
+    if (truncated)
+      return ResourceExhausted("xlsx sheet '" + name + "' converts to more than " +
+                               std::to_string(max_bytes) + " bytes");
     total += s.csv.size();
     out.push_back(std::move(s));
   }
@@ -238,8 +242,8 @@ Result<std::vector<SheetCsv>> XlsxToCsv(std::string_view zip, size_t max_bytes) 
 }
 
 Result<std::string> DocxToText(std::string_view zip, size_t max_bytes) {
-  LAKEQA_ASSIGN_OR_RETURN(auto parts,
-                          ReadZipParts(zip, max_bytes, [](std::string_view n) { return n == "word/document.xml"; }));
+  LAKEQA_ASSIGN_OR_RETURN(
+      auto parts, ReadZipParts(zip, max_bytes, [](std::string_view n) { return n == "word/document.xml"; }));
   if (parts.empty()) return ParseError("docx without word/document.xml");
   std::string out;
   int cell_depth = 0;
@@ -265,7 +269,8 @@ Result<std::string> DocxToText(std::string_view zip, size_t max_bytes) {
         ++cell_depth;
       }
     } else if (name == "w:tr" && closing) {
-      while (EndsWith(out, " | ") || EndsWith(out, " ")) out.resize(out.size() - (EndsWith(out, " | ") ? 3 : 1));
+      while (EndsWith(out, " | ") || EndsWith(out, " "))
+        out.resize(out.size() - (EndsWith(out, " | ") ? 3 : 1));
       out += '\n';
     }
   });
@@ -280,7 +285,8 @@ std::string NormalizeWhitespace(std::string_view text) {
   size_t start = 0;
   while (start <= text.size()) {
     size_t nl = text.find('\n', start);
-    std::string_view line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    std::string_view line =
+        text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
     start = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
     std::string clean;
     bool space = false;

@@ -99,7 +99,8 @@ Result<std::string> Decode(std::string_view folder, bool title) {
       }
       int hi = HexDigitValue(folder[i + 1]), lo = HexDigitValue(folder[i + 2]);
       if (hi < 0 || lo < 0) {
-        return InvalidArgument("folder name '" + std::string(folder) + "': bad escape at byte " + std::to_string(i));
+        return InvalidArgument("folder name '" + std::string(folder) + "': bad escape at byte " +
+                               std::to_string(i));
       }
       out += static_cast<char>(hi * 16 + lo);
       i += 2;

@@ -9,7 +9,7 @@
 namespace lakeqa::ingest {
 namespace {
 
-constexpr size_t kMaxFieldBytes = 4096;   // kept per field; longer ones are truncated (and counted)
+constexpr size_t kMaxFieldBytes = 4096;  // kept per field; longer ones are truncated (and counted)
 
 // The delimiter is the sniffer's (lakeqa/common/sniff.h); whether the first record is a header is decided
 // here, from the value types under it.
@@ -97,7 +97,8 @@ void CsvProfiler::EndRecord() {
     for (size_t i = 0; i < n; ++i) {
       std::string name = dialect_.has_header ? SanitizeUtf8(TruncateUtf8(Trim(first_record_[i]), 200))
                                              : "column" + std::to_string(i + 1);
-      columns_.emplace_back(std::move(name), options_.max_samples_per_column, options_.max_sample_value_bytes);
+      columns_.emplace_back(std::move(name), options_.max_samples_per_column,
+                            options_.max_sample_value_bytes);
     }
     if (!dialect_.has_header) {
       for (size_t i = 0; i < n; ++i) columns_[i].Add(first_record_[i]);
@@ -122,8 +123,8 @@ const char* CsvProfiler::ScanPlain(const char* p, const char* end) const {
     uint64_t x = w ^ pattern;
     return (x - kOnes) & ~x & kHighs;
   };
-  const uint64_t d = kOnes * static_cast<unsigned char>(dialect_.delimiter), q = kOnes * '"', n = kOnes * '\n',
-                 r = kOnes * '\r';
+  const uint64_t d = kOnes * static_cast<unsigned char>(dialect_.delimiter), q = kOnes * '"',
+                 n = kOnes * '\n', r = kOnes * '\r';
   while (end - p >= 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
@@ -229,16 +230,16 @@ void CsvProfiler::Finish(FileProfile& out) {
   for (const auto& c : columns_) out.columns.push_back(c.Build());
   if (ragged_ > 0) {
     out.warnings.push_back("ragged rows: " + std::to_string(ragged_) + " of " + std::to_string(records_) +
-                           " rows do not have the first row's " + std::to_string(header_fields_) + " fields (up to " +
-                           std::to_string(max_fields_seen_) + ")");
+                           " rows do not have the first row's " + std::to_string(header_fields_) +
+                           " fields (up to " + std::to_string(max_fields_seen_) + ")");
   }
   if (header_fields_ > columns_.size()) {
-    out.warnings.push_back("only the first " + std::to_string(columns_.size()) + " of " + std::to_string(header_fields_) +
-                           " columns were profiled");
+    out.warnings.push_back("only the first " + std::to_string(columns_.size()) + " of " +
+                           std::to_string(header_fields_) + " columns were profiled");
   }
   if (long_fields_ > 0) {
-    out.warnings.push_back(std::to_string(long_fields_) + " fields longer than " + std::to_string(kMaxFieldBytes) +
-                           " bytes were truncated for profiling");
+    out.warnings.push_back(std::to_string(long_fields_) + " fields longer than " +
+                           std::to_string(kMaxFieldBytes) + " bytes were truncated for profiling");
   }
 }
 

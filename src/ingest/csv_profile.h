@@ -17,15 +17,16 @@ namespace lakeqa::ingest {
 struct CsvDialect {
   char delimiter = ',';
   bool has_header = true;
-  size_t columns = 0;       // modal field count in the head
-  double consistency = 0;   // share of sampled records with the modal count
+  size_t columns = 0;      // modal field count in the head
+  double consistency = 0;  // share of sampled records with the modal count
 };
 
 // Best dialect for the head, or nullopt when no delimiter gives a consistent table of ≥ 2 columns: the
 // sniffer's CsvShape (lakeqa/common/sniff.h) plus the header test.
 std::optional<CsvDialect> DetectCsvDialect(std::string_view head);
 // SniffFormat that also hands back the dialect it found for CSV, so the head is analysed once.
-Format SniffFormatAndDialect(std::string_view head, std::string_view name_hint, std::optional<CsvDialect>* dialect);
+Format SniffFormatAndDialect(std::string_view head, std::string_view name_hint,
+                             std::optional<CsvDialect>* dialect);
 
 class CsvProfiler {
  public:

@@ -31,20 +31,31 @@ void CollectText(GumboNode* node, std::string& out, size_t max_bytes) {
   }
   if (node->type != GUMBO_NODE_ELEMENT) return;
   GumboTag tag = node->v.element.tag;
-  if (tag == GUMBO_TAG_SCRIPT || tag == GUMBO_TAG_STYLE || tag == GUMBO_TAG_NOSCRIPT || tag == GUMBO_TAG_TITLE ||
-      tag == GUMBO_TAG_TEMPLATE) {
+  if (tag == GUMBO_TAG_SCRIPT || tag == GUMBO_TAG_STYLE || tag == GUMBO_TAG_NOSCRIPT ||
+      tag == GUMBO_TAG_TITLE || tag == GUMBO_TAG_TEMPLATE) {
     return;
   }
   const GumboVector& children = node->v.element.children;
-  for (unsigned i = 0; i < children.length; ++i) CollectText(static_cast<GumboNode*>(children.data[i]), out, max_bytes);
+  for (unsigned i = 0; i < children.length; ++i)
+    CollectText(static_cast<GumboNode*>(children.data[i]), out, max_bytes);
   switch (tag) {
-    case GUMBO_TAG_P: case GUMBO_TAG_DIV: case GUMBO_TAG_BR: case GUMBO_TAG_LI: case GUMBO_TAG_TR:
-    case GUMBO_TAG_H1: case GUMBO_TAG_H2: case GUMBO_TAG_H3: case GUMBO_TAG_H4: case GUMBO_TAG_H5:
-    case GUMBO_TAG_H6: case GUMBO_TAG_TABLE: case GUMBO_TAG_SECTION: case GUMBO_TAG_ARTICLE:
+    case GUMBO_TAG_P:
+    case GUMBO_TAG_DIV:
+    case GUMBO_TAG_BR:
+    case GUMBO_TAG_LI:
+    case GUMBO_TAG_TR:
+    case GUMBO_TAG_H1:
+    case GUMBO_TAG_H2:
+    case GUMBO_TAG_H3:
+    case GUMBO_TAG_H4:
+    case GUMBO_TAG_H5:
+    case GUMBO_TAG_H6:
+    case GUMBO_TAG_TABLE:
+    case GUMBO_TAG_SECTION:
+    case GUMBO_TAG_ARTICLE:
       if (!out.empty() && out.back() != '\n') out += '\n';
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -229,9 +240,18 @@ std::vector<std::string> XmlElementPaths(std::string_view xml, size_t max_paths,
       size_t e = xml.find(end, pos);
       pos = e == std::string_view::npos ? xml.size() : e + end.size();
     };
-    if (StartsWith(rest, "<!--")) { skip_to("-->"); continue; }
-    if (StartsWith(rest, "<![CDATA[")) { skip_to("]]>"); continue; }
-    if (StartsWith(rest, "<?") || StartsWith(rest, "<!")) { skip_to(">"); continue; }
+    if (StartsWith(rest, "<!--")) {
+      skip_to("-->");
+      continue;
+    }
+    if (StartsWith(rest, "<![CDATA[")) {
+      skip_to("]]>");
+      continue;
+    }
+    if (StartsWith(rest, "<?") || StartsWith(rest, "<!")) {
+      skip_to(">");
+      continue;
+    }
     size_t gt = xml.find('>', pos);
     if (gt == std::string_view::npos) break;
     bool closing = rest.size() > 1 && rest[1] == '/';
@@ -304,9 +324,15 @@ void ProfileXlsxParts(std::string_view workbook, std::string_view shared, std::s
       std::string type = Attr(tag, "t");
       std::string v;
       if (type == "inlineStr") {
-        ForEachElement(cell, "t", [&](std::string_view, std::string_view t) { v += DecodeXmlEntities(t); return true; });
+        ForEachElement(cell, "t", [&](std::string_view, std::string_view t) {
+          v += DecodeXmlEntities(t);
+          return true;
+        });
       } else {
-        ForEachElement(cell, "v", [&](std::string_view, std::string_view t) { v = DecodeXmlEntities(t); return false; });
+        ForEachElement(cell, "v", [&](std::string_view, std::string_view t) {
+          v = DecodeXmlEntities(t);
+          return false;
+        });
         if (type == "s") {
           size_t idx = std::strtoul(v.c_str(), nullptr, 10);
           v = idx < strings.size() ? strings[idx] : "";
@@ -352,12 +378,21 @@ Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProf
     ++entries;
     std::string name = archive_entry_pathname(e) ? archive_entry_pathname(e) : "";
     std::string* dst = nullptr;
-    if (name == "xl/workbook.xml") { is_xlsx = true; dst = &workbook; }
-    else if (name == "xl/sharedStrings.xml") dst = &shared;
-    else if (name == "xl/worksheets/sheet1.xml") { dst = &sheet; sheet.clear(); have_sheet1 = true; }
-    else if (!have_sheet1 && sheet.empty() && StartsWith(name, "xl/worksheets/") && EndsWith(name, ".xml") &&
-             name.find('/', 14) == std::string::npos) dst = &sheet;  // no sheet1.xml (yet): the first sheet met
-    else if (name == "word/document.xml") { is_docx = true; dst = &document; }
+    if (name == "xl/workbook.xml") {
+      is_xlsx = true;
+      dst = &workbook;
+    } else if (name == "xl/sharedStrings.xml") dst = &shared;
+    else if (name == "xl/worksheets/sheet1.xml") {
+      dst = &sheet;
+      sheet.clear();
+      have_sheet1 = true;
+    } else if (!have_sheet1 && sheet.empty() && StartsWith(name, "xl/worksheets/") &&
+               EndsWith(name, ".xml") && name.find('/', 14) == std::string::npos)
+      dst = &sheet;  // no sheet1.xml (yet): the first sheet met
+    else if (name == "word/document.xml") {
+      is_docx = true;
+      dst = &document;
+    }
     if (out.json_paths.size() < options.max_json_paths) out.json_paths.push_back(name);
     if (!dst) continue;
     char buf[65536];
@@ -393,13 +428,14 @@ Status ProfileZip(std::string_view data, const ProfileOptions& options, FileProf
 }
 
 Result<std::string> PdfToText(std::string_view pdf, size_t max_bytes, int timeout_ms) {
-  LAKEQA_ASSIGN_OR_RETURN(CaptureResult r,
-                          RunCapture({"pdftotext", "-l", "5", "-enc", "UTF-8", "-q", "-", "-"}, pdf, timeout_ms,
-                                     max_bytes * 2));
-  if (r.timed_out) return Status(ErrorCode::kTimeout, "pdftotext took longer than " + std::to_string(timeout_ms) + " ms");
+  LAKEQA_ASSIGN_OR_RETURN(
+      CaptureResult r,
+      RunCapture({"pdftotext", "-l", "5", "-enc", "UTF-8", "-q", "-", "-"}, pdf, timeout_ms, max_bytes * 2));
+  if (r.timed_out)
+    return Status(ErrorCode::kTimeout, "pdftotext took longer than " + std::to_string(timeout_ms) + " ms");
   if (r.exit_code != 0) {
-    std::string why = r.exit_code == 3 ? "encrypted PDF (permission error)" : "pdftotext failed (exit " +
-                                                                                  std::to_string(r.exit_code) + ")";
+    std::string why = r.exit_code == 3 ? "encrypted PDF (permission error)"
+                                       : "pdftotext failed (exit " + std::to_string(r.exit_code) + ")";
     return ParseError(why + (r.err.empty() ? "" : ": " + std::string(Trim(r.err.substr(0, 200)))));
   }
   return SanitizeUtf8(TruncateUtf8(Trim(r.out), max_bytes));

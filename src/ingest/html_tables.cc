@@ -17,7 +17,8 @@ constexpr size_t kMaxCellBytes = 4096;
 
 void CellText(const GumboNode* node, std::string& out) {
   if (out.size() >= kMaxCellBytes) return;
-  if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_CDATA || node->type == GUMBO_NODE_WHITESPACE) {
+  if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_CDATA ||
+      node->type == GUMBO_NODE_WHITESPACE) {
     out.append(node->v.text.text);
     return;
   }
@@ -79,7 +80,8 @@ void FindTables(const GumboNode* node, std::vector<Table>& out, size_t max_table
     out.push_back(std::move(t));
   }
   const GumboVector& ch = node->v.element.children;
-  for (unsigned i = 0; i < ch.length; ++i) FindTables(static_cast<const GumboNode*>(ch.data[i]), out, max_tables);
+  for (unsigned i = 0; i < ch.length; ++i)
+    FindTables(static_cast<const GumboNode*>(ch.data[i]), out, max_tables);
 }
 
 }  // namespace
@@ -107,8 +109,8 @@ void ProfileHtmlTables(std::string_view html, const ProfileOptions& options, Fil
   std::vector<ColumnAccumulator> cols;
   const auto& head = t.rows[0];
   for (size_t i = 0; i < head.size() && i < options.max_columns; ++i) {
-    cols.emplace_back(head[i].empty() ? "column" + std::to_string(i + 1) : head[i], options.max_samples_per_column,
-                      options.max_sample_value_bytes);
+    cols.emplace_back(head[i].empty() ? "column" + std::to_string(i + 1) : head[i],
+                      options.max_samples_per_column, options.max_sample_value_bytes);
   }
   uint64_t rows = 0;
   for (size_t r = 1; r < t.rows.size(); ++r) {
@@ -119,8 +121,9 @@ void ProfileHtmlTables(std::string_view html, const ProfileOptions& options, Fil
   out.rows = rows;
   for (const auto& c : cols) out.columns.push_back(c.Build());
   if (tables.size() > 1) {
-    out.warnings.push_back("HTML with " + std::to_string(tables.size()) + " tables: columns are those of table[" +
-                           std::to_string(best) + "] (the most rows); json_paths lists them all");
+    out.warnings.push_back("HTML with " + std::to_string(tables.size()) +
+                           " tables: columns are those of table[" + std::to_string(best) +
+                           "] (the most rows); json_paths lists them all");
   }
 }
 

@@ -12,7 +12,8 @@ constexpr size_t kMaxDepth = 256;
 
 // true, false, null, a JSON number; NaN and Infinity too, as Python's json module writes them.
 bool IsJsonLiteral(std::string_view v) {
-  if (v == "true" || v == "false" || v == "null" || v == "NaN" || v == "Infinity" || v == "-Infinity") return true;
+  if (v == "true" || v == "false" || v == "null" || v == "NaN" || v == "Infinity" || v == "-Infinity")
+    return true;
   size_t i = 0;
   auto digits = [&] {
     size_t start = i;
@@ -71,7 +72,8 @@ void JsonProfiler::AppendCodeUnit(uint32_t unit) {
   else token_truncated_ = true;
 }
 
-JsonProfiler::JsonProfiler(Format format, const ProfileOptions& options) : format_(format), options_(options) {}
+JsonProfiler::JsonProfiler(Format format, const ProfileOptions& options)
+    : format_(format), options_(options) {}
 
 bool JsonProfiler::RecordLevel() const {
   size_t d = stack_.size();
@@ -132,7 +134,8 @@ void JsonProfiler::OpenContainer(bool array) {
   BeforeValue();
   // Count records: items of a top-level array, GeoJSON features.
   if (stack_.size() == 1 && stack_[0].array && format_ != Format::kJsonLines) ++records_;
-  if (format_ == Format::kGeoJson && stack_.size() == 2 && stack_[1].key == "features" && stack_[1].array) ++records_;
+  if (format_ == Format::kGeoJson && stack_.size() == 2 && stack_[1].key == "features" && stack_[1].array)
+    ++records_;
   if (array) path_ += "[]";
   if (stack_.size() >= kMaxDepth) {
     ++errors_;
@@ -233,15 +236,19 @@ void JsonProfiler::Feed(std::string_view chunk) {
           case 'n': AppendToken("\n"); break;
           case 't': AppendToken("\t"); break;
           case 'r': AppendToken("\r"); break;
-          case 'b': case 'f': AppendToken(" "); break;
+          case 'b':
+          case 'f': AppendToken(" "); break;
           case 'u':
             state_ = State::kUnicode;
             unicode_escape_left_ = 4;
             unicode_unit_ = 0;
             break;
-          case '"': case '\\': case '/': AppendToken(std::string_view(&c, 1)); break;
+          case '"':
+          case '\\':
+          case '/': AppendToken(std::string_view(&c, 1)); break;
           default:
-            Error(std::string("invalid escape '\\") + (static_cast<unsigned char>(c) < 0x80 ? std::string(1, c) : "?") + "'");
+            Error(std::string("invalid escape '\\") +
+                  (static_cast<unsigned char>(c) < 0x80 ? std::string(1, c) : "?") + "'");
             AppendToken(std::string_view(&c, 1));
         }
         continue;
@@ -270,20 +277,13 @@ void JsonProfiler::Feed(std::string_view chunk) {
         }
         if (token_.size() < kMaxToken) token_ += c;
         continue;
-      case State::kValue:
-        break;
+      case State::kValue: break;
     }
     switch (c) {
-      case '{':
-        OpenContainer(false);
-        break;
-      case '[':
-        OpenContainer(true);
-        break;
+      case '{': OpenContainer(false); break;
+      case '[': OpenContainer(true); break;
       case '}':
-      case ']':
-        CloseContainer(c == ']');
-        break;
+      case ']': CloseContainer(c == ']'); break;
       case '"':
         state_ = State::kString;
         string_is_key_ = !stack_.empty() && !stack_.back().array && stack_.back().expect_key;
@@ -294,8 +294,7 @@ void JsonProfiler::Feed(std::string_view chunk) {
       case ' ':
       case '\n':
       case '\r':
-      case '\t':
-        break;
+      case '\t': break;
       default:
         if (!stack_.empty() && !stack_.back().array && stack_.back().expect_key) {
           Error("expected a quoted key");
@@ -309,7 +308,8 @@ void JsonProfiler::Feed(std::string_view chunk) {
 }
 
 size_t JsonProfiler::BufferedBytes() const {
-  size_t n = sizeof(*this) + path_.capacity() + pending_key_.capacity() + token_.capacity() + top_type_.capacity();
+  size_t n =
+      sizeof(*this) + path_.capacity() + pending_key_.capacity() + token_.capacity() + top_type_.capacity();
   for (const auto& f : stack_) n += sizeof(f) + f.key.capacity();
   for (const auto& p : paths_) n += 2 * (sizeof(p) + p.capacity()) + 16;  // the list and the set
   for (const auto& c : columns_) n += c.ApproxBytes() + c.name().capacity() + 48;
@@ -325,13 +325,16 @@ void JsonProfiler::Finish(FileProfile& out, bool truncated) {
   out.format = format_;
   out.rows = records_;
   if (format_ == Format::kJson && records_ == 0 && top_values_ > 0) out.rows = 1;
-  if (format_ == Format::kGeoJson && records_ == 0 && (top_type_ == "Feature" || !columns_.empty())) out.rows = 1;
+  if (format_ == Format::kGeoJson && records_ == 0 && (top_type_ == "Feature" || !columns_.empty()))
+    out.rows = 1;
   for (const auto& c : columns_) out.columns.push_back(c.Build());
   out.json_paths = paths_;
   if (!stack_.empty() && !truncated) {
-    out.corrupt = "JSON ends with " + std::to_string(stack_.size()) + " unclosed containers (truncated file?)";
+    out.corrupt =
+        "JSON ends with " + std::to_string(stack_.size()) + " unclosed containers (truncated file?)";
   }
-  if ((state_ == State::kString || state_ == State::kStringEscape || state_ == State::kUnicode) && !truncated) {
+  if ((state_ == State::kString || state_ == State::kStringEscape || state_ == State::kUnicode) &&
+      !truncated) {
     out.corrupt = "JSON ends inside a string";
   }
   if (format_ == Format::kJson && top_values_ > 1) {

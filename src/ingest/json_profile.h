@@ -26,9 +26,9 @@ class JsonProfiler {
  private:
   struct Frame {
     bool array = false;
-    std::string key;          // the key under which this container sits in its parent
-    size_t path_len = 0;      // length of path_ before this frame was pushed
-    bool expect_key = true;   // objects: next string is a key
+    std::string key;         // the key under which this container sits in its parent
+    size_t path_len = 0;     // length of path_ before this frame was pushed
+    bool expect_key = true;  // objects: next string is a key
   };
   void OnScalar(std::string_view value, bool is_string, bool validate = true);
   void Error(std::string what);
@@ -47,9 +47,9 @@ class JsonProfiler {
   Format format_;
   ProfileOptions options_;
   std::vector<Frame> stack_;
-  std::string path_;          // e.g. "features[].properties"
-  std::string pending_key_;   // the key awaiting its value
-  std::string token_;         // string or scalar being read (capped)
+  std::string path_;         // e.g. "features[].properties"
+  std::string pending_key_;  // the key awaiting its value
+  std::string token_;        // string or scalar being read (capped)
   bool token_truncated_ = false;
   enum class State { kValue, kString, kStringEscape, kUnicode, kScalar } state_ = State::kValue;
   bool string_is_key_ = false;

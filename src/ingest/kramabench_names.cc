@@ -28,13 +28,16 @@ bool HasGlob(std::string_view s) { return s.find_first_of("*?[") != std::string_
 // file or folder by its last components only.
 std::vector<std::string_view> Tails(std::string_view f) {
   std::vector<std::string_view> out{f};
-  for (size_t p = f.find('/'); p != std::string_view::npos; p = f.find('/', p + 1)) out.push_back(f.substr(p + 1));
+  for (size_t p = f.find('/'); p != std::string_view::npos; p = f.find('/', p + 1))
+    out.push_back(f.substr(p + 1));
   return out;
 }
 
 std::vector<std::string> Match(const std::string& e, const std::vector<std::string>& files, bool fold) {
   std::vector<std::string> out;
-  auto eq = [&](std::string_view a, std::string_view b) { return fold ? ToLowerAscii(a) == ToLowerAscii(b) : a == b; };
+  auto eq = [&](std::string_view a, std::string_view b) {
+    return fold ? ToLowerAscii(a) == ToLowerAscii(b) : a == b;
+  };
   int flags = FNM_PATHNAME | (fold ? FNM_CASEFOLD : 0);
   auto any_tail = [&](const std::string& f, auto&& pred) {
     for (std::string_view t : Tails(f))
@@ -49,15 +52,18 @@ std::vector<std::string> Match(const std::string& e, const std::vector<std::stri
   std::string folder = e, pattern;
   if (EndsWith(folder, "/")) {
     folder.pop_back();
-  } else if (size_t slash = folder.rfind('/'); slash != std::string::npos && HasGlob(folder.substr(slash + 1)) &&
-                                                 !HasGlob(folder.substr(0, slash))) {
+  } else if (size_t slash = folder.rfind('/'); slash != std::string::npos &&
+                                               HasGlob(folder.substr(slash + 1)) &&
+                                               !HasGlob(folder.substr(0, slash))) {
     pattern = folder.substr(slash + 1);
     folder = folder.substr(0, slash);
   }
   if (!folder.empty() && !HasGlob(folder)) {
     for (const auto& f : files) {
       bool hit = any_tail(f, [&](std::string_view t) {
-        if (t.size() <= folder.size() + 1 || t[folder.size()] != '/' || !eq(t.substr(0, folder.size()), folder)) return false;
+        if (t.size() <= folder.size() + 1 || t[folder.size()] != '/' ||
+            !eq(t.substr(0, folder.size()), folder))
+          return false;
         std::string rest(t.substr(folder.size() + 1));
         return pattern.empty() || ::fnmatch(pattern.c_str(), rest.c_str(), flags) == 0;
       });
@@ -68,7 +74,9 @@ std::vector<std::string> Match(const std::string& e, const std::vector<std::stri
   // 3. a glob pattern ('/' matched only by '/')
   if (HasGlob(e)) {
     for (const auto& f : files)
-      if (any_tail(f, [&](std::string_view t) { return ::fnmatch(e.c_str(), std::string(t).c_str(), flags) == 0; }))
+      if (any_tail(f, [&](std::string_view t) {
+            return ::fnmatch(e.c_str(), std::string(t).c_str(), flags) == 0;
+          }))
         out.push_back(f);
   }
   return out;

@@ -85,7 +85,8 @@ std::string Str(const Json& j, std::initializer_list<const char*> keys) {
 
 void AddUnique(std::vector<std::string>& v, std::string_view raw) {
   std::string s = Clean(raw, 200);
-  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = std::string(Trim(std::string_view(s).substr(1, s.size() - 2)));
+  if (s.size() >= 2 && s.front() == '"' && s.back() == '"')
+    s = std::string(Trim(std::string_view(s).substr(1, s.size() - 2)));
   if (s.empty() || v.size() >= kMaxListItems) return;
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(std::move(s));
 }
@@ -155,8 +156,8 @@ DatasetMetadata FromCatalogRecord(const Json& rec) {
 
 bool LooksLikeRecord(const Json& j) {
   return j.is_object() && j.contains("title") &&
-         (j.contains("notes") || j.contains("description") || j.contains("organization") || j.contains("tags") ||
-          j.contains("keyword") || j.contains("publisher"));
+         (j.contains("notes") || j.contains("description") || j.contains("organization") ||
+          j.contains("tags") || j.contains("keyword") || j.contains("publisher"));
 }
 
 // The record inside an envelope: nabit's "data_gov_metadata" first, then other common wrappers, then any
@@ -200,7 +201,8 @@ Result<DatasetMetadata> FromSignedMetadata(const Json& j, std::string_view rel) 
     if (m.title.empty()) m.title = Clean(Str(j, {"title", "name"}));
   }
   if (m.title.empty()) {
-    return ParseError(std::string(rel) + ": no dataset record found (no \"title\" in the record or its envelope)");
+    return ParseError(std::string(rel) +
+                      ": no dataset record found (no \"title\" in the record or its envelope)");
   }
   return m;
 }
@@ -216,10 +218,14 @@ DatasetMetadata FromKeyValueText(std::string_view text) {
     std::string value = Clean(raw, kMaxDescription);
     if (value.empty()) continue;
     if (key == "title" && m.title.empty()) m.title = value;
-    else if ((key == "description" || key == "notes" || key == "summary") && m.description.empty()) m.description = value;
-    else if ((key == "publisher" || key == "organization" || key == "organisation" || key == "agency") && m.publisher.empty()) m.publisher = value;
+    else if ((key == "description" || key == "notes" || key == "summary") && m.description.empty())
+      m.description = value;
+    else if ((key == "publisher" || key == "organization" || key == "organisation" || key == "agency") &&
+             m.publisher.empty())
+      m.publisher = value;
     else if (key == "tags" || key == "keywords" || key == "keyword") AddList(m.tags, Json(value));
-    else if (key == "theme" || key == "themes" || key == "category" || key == "groups") AddList(m.themes, Json(value));
+    else if (key == "theme" || key == "themes" || key == "category" || key == "groups")
+      AddList(m.themes, Json(value));
     else if ((key == "temporal" || key == "temporal coverage") && m.temporal.empty()) m.temporal = value;
     else if ((key == "spatial" || key == "spatial coverage") && m.spatial.empty()) m.spatial = value;
     else if (key == "license" && m.license.empty()) m.license = value;
@@ -239,11 +245,14 @@ void FromSocrataCustomFields(const Json& fields, DatasetMetadata& m) {
       std::string key = ToLowerAscii(name);
       const std::string& v = value.get_ref<const std::string&>();
       auto has = [&](const char* w) { return key.find(w) != std::string::npos; };
-      if (m.publisher.empty() && (has("agency") || has("department") || has("publisher") || has("organization"))) {
+      if (m.publisher.empty() &&
+          (has("agency") || has("department") || has("publisher") || has("organization"))) {
         m.publisher = Clean(v);
-      } else if (m.temporal.empty() && (has("period") || has("temporal") || has("date range") || has("time frame"))) {
+      } else if (m.temporal.empty() &&
+                 (has("period") || has("temporal") || has("date range") || has("time frame"))) {
         m.temporal = Clean(v);
-      } else if (m.spatial.empty() && (has("coverage") || has("geograph") || has("jurisdiction") || has("spatial"))) {
+      } else if (m.spatial.empty() &&
+                 (has("coverage") || has("geograph") || has("jurisdiction") || has("spatial"))) {
         m.spatial = Clean(v, 2000);
       }
     }
@@ -255,7 +264,8 @@ DatasetMetadata FromSocrataView(const Json& v) {
   m.title = Clean(Str(v, {"name"}));
   m.description = CleanText(Str(v, {"description"}));
   m.publisher = Clean(Str(v, {"attribution"}));
-  if (auto it = v.find("category"); it != v.end() && it->is_string()) AddUnique(m.themes, it->get_ref<const std::string&>());
+  if (auto it = v.find("category"); it != v.end() && it->is_string())
+    AddUnique(m.themes, it->get_ref<const std::string&>());
   if (auto it = v.find("tags"); it != v.end()) AddList(m.tags, *it);
   m.license = Clean(Str(v, {"license", "licenseId"}));
   m.source_url = Clean(Str(v, {"attributionLink"}));
@@ -322,7 +332,8 @@ Result<DatasetMetadata> FromColumnsFile(std::string_view content, std::string_vi
     if (!list->is_array()) return ParseError(std::string(rel) + ": \"columns\" is not a list");
     for (const auto& c : *list) {
       if (c.is_string()) AddUnique(m.columns, c.get_ref<const std::string&>());
-      else if (c.is_object() && !StartsWith(Str(c, {"fieldName"}), ":@")) AddUnique(m.columns, Str(c, {"name", "fieldName"}));
+      else if (c.is_object() && !StartsWith(Str(c, {"fieldName"}), ":@"))
+        AddUnique(m.columns, Str(c, {"name", "fieldName"}));
     }
     return m;
   }
@@ -363,7 +374,8 @@ enum class Kind { kNone, kRecord, kColumns, kSocrata, kArcgis };
 
 Kind KindOf(std::string_view rel) {
   rel = StripVersion(rel);
-  if (rel == "signed-metadata.txt" || rel == "signed-metadata.json" || rel == "metadata.json") return Kind::kRecord;
+  if (rel == "signed-metadata.txt" || rel == "signed-metadata.json" || rel == "metadata.json")
+    return Kind::kRecord;
   if (rel == "files/columns.txt") return Kind::kColumns;
   if (StartsWith(rel, "files/") && rel.find('/', 6) == std::string_view::npos) {
     if (EndsWith(rel, ".publisher-view.json")) return Kind::kSocrata;
@@ -374,8 +386,8 @@ Kind KindOf(std::string_view rel) {
 
 // Lines that wikitext-to-text conversion leaves behind from templates, tables and images.
 bool IsMarkupRemnant(std::string_view l) {
-  for (std::string_view p : {"{{", "}}", "{|", "|", "!", "[[File:", "[[Image:", "File:", "Image:", "thumb|", "<", "__",
-                             "Category:", "="}) {
+  for (std::string_view p : {"{{", "}}", "{|", "|", "!", "[[File:", "[[Image:", "File:", "Image:", "thumb|",
+                             "<", "__", "Category:", "="}) {
     if (StartsWith(l, p)) return true;
   }
   return false;
@@ -399,15 +411,16 @@ void DatasetMetadata::MergeFrom(const DatasetMetadata& o) {
   for (const auto& t : o.themes) AddUnique(themes, t);
   for (const auto& c : o.columns) AddUnique(columns, c);
   for (const auto& f : o.metadata_files) {
-    if (std::find(metadata_files.begin(), metadata_files.end(), f) == metadata_files.end()) metadata_files.push_back(f);
+    if (std::find(metadata_files.begin(), metadata_files.end(), f) == metadata_files.end())
+      metadata_files.push_back(f);
   }
 }
 
 Json DatasetMetadata::ToJson() const {
-  return Json{{"title", title},     {"description", description}, {"publisher", publisher},
-              {"tags", tags},       {"themes", themes},           {"temporal", temporal},
-              {"spatial", spatial}, {"license", license},         {"source_url", source_url},
-              {"modified", modified}, {"columns", columns},       {"metadata_files", metadata_files}};
+  return Json{{"title", title},       {"description", description}, {"publisher", publisher},
+              {"tags", tags},         {"themes", themes},           {"temporal", temporal},
+              {"spatial", spatial},   {"license", license},         {"source_url", source_url},
+              {"modified", modified}, {"columns", columns},         {"metadata_files", metadata_files}};
 }
 
 DatasetMetadata DatasetMetadata::FromJson(const Json& j) {
@@ -467,7 +480,8 @@ Result<DatasetMetadata> ParseMetadataFile(std::string_view rel, std::string_view
     case Kind::kRecord: {
       if (!json_like) {
         m = FromKeyValueText(content);
-        if (m.title.empty()) return ParseError(std::string(rel) + ": neither a JSON record nor \"Title: ...\" lines");
+        if (m.title.empty())
+          return ParseError(std::string(rel) + ": neither a JSON record nor \"Title: ...\" lines");
         break;
       }
       LAKEQA_ASSIGN_OR_RETURN(Json j, ParseJson(content, rel));
@@ -481,8 +495,7 @@ Result<DatasetMetadata> ParseMetadataFile(std::string_view rel, std::string_view
       m = kind == Kind::kSocrata ? FromSocrataView(j) : FromArcgisLayer(j);
       break;
     }
-    case Kind::kNone:
-      break;
+    case Kind::kNone: break;
   }
   m.metadata_files.push_back(std::string(rel));
   return m;
@@ -517,7 +530,8 @@ DatasetMetadata WikipediaMetadata(std::string_view dataset_id, std::string_view 
       }
     }
     if (para.empty()) {
-      if (l == m.title || (StartsWith(l, "#") && Trim(l.substr(l.find_first_not_of('#'))) == m.title)) continue;
+      if (l == m.title || (StartsWith(l, "#") && Trim(l.substr(l.find_first_not_of('#'))) == m.title))
+        continue;
       if (IsMarkupRemnant(l)) continue;
     } else if (StartsWith(l, "==")) {
       break;  // the next section heading

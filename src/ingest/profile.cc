@@ -21,21 +21,21 @@ constexpr size_t kMaxDocumentBytes = 64u << 20;  // HTML/PDF/OOXML are read whol
 struct Profiler::Impl {
   std::string name;
   ProfileOptions options;
-  std::string head;          // first bytes, until the format is known
-  std::string magic;         // the first 8 bytes, kept to name a binary format
+  std::string head;   // first bytes, until the format is known
+  std::string magic;  // the first 8 bytes, kept to name a binary format
   bool sniffed = false;
   Format format = Format::kUnknown;
   Encoding encoding = Encoding::kUtf8;
   std::optional<Transcoder> transcoder;
   std::optional<CsvProfiler> csv;
   std::optional<JsonProfiler> json;
-  std::string document;      // HTML/XML/PDF/zip bytes, whole up to kMaxDocumentBytes
+  std::string document;  // HTML/XML/PDF/zip bytes, whole up to kMaxDocumentBytes
   bool document_overflow = false;
-  std::string text_sample;   // UTF-8, from the first converted bytes
+  std::string text_sample;  // UTF-8, from the first converted bytes
   uint64_t bytes = 0;
   uint64_t lines = 0;
   bool ends_with_newline = true;
-  bool done = false;         // the profiler needs no more bytes
+  bool done = false;  // the profiler needs no more bytes
 
   void Sniff(bool complete) {
     magic = head.substr(0, 8);
@@ -64,7 +64,11 @@ struct Profiler::Impl {
 
   void Consume(std::string_view raw) {
     switch (format) {
-      case Format::kHtml: case Format::kXml: case Format::kPdf: case Format::kZip: case Format::kXlsx:
+      case Format::kHtml:
+      case Format::kXml:
+      case Format::kPdf:
+      case Format::kZip:
+      case Format::kXlsx:
       case Format::kDocx:
         if (document.size() + raw.size() > kMaxDocumentBytes) {
           document_overflow = true;
@@ -77,8 +81,7 @@ struct Profiler::Impl {
       case Format::kBinary:
         done = true;  // nothing more to learn; the size comes from the store
         return;
-      default:
-        break;
+      default: break;
     }
     std::string_view text = transcoder->Convert(raw);
     if (text_sample.size() < options.text_sample_bytes) {
@@ -101,7 +104,8 @@ static std::string BinaryNote(std::string_view magic) {
   using namespace std::string_view_literals;
   std::string kind;
   if (StartsWith(magic, "\xCD\xF3\x00\x01"sv) || StartsWith(magic, "\xCD\xF2\x60\x02")) kind = "NASA CDF";
-  else if (StartsWith(magic, "CDF\x01") || StartsWith(magic, "CDF\x02") || StartsWith(magic, "CDF\x05")) kind = "NetCDF classic";
+  else if (StartsWith(magic, "CDF\x01") || StartsWith(magic, "CDF\x02") || StartsWith(magic, "CDF\x05"))
+    kind = "NetCDF classic";
   else if (StartsWith(magic, "\x89HDF")) kind = "HDF5/NetCDF-4";
   return kind.empty() ? "binary, not profiled (no reader for this format)"
                       : "binary, not profiled (" + kind + ": no reader linked)";
@@ -160,15 +164,11 @@ Result<FileProfile> Profiler::Finish(bool truncated) {
       p.rows_exact = false;
       p.warnings.push_back(BinaryNote(m.magic));
       break;
-    case Format::kCsv:
-      m.csv->Finish(p);
-      break;
-    case Format::kJson: case Format::kJsonLines: case Format::kGeoJson:
-      m.json->Finish(p, truncated);
-      break;
-    case Format::kText:
-      p.rows = m.lines + (m.ends_with_newline || m.bytes == 0 ? 0 : 1);
-      break;
+    case Format::kCsv: m.csv->Finish(p); break;
+    case Format::kJson:
+    case Format::kJsonLines:
+    case Format::kGeoJson: m.json->Finish(p, truncated); break;
+    case Format::kText: p.rows = m.lines + (m.ends_with_newline || m.bytes == 0 ? 0 : 1); break;
     case Format::kHtml:
       p.text_sample = HtmlToText(m.document, m.options.text_sample_bytes);
       ProfileHtmlTables(m.document, m.options, p);
@@ -180,7 +180,8 @@ Result<FileProfile> Profiler::Finish(bool truncated) {
     }
     case Format::kPdf:
       if (m.document_overflow || truncated) {
-        p.warnings.push_back("PDF text not extracted: only the first " + std::to_string(m.document.size()) + " bytes were read");
+        p.warnings.push_back("PDF text not extracted: only the first " + std::to_string(m.document.size()) +
+                             " bytes were read");
       } else {
         auto text = PdfToText(m.document, m.options.text_sample_bytes);
         if (text.ok()) p.text_sample = *text;
@@ -188,17 +189,19 @@ Result<FileProfile> Profiler::Finish(bool truncated) {
       }
       p.encoding = "binary";
       break;
-    case Format::kZip: case Format::kXlsx: case Format::kDocx:
+    case Format::kZip:
+    case Format::kXlsx:
+    case Format::kDocx:
       p.encoding = "binary";
       if (m.document_overflow || truncated) {
-        p.warnings.push_back("zip contents not read: only the first " + std::to_string(m.document.size()) + " bytes were read");
+        p.warnings.push_back("zip contents not read: only the first " + std::to_string(m.document.size()) +
+                             " bytes were read");
       } else {
         Status s = ProfileZip(m.document, m.options, p);
         if (!s.ok()) p.corrupt = s.message();
       }
       break;
-    case Format::kUnknown:
-      break;
+    case Format::kUnknown: break;
   }
   if (p.text_sample.empty() && m.format != Format::kBinary) {
     p.text_sample = SanitizeUtf8(TruncateUtf8(m.text_sample, m.options.text_sample_bytes));
@@ -277,8 +280,8 @@ Result<FileProfile> ProfileObject(lake::Store& store, std::string_view key, cons
   return profiler.Finish(stopped && options.max_bytes != UINT64_MAX);
 }
 
-Result<FileProfile> ProfileHead(lake::Store& store, std::string_view key, uint64_t size, std::string_view name_hint,
-                                const ProfileOptions& options, HeadRead* read) {
+Result<FileProfile> ProfileHead(lake::Store& store, std::string_view key, uint64_t size,
+                                std::string_view name_hint, const ProfileOptions& options, HeadRead* read) {
   HeadRead local;
   HeadRead& r = read ? *read : local;
   LAKEQA_ASSIGN_OR_RETURN(r.head, store.ReadRange(key, 0, options.max_bytes));

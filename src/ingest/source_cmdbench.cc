@@ -223,7 +223,9 @@ Status BuildGraph(BuildContext& ctx, const std::string& ns, const std::string& d
       g.dataset = "graph_nodes_" + id_label;
       g.meta = {{"title", "Knowledge graph nodes: " + id_label},
                 {"description", "Wikidata-derived " + id_label + " nodes of the NBA property graph"},
-                {"label", id_label}, {"id_column", header.empty() ? "" : header[0]}, {"properties", props}};
+                {"label", id_label},
+                {"id_column", header.empty() ? "" : header[0]},
+                {"properties", props}};
       schema["nodes"].push_back({{"label", id_label}, {"file", f.relative}, {"properties", props}});
     } else if (!start.empty() && !end.empty()) {
       std::string type = StartsWith(stem, "relation_") ? stem.substr(9) : stem;
@@ -233,11 +235,15 @@ Status BuildGraph(BuildContext& ctx, const std::string& ns, const std::string& d
       g.meta = {{"title", "Knowledge graph relation: " + start + " " + type + " " + end},
                 {"description", "Wikidata-derived " + type + " edges from " + start + " to " + end +
                                     " nodes of the NBA property graph"},
-                {"relation", type}, {"start_label", start}, {"end_label", end}, {"properties", props}};
+                {"relation", type},
+                {"start_label", start},
+                {"end_label", end},
+                {"properties", props}};
       schema["relations"].push_back(
           {{"type", type}, {"file", f.relative}, {"start", start}, {"end", end}, {"properties", props}});
     } else {
-      ctx.Skip("graph/" + f.relative, "CSV without :ID or :START_ID/:END_ID columns (not Neo4j import format)");
+      ctx.Skip("graph/" + f.relative,
+               "CSV without :ID or :START_ID/:END_ID columns (not Neo4j import format)");
       continue;
     }
     graph.push_back(std::move(g));
@@ -308,8 +314,11 @@ void WriteKiltPage(BuildContext& ctx, const Json& page, const std::string& where
     }
     content += SanitizeUtf8(para) + "\n";
   }
-  Json meta = {{"title", title}, {"description", std::string(TruncateUtf8(lead, 2000))}, {"source", "cmdbench-kilt"},
-               {"folder", folder}, {"paragraphs", page["text"].size()}};
+  Json meta = {{"title", title},
+               {"description", std::string(TruncateUtf8(lead, 2000))},
+               {"source", "cmdbench-kilt"},
+               {"folder", folder},
+               {"paragraphs", page["text"].size()}};
   if (page.contains("wikipedia_id")) meta["wikipedia_id"] = page["wikipedia_id"];
   if (page.contains("categories")) meta["categories"] = page["categories"];
   Status st = ctx.Put(prefix + "content.txt", content);
@@ -366,7 +375,8 @@ void BuildKiltDocs(BuildContext& ctx, const std::string& dir) {
       continue;
     }
     if (j->is_array()) {
-      for (size_t i = 0; i < j->size(); ++i) WriteKiltPage(ctx, (*j)[i], "docs/" + f.relative + "[" + std::to_string(i) + "]");
+      for (size_t i = 0; i < j->size(); ++i)
+        WriteKiltPage(ctx, (*j)[i], "docs/" + f.relative + "[" + std::to_string(i) + "]");
     } else {
       WriteKiltPage(ctx, *j, "docs/" + f.relative);
     }

@@ -63,7 +63,8 @@ bool LooksLikeHtml(std::string_view data) {
 }
 
 bool IsImage(std::string_view data, const std::string& ext) {
-  static const char* kExt[] = {"png", "jpg", "jpeg", "gif", "bmp", "tif", "tiff", "webp", "ico", "heic", "svg"};
+  static const char* kExt[] = {"png",  "jpg",  "jpeg", "gif",  "bmp", "tif",
+                               "tiff", "webp", "ico",  "heic", "svg"};
   for (const char* e : kExt) {
     if (ext == e) return true;
   }
@@ -83,15 +84,18 @@ Result<std::string> PdfText(std::string_view pdf, const BuildOptions& o) {
   LAKEQA_ASSIGN_OR_RETURN(CaptureResult r, RunCapture({"pdftotext", "-enc", "UTF-8", "-", "-"}, pdf,
                                                       o.convert_timeout_ms, o.max_converted_bytes));
   if (r.timed_out) {
-    return Status(ErrorCode::kTimeout, "pdftotext took longer than " + std::to_string(o.convert_timeout_ms) + " ms");
+    return Status(ErrorCode::kTimeout,
+                  "pdftotext took longer than " + std::to_string(o.convert_timeout_ms) + " ms");
   }
   if (r.truncated) {
-    return ResourceExhausted("PDF text exceeds " + std::to_string(o.max_converted_bytes) + " bytes; not converted");
+    return ResourceExhausted("PDF text exceeds " + std::to_string(o.max_converted_bytes) +
+                             " bytes; not converted");
   }
   if (r.exit_code != 0) {
     std::string err(Trim(r.err.substr(0, r.err.find('\n'))));
     std::string why = r.exit_code == 3 ? "encrypted or copy-protected PDF" : "corrupt PDF";
-    return ParseError(why + " (pdftotext exit " + std::to_string(r.exit_code) + (err.empty() ? "" : ": " + err) + ")");
+    return ParseError(why + " (pdftotext exit " + std::to_string(r.exit_code) +
+                      (err.empty() ? "" : ": " + err) + ")");
   }
   return NormalizeWhitespace(SanitizeUtf8(r.out)) + "\n";
 }
@@ -111,7 +115,8 @@ Result<std::vector<Output>> Convert(const std::string& rel, std::string&& data, 
     if (kind == "xlsx") {
       LAKEQA_ASSIGN_OR_RETURN(auto sheets, XlsxToCsv(data, o.max_converted_bytes));
       for (auto& s : sheets) {
-        std::string name = sheets.size() == 1 ? Stem(rel) + ".csv" : Stem(rel) + "." + NameToFolder(s.name) + ".csv";
+        std::string name =
+            sheets.size() == 1 ? Stem(rel) + ".csv" : Stem(rel) + "." + NameToFolder(s.name) + ".csv";
         out.push_back({name, std::move(s.csv)});
       }
       return out;
@@ -141,7 +146,8 @@ Result<std::vector<Output>> Convert(const std::string& rel, std::string&& data, 
   return out;
 }
 
-void BuildOne(BuildContext& ctx, const std::string& ns, const std::string& root, const std::string& item, Json record) {
+void BuildOne(BuildContext& ctx, const std::string& ns, const std::string& root, const std::string& item,
+              Json record) {
   const BuildOptions& o = ctx.options();
   std::string name = record.value("name", "");
   std::string id = record.value("id", "");
@@ -225,7 +231,8 @@ void BuildOne(BuildContext& ctx, const std::string& ns, const std::string& root,
 }
 
 // Regular files directly in root (folders are resource folders and are not listed).
-Status ListTopLevelFiles(const std::string& root, std::vector<LocalFile>& files, std::vector<ReportItem>& skipped) {
+Status ListTopLevelFiles(const std::string& root, std::vector<LocalFile>& files,
+                         std::vector<ReportItem>& skipped) {
   LAKEQA_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDirSorted(root));
   for (const auto& n : names) {
     struct stat st;

@@ -66,7 +66,8 @@ Status BuildDir(BuildContext& ctx, const std::string& path) {
       }
       std::string base = f.relative.substr(f.relative.rfind('/') + 1);
       pool.Submit([&ctx, path, prefix, f, base] {
-        if (CopyFile(ctx, path + "/" + f.relative, prefix + KeyPath(base), f.relative, f.size)) ctx.Dataset("file");
+        if (CopyFile(ctx, path + "/" + f.relative, prefix + KeyPath(base), f.relative, f.size))
+          ctx.Dataset("file");
       });
     }
     pool.Wait();

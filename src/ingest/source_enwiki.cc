@@ -14,13 +14,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <tuple>
-#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <queue>
+#include <tuple>
 
 #include "ingest/build_internal.h"
 #include "lakeqa/common/fs.h"
@@ -206,7 +206,8 @@ class EnwikiBuilder {
           pool.Submit([this, shared, folder] { WritePage(*shared, folder); });
           return Status::Ok();
         },
-        [&](const Status& e, uint64_t offset) { OnXmlError(path_, e, offset); }, ctx_.options().max_page_bytes);
+        [&](const Status& e, uint64_t offset) { OnXmlError(path_, e, offset); },
+        ctx_.options().max_page_bytes);
     Status s = ReadLocalFile(path_, 0, 0, bz2, [&](std::string_view chunk) { return reader.Feed(chunk); });
     streams_ = 1;
     if (!s.ok()) {
@@ -261,8 +262,10 @@ class EnwikiBuilder {
           if (Classify(page, folder)) WritePage(page, folder);
           return ctx_.fatal() ? ctx_.fatal_status() : Status::Ok();
         },
-        [&](const Status& e, uint64_t offset) { OnXmlError(where, e, offset); }, ctx_.options().max_page_bytes);
-    Status s = ReadLocalFile(path_, begin, end - begin, true, [&](std::string_view c) { return reader.Feed(c); });
+        [&](const Status& e, uint64_t offset) { OnXmlError(where, e, offset); },
+        ctx_.options().max_page_bytes);
+    Status s =
+        ReadLocalFile(path_, begin, end - begin, true, [&](std::string_view c) { return reader.Feed(c); });
     if (s.ok()) s = reader.Finish();
     if (!s.ok() && !ctx_.fatal()) ctx_.Error(where, s);
   }

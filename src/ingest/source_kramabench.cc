@@ -34,8 +34,8 @@ Result<std::vector<std::string>> Domains(const std::string& data) {
   return out;
 }
 
-void BuildDomain(BuildContext& ctx, const std::string& domain, const std::string& input, const std::string& ns,
-                 Json& details) {
+void BuildDomain(BuildContext& ctx, const std::string& domain, const std::string& input,
+                 const std::string& ns, Json& details) {
   std::vector<LocalFile> files;
   std::vector<ReportItem> skipped;
   Status ls = ListLocalTree(input, files, skipped);
@@ -103,13 +103,14 @@ Status BuildKramaBench(BuildContext& ctx, const std::string& path) {
   auto domains = Domains(data);
   if (!domains.ok()) return domains.status();
   if (domains->empty()) {
-    return NotFound(data + ": no <domain>/input/ folder (not a KramaBench checkout, or its data was not fetched)");
+    return NotFound(data +
+                    ": no <domain>/input/ folder (not a KramaBench checkout, or its data was not fetched)");
   }
   Json details = Json::object();
   for (const auto& domain : *domains) {
     if (ctx.fatal()) break;
-    BuildDomain(ctx, domain, data + "/" + domain + "/input", KramaBenchNamespace(domain, ctx.options().namespace_name),
-                details);
+    BuildDomain(ctx, domain, data + "/" + domain + "/input",
+                KramaBenchNamespace(domain, ctx.options().namespace_name), details);
   }
   ctx.Detail("domains", std::move(details));
   return Status::Ok();

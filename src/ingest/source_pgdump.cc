@@ -49,16 +49,19 @@ Result<PgTable> ParseCopyHeader(std::string_view line) {
   std::string_view rest = Trim(line.substr(5));
   size_t paren = rest.find('(');
   size_t from = rest.rfind(" FROM ");
-  if (from == std::string_view::npos) return ParseError("COPY line without FROM: " + std::string(TruncateUtf8(line, 120)));
+  if (from == std::string_view::npos)
+    return ParseError("COPY line without FROM: " + std::string(TruncateUtf8(line, 120)));
   PgTable t;
   std::string_view name = Trim(rest.substr(0, std::min(paren, from)));
   auto parts = ParseIdentifierList(name, '.');
-  if (parts.empty() || parts.size() > 2) return ParseError("COPY line with a bad table name: " + std::string(name));
+  if (parts.empty() || parts.size() > 2)
+    return ParseError("COPY line with a bad table name: " + std::string(name));
   if (parts.size() == 2) t.schema = parts[0];
   t.name = parts.back();
   if (paren != std::string_view::npos && paren < from) {
     size_t close = rest.rfind(')', from);
-    if (close == std::string_view::npos || close < paren) return ParseError("COPY line with an unclosed column list");
+    if (close == std::string_view::npos || close < paren)
+      return ParseError("COPY line with an unclosed column list");
     t.columns = ParseIdentifierList(rest.substr(paren + 1, close - paren - 1), ',');
   }
   return t;
@@ -89,7 +92,8 @@ PgField PgUnescape(std::string_view f) {
       case 'v': out.value += '\v'; break;
       case 'x': {
         int v = 0, n = 0;
-        while (n < 2 && i + 1 < f.size() && HexDigitValue(f[i + 1]) >= 0) v = v * 16 + HexDigitValue(f[++i]), ++n;
+        while (n < 2 && i + 1 < f.size() && HexDigitValue(f[i + 1]) >= 0)
+          v = v * 16 + HexDigitValue(f[++i]), ++n;
         if (n == 0) out.value += 'x';
         else out.value += static_cast<char>(v);
         break;
@@ -128,9 +132,10 @@ Status ReadPgDump(const std::string& path, const PgDumpCallbacks& cb) {
       for (auto part : Split(l, '\t')) fields.push_back(PgUnescape(part));
       if (!table.columns.empty() && fields.size() != table.columns.size()) {
         if (cb.on_error) {
-          cb.on_error(table, ParseError(path + ":" + std::to_string(line_no) + ": row has " +
-                                        std::to_string(fields.size()) + " fields, table " + table.name + " has " +
-                                        std::to_string(table.columns.size()) + " columns; row skipped"));
+          cb.on_error(table,
+                      ParseError(path + ":" + std::to_string(line_no) + ": row has " +
+                                 std::to_string(fields.size()) + " fields, table " + table.name + " has " +
+                                 std::to_string(table.columns.size()) + " columns; row skipped"));
         }
         return Status::Ok();
       }

@@ -80,8 +80,8 @@ void LimitConverter(pid_t pid, int timeout_ms) {
 
 }  // namespace
 
-Result<CaptureResult> RunCapture(const std::vector<std::string>& argv, std::string_view stdin_data, int timeout_ms,
-                                 size_t max_output) {
+Result<CaptureResult> RunCapture(const std::vector<std::string>& argv, std::string_view stdin_data,
+                                 int timeout_ms, size_t max_output) {
   if (argv.empty()) return InvalidArgument("RunCapture: empty argv");
   // posix_spawn, not fork: the profiler runs on worker threads, and a forked child of a threaded process
   // may deadlock on a lock (malloc's) that another thread held at the fork.
@@ -125,13 +125,23 @@ Result<CaptureResult> RunCapture(const std::vector<std::string>& argv, std::stri
       res.timed_out = true;
       break;
     }
-    int wait_ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count()) + 1;
+    int wait_ms =
+        static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count()) + 1;
     pollfd pfds[3];
     int n = 0;
     int out_i = -1, err_i = -1, in_i = -1;
-    if (out_read >= 0) { pfds[n] = {out_read, POLLIN, 0}; out_i = n++; }
-    if (err_read >= 0) { pfds[n] = {err_read, POLLIN, 0}; err_i = n++; }
-    if (in_parent >= 0) { pfds[n] = {in_parent, POLLOUT, 0}; in_i = n++; }
+    if (out_read >= 0) {
+      pfds[n] = {out_read, POLLIN, 0};
+      out_i = n++;
+    }
+    if (err_read >= 0) {
+      pfds[n] = {err_read, POLLIN, 0};
+      err_i = n++;
+    }
+    if (in_parent >= 0) {
+      pfds[n] = {in_parent, POLLOUT, 0};
+      in_i = n++;
+    }
     int r = poll(pfds, static_cast<nfds_t>(n), wait_ms);
     if (r < 0) {
       if (errno == EINTR) continue;

@@ -18,7 +18,7 @@ struct CaptureResult {
   bool truncated = false;
 };
 
-Result<CaptureResult> RunCapture(const std::vector<std::string>& argv, std::string_view stdin_data, int timeout_ms,
-                                 size_t max_output);
+Result<CaptureResult> RunCapture(const std::vector<std::string>& argv, std::string_view stdin_data,
+                                 int timeout_ms, size_t max_output);
 
 }  // namespace lakeqa::ingest

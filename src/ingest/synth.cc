@@ -27,9 +27,13 @@ class Rng {
   double Unit() { return static_cast<double>(Next() >> 11) / 9007199254740992.0; }
   bool Chance(double p) { return Unit() < p; }
   template <typename T, size_t N>
-  const T& Pick(const std::array<T, N>& a) { return a[Below(N)]; }
+  const T& Pick(const std::array<T, N>& a) {
+    return a[Below(N)];
+  }
   template <typename T>
-  const T& Pick(const std::vector<T>& a) { return a[Below(a.size())]; }
+  const T& Pick(const std::vector<T>& a) {
+    return a[Below(a.size())];
+  }
 
  private:
   uint64_t s_;
@@ -45,74 +49,150 @@ struct Topic {
 
 const std::vector<Topic>& Topics() {
   static const std::vector<Topic> kTopics = {
-      {"police-incidents", "Police Incidents", "Public Safety", {"police", "crime", "incidents"},
-       {"Incident Number", "Occurred Date", "Occurred Year", "Sector", "Council District", "Offense Type", "Zip Code"}},
-      {"searches-by-type", "Searches by Type", "Public Safety", {"police", "searches", "public safety"},
+      {"police-incidents",
+       "Police Incidents",
+       "Public Safety",
+       {"police", "crime", "incidents"},
+       {"Incident Number", "Occurred Date", "Occurred Year", "Sector", "Council District", "Offense Type",
+        "Zip Code"}},
+      {"searches-by-type",
+       "Searches by Type",
+       "Public Safety",
+       {"police", "searches", "public safety"},
        {"Search ID", "Occurred Year", "Sector", "Search Type", "Race", "Outcome"}},
-      {"fire-incidents", "Fire Incidents", "Public Safety and Preparedness", {"fire", "emergency", "ems"},
-       {"Incident Number", "Alarm Date", "Year", "Station", "Incident Type", "Council District", "Response Minutes"}},
-      {"school-progress-reports", "School Progress Reports", "Education", {"schools", "education", "grades"},
+      {"fire-incidents",
+       "Fire Incidents",
+       "Public Safety and Preparedness",
+       {"fire", "emergency", "ems"},
+       {"Incident Number", "Alarm Date", "Year", "Station", "Incident Type", "Council District",
+        "Response Minutes"}},
+      {"school-progress-reports",
+       "School Progress Reports",
+       "Education",
+       {"schools", "education", "grades"},
        {"DBN", "School Name", "School Year", "Grade", "Score", "Enrollment"}},
-      {"graduation-rates", "Graduation Rates", "Education", {"graduation", "students", "high school"},
+      {"graduation-rates",
+       "Graduation Rates",
+       "Education",
+       {"graduation", "students", "high school"},
        {"District", "Cohort Year", "Students", "Graduates", "Rate", "Subgroup"}},
-      {"bus-ridership", "Bus Ridership Monthly Averages", "Public Transit", {"transit", "bus", "ridership"},
+      {"bus-ridership",
+       "Bus Ridership Monthly Averages",
+       "Public Transit",
+       {"transit", "bus", "ridership"},
        {"Route", "Month", "Day Type", "Average Rides", "Year", "Station"}},
-      {"traffic-counts", "Traffic Counts", "Transportation", {"traffic", "roadways", "vehicles"},
+      {"traffic-counts",
+       "Traffic Counts",
+       "Transportation",
+       {"traffic", "roadways", "vehicles"},
        {"Segment", "Count Date", "Year", "Direction", "Vehicles", "Speed"}},
-      {"restaurant-inspections", "Restaurant Inspections", "Health", {"health", "restaurants", "inspections"},
+      {"restaurant-inspections",
+       "Restaurant Inspections",
+       "Health",
+       {"health", "restaurants", "inspections"},
        {"Facility", "Inspection Date", "Score", "Zip Code", "Violation", "Year"}},
-      {"wic-redemptions", "WIC Redemptions by Vendor", "Nutrition", {"wic", "nutrition", "families"},
+      {"wic-redemptions",
+       "WIC Redemptions by Vendor",
+       "Nutrition",
+       {"wic", "nutrition", "families"},
        {"Vendor", "County", "Year", "Redemptions", "Families", "Amount"}},
-      {"covid-19-vaccinations", "COVID-19 Vaccinations by County", "COVID-19", {"covid-19", "vaccines", "health"},
+      {"covid-19-vaccinations",
+       "COVID-19 Vaccinations by County",
+       "COVID-19",
+       {"covid-19", "vaccines", "health"},
        {"County", "Report Date", "Year", "Doses Administered", "Population", "Percent Vaccinated"}},
-      {"park-facilities", "Park Facilities", "Parks & Recreation", {"parks", "recreation", "facilities"},
+      {"park-facilities",
+       "Park Facilities",
+       "Parks & Recreation",
+       {"parks", "recreation", "facilities"},
        {"Park Name", "Facility Type", "Council District", "Acres", "Year Opened", "Zip Code"}},
-      {"air-quality", "Air Quality Measurements", "Environment", {"air quality", "environment", "pollution"},
+      {"air-quality",
+       "Air Quality Measurements",
+       "Environment",
+       {"air quality", "environment", "pollution"},
        {"Site", "Date", "Year", "Pollutant", "Value", "Unit"}},
-      {"water-usage", "Water Usage by Utility", "Natural Resources", {"water", "utilities", "conservation"},
+      {"water-usage",
+       "Water Usage by Utility",
+       "Natural Resources",
+       {"water", "utilities", "conservation"},
        {"Utility", "Month", "Year", "Gallons", "Customers", "County"}},
-      {"budget-expenditures", "Budget Expenditures", "Budget", {"budget", "finance", "spending"},
+      {"budget-expenditures",
+       "Budget Expenditures",
+       "Budget",
+       {"budget", "finance", "spending"},
        {"Department", "Fiscal Year", "Fund", "Amount", "Category", "Program"}},
-      {"campaign-contributions", "Campaign Contributions", "Campaign Finance", {"elections", "campaign finance"},
+      {"campaign-contributions",
+       "Campaign Contributions",
+       "Campaign Finance",
+       {"elections", "campaign finance"},
        {"Candidate", "Contributor", "Date", "Amount", "Year", "Office"}},
-      {"building-permits", "Building Permits", "Housing & Development", {"permits", "construction", "housing"},
+      {"building-permits",
+       "Building Permits",
+       "Housing & Development",
+       {"permits", "construction", "housing"},
        {"Permit Number", "Issue Date", "Year", "Work Class", "Valuation", "Zip Code", "Council District"}},
-      {"unemployment-insurance", "Unemployment Insurance Beneficiaries", "Employment", {"labor", "unemployment"},
+      {"unemployment-insurance",
+       "Unemployment Insurance Beneficiaries",
+       "Employment",
+       {"labor", "unemployment"},
        {"Region", "Year", "Month", "Beneficiaries", "Benefits Paid", "Industry"}},
-      {"income-limits", "Income Limits", "Housing", {"housing", "income", "hud"},
+      {"income-limits",
+       "Income Limits",
+       "Housing",
+       {"housing", "income", "hud"},
        {"County", "Year", "Household Size", "Income Limit", "Program", "State"}},
-      {"population-estimates", "Population Estimates", "Demographics", {"census", "population", "demographics"},
+      {"population-estimates",
+       "Population Estimates",
+       "Demographics",
+       {"census", "population", "demographics"},
        {"County", "Year", "Population", "Households", "Median Age", "State"}},
   };
   return kTopics;
 }
 
-const std::array<const char*, 16> kPlaces = {"Austin", "Chicago", "New York", "Los Angeles", "Seattle", "Boston",
-                                             "Denver", "Baltimore", "San Francisco", "Dallas", "Phoenix", "Atlanta",
-                                             "California", "Texas", "Maryland", "Washington"};
-const std::array<const char*, 10> kPublishers = {"City of Austin", "City of Chicago", "NYC OpenData", "State of California",
-                                                 "Maryland Department of Health", "U.S. Census Bureau", "Texas DPS",
-                                                 "King County", "Department of Transportation", "CDC"};
-const std::array<const char*, 12> kWords = {"Charlie", "Adam", "Baker", "David", "Edward", "Frank", "George", "Henry",
-                                            "North", "South", "Central", "East"};
-const std::array<const char*, 12> kWikiTopics = {"film", "music", "sports", "politics", "science", "literature",
-                                                 "aviation", "architecture", "television", "rail transport",
-                                                 "association football", "baseball"};
-const std::array<const char*, 24> kCountyNames = {"Travis", "Polk", "Tulare", "Whitman", "Spokane", "Ulster", "Kern",
-                                                  "Marion", "Franklin", "Jefferson", "Madison", "Greene", "Lincoln",
-                                                  "Clay", "Monroe", "Warren", "Wayne", "Hamilton", "Douglas", "Ramsey",
-                                                  "Bexar", "Cerro Gordo", "Doña Ana", "Saint Louis"};
-const std::array<const char*, 16> kStates = {"Texas", "Iowa", "California", "Washington", "New York", "Oregon",
-                                             "Ohio", "Indiana", "Kansas", "Minnesota", "New Mexico", "Missouri",
-                                             "Georgia", "Alabama", "Nebraska", "Montana"};
+const std::array<const char*, 16> kPlaces = {
+    "Austin",        "Chicago", "New York", "Los Angeles", "Seattle",    "Boston", "Denver",   "Baltimore",
+    "San Francisco", "Dallas",  "Phoenix",  "Atlanta",     "California", "Texas",  "Maryland", "Washington"};
+const std::array<const char*, 10> kPublishers = {"City of Austin",
+                                                 "City of Chicago",
+                                                 "NYC OpenData",
+                                                 "State of California",
+                                                 "Maryland Department of Health",
+                                                 "U.S. Census Bureau",
+                                                 "Texas DPS",
+                                                 "King County",
+                                                 "Department of Transportation",
+                                                 "CDC"};
+const std::array<const char*, 12> kWords = {"Charlie", "Adam",  "Baker", "David", "Edward",  "Frank",
+                                            "George",  "Henry", "North", "South", "Central", "East"};
+const std::array<const char*, 12> kWikiTopics = {"film",
+                                                 "music",
+                                                 "sports",
+                                                 "politics",
+                                                 "science",
+                                                 "literature",
+                                                 "aviation",
+                                                 "architecture",
+                                                 "television",
+                                                 "rail transport",
+                                                 "association football",
+                                                 "baseball"};
+const std::array<const char*, 24> kCountyNames = {
+    "Travis",   "Polk",      "Tulare",  "Whitman", "Spokane", "Ulster",      "Kern",     "Marion",
+    "Franklin", "Jefferson", "Madison", "Greene",  "Lincoln", "Clay",        "Monroe",   "Warren",
+    "Wayne",    "Hamilton",  "Douglas", "Ramsey",  "Bexar",   "Cerro Gordo", "Doña Ana", "Saint Louis"};
+const std::array<const char*, 16> kStates = {
+    "Texas",  "Iowa",      "California", "Washington", "New York", "Oregon",  "Ohio",     "Indiana",
+    "Kansas", "Minnesota", "New Mexico", "Missouri",   "Georgia",  "Alabama", "Nebraska", "Montana"};
 struct License {
   const char* id;
   const char* title;
   const char* url;
 };
-const std::array<License, 3> kLicenses = {{{"notspecified", "License not specified", ""},
-                                           {"cc-zero", "Creative Commons CCZero", "http://www.opendefinition.org/licenses/cc-zero"},
-                                           {"other-pd", "Other (Public Domain)", ""}}};
+const std::array<License, 3> kLicenses = {
+    {{"notspecified", "License not specified", ""},
+     {"cc-zero", "Creative Commons CCZero", "http://www.opendefinition.org/licenses/cc-zero"},
+     {"other-pd", "Other (Public Domain)", ""}}};
 
 std::string Slug(std::string_view s) {
   std::string out;
@@ -153,9 +233,10 @@ std::string Date(Rng& r, int year) {
 }
 
 bool IsCount(std::string_view c) {
-  for (std::string_view n : {"Grade", "Household Size", "Students", "Graduates", "Vehicles", "Population", "Households",
-                             "Customers", "Gallons", "Families", "Redemptions", "Beneficiaries", "Enrollment",
-                             "Valuation", "Income Limit", "Doses Administered", "Acres", "Response Minutes"}) {
+  for (std::string_view n :
+       {"Grade", "Household Size", "Students", "Graduates", "Vehicles", "Population", "Households",
+        "Customers", "Gallons", "Families", "Redemptions", "Beneficiaries", "Enrollment", "Valuation",
+        "Income Limit", "Doses Administered", "Acres", "Response Minutes"}) {
     if (c == n) return true;
   }
   return false;
@@ -170,7 +251,8 @@ std::string Cell(Rng& r, std::string_view column, int year) {
     return std::to_string(year * 100000 + static_cast<int>(r.Below(100000)));
   }
   if (column == "Score" || column == "Rate" || column == "Value" || column == "Amount" || column == "Speed" ||
-      column == "Average Rides" || column == "Benefits Paid" || column == "Median Age" || column == "Percent Vaccinated") {
+      column == "Average Rides" || column == "Benefits Paid" || column == "Median Age" ||
+      column == "Percent Vaccinated") {
     return fmt::format("{:.2f}", r.Unit() * 1000);
   }
   if (column.find("District") != std::string_view::npos) return std::to_string(1 + r.Below(10));
@@ -224,7 +306,8 @@ std::string Pdf(const std::vector<std::string>& lines) {
   std::vector<std::string> objects = {
       "<< /Type /Catalog /Pages 2 0 R >>",
       "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R "
+      ">> >> >>",
       fmt::format("<< /Length {} >>\nstream\n{}endstream", content.size(), content),
       "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
   };
@@ -264,7 +347,11 @@ Json CkanRecord(Rng& r, const std::string& name, const std::string& title, const
   std::vector<std::string> tag_names = {Slug(place)};
   for (const char* tag : t.tags) tag_names.push_back(tag);
   for (const auto& tag : tag_names) {
-    tags.push_back({{"display_name", tag}, {"id", Uuid(r)}, {"name", tag}, {"state", "active"}, {"vocabulary_id", nullptr}});
+    tags.push_back({{"display_name", tag},
+                    {"id", Uuid(r)},
+                    {"name", tag},
+                    {"state", "active"},
+                    {"vocabulary_id", nullptr}});
   }
   Json extras = Json::array();
   auto extra = [&](const char* k, std::string v) { extras.push_back({{"key", k}, {"value", std::move(v)}}); };
@@ -286,14 +373,23 @@ Json CkanRecord(Rng& r, const std::string& name, const std::string& title, const
   extra("source_hash", fmt::format("{:016x}{:016x}", h1, h2));
   Json groups = Json::array();
   if (where >= 0.5 && where < 0.7) {
-    groups.push_back({{"description", ""}, {"display_name", t.theme}, {"id", Uuid(r)}, {"image_display_url", ""},
-                      {"name", Slug(t.theme)}, {"title", t.theme}});
+    groups.push_back({{"description", ""},
+                      {"display_name", t.theme},
+                      {"id", Uuid(r)},
+                      {"image_display_url", ""},
+                      {"name", Slug(t.theme)},
+                      {"title", t.theme}});
   }
-  Json resources = Json::array(
-      {{{"id", Uuid(r)}, {"format", "CSV"}, {"mimetype", "text/csv"}, {"name", "Comma Separated Values File"},
-        {"url", portal + "/api/views/" + four + "/rows.csv?accessType=DOWNLOAD"}},
-       {{"id", Uuid(r)}, {"format", "JSON"}, {"mimetype", "application/json"}, {"name", "JSON File"},
-        {"url", portal + "/api/views/" + four + "/rows.json?accessType=DOWNLOAD"}}});
+  Json resources = Json::array({{{"id", Uuid(r)},
+                                 {"format", "CSV"},
+                                 {"mimetype", "text/csv"},
+                                 {"name", "Comma Separated Values File"},
+                                 {"url", portal + "/api/views/" + four + "/rows.csv?accessType=DOWNLOAD"}},
+                                {{"id", Uuid(r)},
+                                 {"format", "JSON"},
+                                 {"mimetype", "application/json"},
+                                 {"name", "JSON File"},
+                                 {"url", portal + "/api/views/" + four + "/rows.json?accessType=DOWNLOAD"}}});
   std::string org_id = Uuid(r);
   return Json{{"id", Uuid(r)},
               {"name", name},
@@ -318,9 +414,16 @@ Json CkanRecord(Rng& r, const std::string& name, const std::string& title, const
               {"maintainer_email", "opendata@" + org_name + ".gov"},
               {"owner_org", org_id},
               {"url", nullptr},
-              {"organization", {{"id", org_id}, {"name", org_name}, {"title", publisher}, {"type", "organization"},
-                                {"description", publisher + " open data."}, {"image_url", ""},
-                                {"is_organization", true}, {"state", "active"}, {"approval_status", "approved"}}},
+              {"organization",
+               {{"id", org_id},
+                {"name", org_name},
+                {"title", publisher},
+                {"type", "organization"},
+                {"description", publisher + " open data."},
+                {"image_url", ""},
+                {"is_organization", true},
+                {"state", "active"},
+                {"approval_status", "approved"}}},
               {"extras", extras},
               {"resources", resources},
               {"tags", tags},
@@ -346,8 +449,11 @@ void PutColumnsFile(Writer& w, Rng& r, const DatagovDataset& d) {
     Json list = Json::array();
     int pos = 1;
     for (auto* c : d.t.columns) {
-      list.push_back({{"id", 100000 + r.Below(900000)}, {"name", c}, {"dataTypeName", IsCount(c) ? "number" : "text"},
-                      {"fieldName", Slug(c)}, {"position", pos++}});
+      list.push_back({{"id", 100000 + r.Below(900000)},
+                      {"name", c},
+                      {"dataTypeName", IsCount(c) ? "number" : "text"},
+                      {"fieldName", Slug(c)},
+                      {"position", pos++}});
     }
     cols = DumpJson(list, 2);
   }
@@ -359,21 +465,39 @@ void PutPublisherView(Writer& w, Rng& r, const DatagovDataset& d) {
   Json cols = Json::array();
   int pos = 1;
   for (auto* c : d.t.columns) {
-    cols.push_back({{"id", 100000 + r.Below(900000)}, {"name", c}, {"dataTypeName", IsCount(c) ? "number" : "text"},
-                    {"description", std::string(c) + " as reported by " + d.publisher}, {"fieldName", Slug(c)},
-                    {"position", pos++}, {"renderTypeName", IsCount(c) ? "number" : "text"}});
+    cols.push_back({{"id", 100000 + r.Below(900000)},
+                    {"name", c},
+                    {"dataTypeName", IsCount(c) ? "number" : "text"},
+                    {"description", std::string(c) + " as reported by " + d.publisher},
+                    {"fieldName", Slug(c)},
+                    {"position", pos++},
+                    {"renderTypeName", IsCount(c) ? "number" : "text"}});
   }
-  cols.push_back({{"id", 100000 + r.Below(900000)}, {"name", "Zip Codes"}, {"dataTypeName", "number"},
-                  {"fieldName", ":@computed_region_" + FourByFour(r).substr(0, 4)}, {"position", pos}});
-  Json view = {{"id", d.four}, {"name", d.title}, {"attribution", d.publisher}, {"averageRating", 0},
-               {"category", d.t.theme}, {"createdAt", 1262304000 + (d.year - 2010) * 31536000LL},
-               {"description", "<p>" + d.desc + "</p>"}, {"displayType", "table"}, {"downloadCount", r.Below(50000)},
-               {"licenseId", "PUBLIC_DOMAIN"}, {"license", {{"name", "Public Domain"}}},
-               {"rowsUpdatedAt", 1262304000 + (d.year - 2003) * 31536000LL + static_cast<int64_t>(r.Below(31536000))},
-               {"tags", Json::array({Slug(d.place), d.t.tags[0]})}, {"columns", cols},
-               {"metadata", {{"custom_fields", {{"Dataset Information", {{"Agency", d.publisher}}},
-                                                {"Temporal", {{"Period of Time", fmt::format("{}-{}", d.year, d.year + 7)}}}}}}},
-               {"owner", {{"displayName", d.publisher}}}};
+  cols.push_back({{"id", 100000 + r.Below(900000)},
+                  {"name", "Zip Codes"},
+                  {"dataTypeName", "number"},
+                  {"fieldName", ":@computed_region_" + FourByFour(r).substr(0, 4)},
+                  {"position", pos}});
+  Json view = {
+      {"id", d.four},
+      {"name", d.title},
+      {"attribution", d.publisher},
+      {"averageRating", 0},
+      {"category", d.t.theme},
+      {"createdAt", 1262304000 + (d.year - 2010) * 31536000LL},
+      {"description", "<p>" + d.desc + "</p>"},
+      {"displayType", "table"},
+      {"downloadCount", r.Below(50000)},
+      {"licenseId", "PUBLIC_DOMAIN"},
+      {"license", {{"name", "Public Domain"}}},
+      {"rowsUpdatedAt", 1262304000 + (d.year - 2003) * 31536000LL + static_cast<int64_t>(r.Below(31536000))},
+      {"tags", Json::array({Slug(d.place), d.t.tags[0]})},
+      {"columns", cols},
+      {"metadata",
+       {{"custom_fields",
+         {{"Dataset Information", {{"Agency", d.publisher}}},
+          {"Temporal", {{"Period of Time", fmt::format("{}-{}", d.year, d.year + 7)}}}}}}},
+      {"owner", {{"displayName", d.publisher}}}};
   w.Put(d.root + "files/" + d.four + ".publisher-view.json", DumpJson(view, r.Chance(0.5) ? 2 : -1));
 }
 
@@ -383,8 +507,10 @@ void PutGeoJson(Writer& w, Rng& r, const DatagovDataset& d) {
   uint64_t n = 5 + r.Below(50);
   for (uint64_t f = 0; f < n; ++f) {
     feats.push_back({{"type", "Feature"},
-                     {"properties", {{"NAME", std::string(r.Pick(kWords)) + " " + std::to_string(f)},
-                                     {"DISTRICT", 1 + r.Below(10)}, {"AREA", r.Unit() * 100}}},
+                     {"properties",
+                      {{"NAME", std::string(r.Pick(kWords)) + " " + std::to_string(f)},
+                       {"DISTRICT", 1 + r.Below(10)},
+                       {"AREA", r.Unit() * 100}}},
                      {"geometry", {{"type", "Point"}, {"coordinates", {-97 - r.Unit(), 30 + r.Unit()}}}}});
   }
   w.Put(d.root + "files/data.txt", DumpJson(Json{{"type", "FeatureCollection"}, {"features", feats}}));
@@ -394,17 +520,25 @@ void PutGeoJson(Writer& w, Rng& r, const DatagovDataset& d) {
 void PutArcgisLayer(Writer& w, Rng& r, const DatagovDataset& d) {
   Json fields = Json::array({{{"name", "OBJECTID"}, {"type", "esriFieldTypeOID"}, {"alias", "OBJECTID"}}});
   for (auto* c : d.t.columns) {
-    fields.push_back({{"name", Slug(c)}, {"type", IsCount(c) ? "esriFieldTypeInteger" : "esriFieldTypeString"},
-                      {"alias", c}, {"length", 256}});
+    fields.push_back({{"name", Slug(c)},
+                      {"type", IsCount(c) ? "esriFieldTypeInteger" : "esriFieldTypeString"},
+                      {"alias", c},
+                      {"length", 256}});
   }
   double x = -120 + r.Unit() * 40;
   double y = 28 + r.Unit() * 18;
-  Json layer = {{"currentVersion", 10.91}, {"id", 0}, {"name", d.title}, {"type", "Feature Layer"},
-                {"description", "<div><p>" + d.desc + "</p><p>Source: " + d.publisher + "</p></div>"},
-                {"copyrightText", d.publisher}, {"geometryType", "esriGeometryPoint"},
-                {"extent", {{"xmin", x}, {"ymin", y}, {"xmax", x + 1}, {"ymax", y + 1}, {"spatialReference", {{"wkid", 4326}}}}},
-                {"editingInfo", {{"lastEditDate", (1262304000LL + (d.year - 2005) * 31536000LL) * 1000}}},
-                {"fields", fields}};
+  Json layer = {
+      {"currentVersion", 10.91},
+      {"id", 0},
+      {"name", d.title},
+      {"type", "Feature Layer"},
+      {"description", "<div><p>" + d.desc + "</p><p>Source: " + d.publisher + "</p></div>"},
+      {"copyrightText", d.publisher},
+      {"geometryType", "esriGeometryPoint"},
+      {"extent",
+       {{"xmin", x}, {"ymin", y}, {"xmax", x + 1}, {"ymax", y + 1}, {"spatialReference", {{"wkid", 4326}}}}},
+      {"editingInfo", {{"lastEditDate", (1262304000LL + (d.year - 2005) * 31536000LL) * 1000}}},
+      {"fields", fields}};
   w.Put(d.root + fmt::format("files/{}.arcgis-layer.json", r.Below(4)), DumpJson(layer));
 }
 
@@ -414,12 +548,21 @@ void PutBadFile(Writer& w, const std::string& root, uint64_t i) {
   ++w.local.bad_files;
   switch (i / 25 % 8) {
     case 0: w.Put(root + "files/empty.txt", ""); break;
-    case 1: w.Put(root + "files/latin1.txt", "name,city\nJos\xE9,Montr\xE9" "al\n"); break;
+    case 1:
+      w.Put(root + "files/latin1.txt",
+            "name,city\nJos\xE9,Montr\xE9"
+            "al\n");
+      break;
     case 2: w.Put(root + "files/ragged.txt", "a,b,c\n1,2\n3,4,5,6\n"); break;
     case 3: w.Put(root + "files/truncated.json", "{\"rows\": [1, 2, {\"a\": "); break;
-    case 4: w.Put(root + "files/blob.bin", std::string("\0\1\2\3\x89PNG", 8) + std::string(1000, '\0')); break;
+    case 4:
+      w.Put(root + "files/blob.bin", std::string("\0\1\2\3\x89PNG", 8) + std::string(1000, '\0'));
+      break;
     case 5: w.Put(root + "files/odd name \xC3\xA9 (1).csv", "x,y\n1,2\n"); break;
-    case 6: w.Put(root + "files/zzzz-0000.publisher-view.json", "{\"id\": \"zzzz-0000\",\n \"name\": \"Broken\",\n \"columns\": [\n"); break;
+    case 6:
+      w.Put(root + "files/zzzz-0000.publisher-view.json",
+            "{\"id\": \"zzzz-0000\",\n \"name\": \"Broken\",\n \"columns\": [\n");
+      break;
     default: w.Put(root + "files/bom-crlf.csv", "\xEF\xBB\xBFName,Value\r\nA,1\r\nB,2\r\n"); break;
   }
 }
@@ -432,8 +575,9 @@ void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
   std::string root = "datagov/" + id + "/";
   int year = 2010 + static_cast<int>(r.Below(10));
   std::string title = place + " " + t.title;
-  std::string desc = fmt::format("{} published by {}. Each row is one record with {} and {}; updated yearly since {}.",
-                                 title, publisher, t.columns[0], t.columns[1], year);
+  std::string desc =
+      fmt::format("{} published by {}. Each row is one record with {} and {}; updated yearly since {}.",
+                  title, publisher, t.columns[0], t.columns[1], year);
   std::string four = FourByFour(r);
   std::string portal = "https://data." + Slug(place) + ".gov";
   const DatagovDataset d{t, place, publisher, root, year, title, desc, four};
@@ -446,9 +590,11 @@ void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
       {"description", "Archive of data.gov dataset \"" + title + "\" created by " + publisher +
                           ". Full metadata stored in data_gov_metadata key."},
       {"data_gov_metadata", rec},
-      {"crawler_metadata", {{"crawler_identified_date", Timestamp(r, 2024)}, {"crawler_downloaded_date", Timestamp(r, 2025)}}},
-      {"collection_tasks", Json::array({{{"url", portal + "/api/views/" + four + "/rows.csv?accessType=DOWNLOAD"},
-                                         {"response", {{"success", true}, {"path", "rows.csv"}}}}})}};
+      {"crawler_metadata",
+       {{"crawler_identified_date", Timestamp(r, 2024)}, {"crawler_downloaded_date", Timestamp(r, 2025)}}},
+      {"collection_tasks",
+       Json::array({{{"url", portal + "/api/views/" + four + "/rows.csv?accessType=DOWNLOAD"},
+                     {"response", {{"success", true}, {"path", "rows.csv"}}}}})}};
   w.Put(root + "signed-metadata.txt", DumpJson(signed_metadata, 2));
 
   // Sizes: mostly small, some medium, a few MB-sized.
@@ -460,19 +606,22 @@ void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
   if (r.Chance(0.25)) PutGeoJson(w, r, d);
   if (r.Chance(0.2)) PutArcgisLayer(w, r, d);
   if (r.Chance(0.3)) {
-    w.Put(root + "files/readme.txt", title + "\n\n" + desc + "\n\nColumns:\n- " + t.columns[0] + "\n- " + t.columns[1] + "\n");
+    w.Put(root + "files/readme.txt",
+          title + "\n\n" + desc + "\n\nColumns:\n- " + t.columns[0] + "\n- " + t.columns[1] + "\n");
   }
   if (r.Chance(0.1)) {
-    w.Put(root + "files/about.html", "<!DOCTYPE html><html><head><title>" + title + "</title></head><body><h1>" + title +
-                                         "</h1><p>" + desc + "</p><ul><li>" + t.columns[0] + "</li><li>" +
-                                         t.columns[1] + "</li></ul></body></html>");
+    w.Put(root + "files/about.html",
+          "<!DOCTYPE html><html><head><title>" + title + "</title></head><body><h1>" + title + "</h1><p>" +
+              desc + "</p><ul><li>" + t.columns[0] + "</li><li>" + t.columns[1] + "</li></ul></body></html>");
   }
   if (r.Chance(0.1)) {  // a data dictionary, as JSON
     Json dict = Json::array();
-    for (auto* c : t.columns) dict.push_back({{"column", c}, {"description", std::string(c) + " of the record"}});
+    for (auto* c : t.columns)
+      dict.push_back({{"column", c}, {"description", std::string(c) + " of the record"}});
     w.Put(root + fmt::format("files/{}-data-dictionary.json", t.slug), DumpJson(dict, 2));
   }
-  if (r.Chance(0.08)) w.Put(root + fmt::format("files/{}.json", four), DumpJson(Records(r, t, 5 + r.Below(60), year)));
+  if (r.Chance(0.08))
+    w.Put(root + fmt::format("files/{}.json", four), DumpJson(Records(r, t, 5 + r.Below(60), year)));
   if (r.Chance(0.06)) {
     std::string jsonl;
     for (const auto& row : Records(r, t, 5 + r.Below(60), year)) jsonl += DumpJson(row) + "\n";
@@ -480,8 +629,8 @@ void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
   }
   if (r.Chance(0.04)) {
     w.Put(root + fmt::format("files/{}-methodology.pdf", t.slug),
-          Pdf({title, "Methodology", "Published by " + publisher + ".", "Records cover " + std::to_string(year) +
-                                                                            " onwards.", desc.substr(0, 90)}));
+          Pdf({title, "Methodology", "Published by " + publisher + ".",
+               "Records cover " + std::to_string(year) + " onwards.", desc.substr(0, 90)}));
   }
   // Yearly extracts: many small files, as data.gov publishers split tables by year.
   uint64_t extracts = r.Below(13);
@@ -500,19 +649,23 @@ void MakeWikipedia(Writer& w, Rng& r, uint64_t i) {
   uint64_t kind = r.Below(20);
   if (kind < 9) {
     uint64_t n = i;
-    title = fmt::format("{} County, {}", kCountyNames[n % kCountyNames.size()], kStates[(n / kCountyNames.size()) % kStates.size()]);
+    title = fmt::format("{} County, {}", kCountyNames[n % kCountyNames.size()],
+                        kStates[(n / kCountyNames.size()) % kStates.size()]);
     uint64_t cycle = n / (kCountyNames.size() * kStates.size());
     if (cycle) title += fmt::format(" ({})", cycle);
     uint64_t pop = 2000 + r.Below(2000000);
     std::string seat = std::string(r.Pick(kWords)) + "ville";
     uint64_t formed = 1800 + r.Below(120), area = 100 + r.Below(3000), pop2010 = pop - r.Below(pop / 2);
     text = fmt::format(
-        "{} is a county located in the U.S. state of {}. As of the 2020 census, the population was {}. The county seat "
-        "is {}.\n\nHistory\n\nThe county was formed in {} and named after an early settler.\n\nGeography\n\nAccording to "
-        "the U.S. Census Bureau, the county has a total area of {} square miles.\n\nDemographics\n\nAs of the 2010 "
+        "{} is a county located in the U.S. state of {}. As of the 2020 census, the population was {}. The "
+        "county seat "
+        "is {}.\n\nHistory\n\nThe county was formed in {} and named after an early "
+        "settler.\n\nGeography\n\nAccording to "
+        "the U.S. Census Bureau, the county has a total area of {} square miles.\n\nDemographics\n\nAs of "
+        "the 2010 "
         "census, there were {} people living in the county.\n",
-        title, kStates[(n / kCountyNames.size()) % kStates.size()], fmt::group_digits(pop), seat, formed, area,
-        fmt::group_digits(pop2010));
+        title, kStates[(n / kCountyNames.size()) % kStates.size()], fmt::group_digits(pop), seat, formed,
+        area, fmt::group_digits(pop2010));
   } else if (kind < 19) {
     uint64_t n = i;
     int year = 1950 + static_cast<int>(n % 75);
@@ -522,7 +675,8 @@ void MakeWikipedia(Writer& w, Rng& r, uint64_t i) {
     if (cycle) title += fmt::format(" ({})", cycle);
     uint64_t attended = 1000 + r.Below(90000), record = r.Below(500);
     text = fmt::format(
-        "{}\n\nThe year {} in {} saw notable events in {} and elsewhere. {} people attended the main event.\n\n"
+        "{}\n\nThe year {} in {} saw notable events in {} and elsewhere. {} people attended the main "
+        "event.\n\n"
         "== Events ==\n- {} championship held in {}\n- A record of {} set\n\n== See also ==\n- {} in {}\n",
         title, year, topic, place, attended, topic, place, record, year + 1, topic);
   } else {

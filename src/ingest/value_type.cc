@@ -102,7 +102,8 @@ ValueType ClassifyValue(std::string_view v) {
   if (d > 0) {
     if (d == v.size()) return ValueType::kDate;
     char sep = v[d];
-    if ((sep == 'T' || sep == ' ') && d + 3 <= v.size() && Digits(v, d + 1, 2) && (d + 3 == v.size() || v[d + 3] == ':')) {
+    if ((sep == 'T' || sep == ' ') && d + 3 <= v.size() && Digits(v, d + 1, 2) &&
+        (d + 3 == v.size() || v[d + 3] == ':')) {
       return ValueType::kDatetime;
     }
   }

@@ -30,7 +30,8 @@ class ColumnAccumulator {
   static constexpr uint64_t kMaxSampledValues = 100000;
 
   bool Saturated() const {
-    return non_empty_ >= kMaxSampledValues || (type_ == ValueType::kString && samples_.size() >= max_samples_);
+    return non_empty_ >= kMaxSampledValues ||
+           (type_ == ValueType::kString && samples_.size() >= max_samples_);
   }
   void CountOnly(bool non_empty) { non_empty_ += non_empty; }
   ColumnProfile Build() const;

@@ -47,9 +47,9 @@ std::string StripComments(std::string_view s) {
 // Elements whose content a reader does not see as running text.
 const std::vector<std::string_view>& DroppedElements() {
   static const std::vector<std::string_view> kTags = {
-      "ref", "references", "gallery", "timeline", "imagemap", "score", "templatedata", "graph",
-      "mapframe", "maplink", "templatestyles", "syntaxhighlight", "source", "chem", "ce", "hiero",
-      "categorytree", "inputbox", "charinsert"};
+      "ref",   "references", "gallery",      "timeline",       "imagemap",        "score",  "templatedata",
+      "graph", "mapframe",   "maplink",      "templatestyles", "syntaxhighlight", "source", "chem",
+      "ce",    "hiero",      "categorytree", "inputbox",       "charinsert"};
   return kTags;
 }
 
@@ -255,8 +255,8 @@ class LinkRenderer {
   }
 
   bool IsExternalLinkStart(size_t at) const {
-    return IStartsWith(s_, at, "http://") || IStartsWith(s_, at, "https://") || IStartsWith(s_, at, "ftp://") ||
-           IStartsWith(s_, at, "//") || IStartsWith(s_, at, "mailto:");
+    return IStartsWith(s_, at, "http://") || IStartsWith(s_, at, "https://") ||
+           IStartsWith(s_, at, "ftp://") || IStartsWith(s_, at, "//") || IStartsWith(s_, at, "mailto:");
   }
 
   // First '|' in [begin, end) outside nested [[...]].
@@ -501,7 +501,8 @@ void ConvertLines(std::string_view s, LineWriter& w) {
   size_t start = 0;
   while (start <= s.size()) {
     size_t nl = s.find('\n', start);
-    std::string_view line = s.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    std::string_view line =
+        s.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
     start = nl == std::string_view::npos ? s.size() + 1 : nl + 1;
     std::string_view t = Trim(line);
     // A table may start after indentation colons (":{|").
@@ -557,7 +558,8 @@ void ConvertLines(std::string_view s, LineWriter& w) {
         // "; term : definition"
         size_t colon = body.find(" : ");
         if (colon != std::string_view::npos) {
-          w.EmitIndented(indent, std::string(body.substr(0, colon)) + ": " + std::string(body.substr(colon + 3)));
+          w.EmitIndented(indent,
+                         std::string(body.substr(0, colon)) + ": " + std::string(body.substr(colon + 3)));
         } else {
           w.EmitIndented(indent, body);
         }
@@ -577,24 +579,24 @@ struct NamedEntity {
 };
 
 constexpr NamedEntity kEntities[] = {
-    {"amp", '&'},       {"lt", '<'},         {"gt", '>'},         {"quot", '"'},       {"apos", '\''},
-    {"nbsp", 0xA0},     {"ndash", 0x2013},   {"mdash", 0x2014},   {"minus", 0x2212},   {"times", 0xD7},
-    {"hellip", 0x2026}, {"lsquo", 0x2018},   {"rsquo", 0x2019},   {"ldquo", 0x201C},   {"rdquo", 0x201D},
-    {"laquo", 0xAB},    {"raquo", 0xBB},     {"deg", 0xB0},       {"euro", 0x20AC},    {"pound", 0xA3},
-    {"yen", 0xA5},      {"cent", 0xA2},      {"copy", 0xA9},      {"reg", 0xAE},       {"trade", 0x2122},
-    {"middot", 0xB7},   {"bull", 0x2022},    {"frac12", 0xBD},    {"frac14", 0xBC},    {"frac34", 0xBE},
-    {"sup2", 0xB2},     {"sup3", 0xB3},      {"plusmn", 0xB1},    {"divide", 0xF7},    {"prime", 0x2032},
-    {"Prime", 0x2033},  {"thinsp", 0x2009},  {"ensp", 0x2002},    {"emsp", 0x2003},    {"shy", 0xAD},
-    {"zwj", 0x200D},    {"zwnj", 0x200C},    {"lrm", 0x200E},     {"rlm", 0x200F},     {"sect", 0xA7},
-    {"para", 0xB6},     {"dagger", 0x2020},  {"Dagger", 0x2021},  {"larr", 0x2190},    {"rarr", 0x2192},
-    {"uarr", 0x2191},   {"darr", 0x2193},    {"harr", 0x2194},    {"le", 0x2264},      {"ge", 0x2265},
-    {"ne", 0x2260},     {"asymp", 0x2248},   {"infin", 0x221E},   {"micro", 0xB5},     {"alpha", 0x3B1},
-    {"beta", 0x3B2},    {"gamma", 0x3B3},    {"delta", 0x3B4},    {"pi", 0x3C0},       {"mu", 0x3BC},
-    {"eacute", 0xE9},   {"egrave", 0xE8},    {"aacute", 0xE1},    {"agrave", 0xE0},    {"iacute", 0xED},
-    {"oacute", 0xF3},   {"uacute", 0xFA},    {"ntilde", 0xF1},    {"ccedil", 0xE7},    {"uuml", 0xFC},
-    {"ouml", 0xF6},     {"auml", 0xE4},      {"szlig", 0xDF},     {"Eacute", 0xC9},    {"Uuml", 0xDC},
-    {"Ouml", 0xD6},     {"Auml", 0xC4},      {"iexcl", 0xA1},     {"iquest", 0xBF},    {"ordm", 0xBA},
-    {"ordf", 0xAA},     {"acute", 0xB4},     {"cedil", 0xB8},     {"not", 0xAC},       {"brvbar", 0xA6},
+    {"amp", '&'},       {"lt", '<'},        {"gt", '>'},        {"quot", '"'},     {"apos", '\''},
+    {"nbsp", 0xA0},     {"ndash", 0x2013},  {"mdash", 0x2014},  {"minus", 0x2212}, {"times", 0xD7},
+    {"hellip", 0x2026}, {"lsquo", 0x2018},  {"rsquo", 0x2019},  {"ldquo", 0x201C}, {"rdquo", 0x201D},
+    {"laquo", 0xAB},    {"raquo", 0xBB},    {"deg", 0xB0},      {"euro", 0x20AC},  {"pound", 0xA3},
+    {"yen", 0xA5},      {"cent", 0xA2},     {"copy", 0xA9},     {"reg", 0xAE},     {"trade", 0x2122},
+    {"middot", 0xB7},   {"bull", 0x2022},   {"frac12", 0xBD},   {"frac14", 0xBC},  {"frac34", 0xBE},
+    {"sup2", 0xB2},     {"sup3", 0xB3},     {"plusmn", 0xB1},   {"divide", 0xF7},  {"prime", 0x2032},
+    {"Prime", 0x2033},  {"thinsp", 0x2009}, {"ensp", 0x2002},   {"emsp", 0x2003},  {"shy", 0xAD},
+    {"zwj", 0x200D},    {"zwnj", 0x200C},   {"lrm", 0x200E},    {"rlm", 0x200F},   {"sect", 0xA7},
+    {"para", 0xB6},     {"dagger", 0x2020}, {"Dagger", 0x2021}, {"larr", 0x2190},  {"rarr", 0x2192},
+    {"uarr", 0x2191},   {"darr", 0x2193},   {"harr", 0x2194},   {"le", 0x2264},    {"ge", 0x2265},
+    {"ne", 0x2260},     {"asymp", 0x2248},  {"infin", 0x221E},  {"micro", 0xB5},   {"alpha", 0x3B1},
+    {"beta", 0x3B2},    {"gamma", 0x3B3},   {"delta", 0x3B4},   {"pi", 0x3C0},     {"mu", 0x3BC},
+    {"eacute", 0xE9},   {"egrave", 0xE8},   {"aacute", 0xE1},   {"agrave", 0xE0},  {"iacute", 0xED},
+    {"oacute", 0xF3},   {"uacute", 0xFA},   {"ntilde", 0xF1},   {"ccedil", 0xE7},  {"uuml", 0xFC},
+    {"ouml", 0xF6},     {"auml", 0xE4},     {"szlig", 0xDF},    {"Eacute", 0xC9},  {"Uuml", 0xDC},
+    {"Ouml", 0xD6},     {"Auml", 0xC4},     {"iexcl", 0xA1},    {"iquest", 0xBF},  {"ordm", 0xBA},
+    {"ordf", 0xAA},     {"acute", 0xB4},    {"cedil", 0xB8},    {"not", 0xAC},     {"brvbar", 0xA6},
 };
 
 }  // namespace
@@ -626,10 +628,10 @@ std::string DecodeHtmlEntities(std::string_view s) {
       std::string_view digits = name.substr(hex ? 2 : 1);
       ok = !digits.empty();
       for (char c : digits) {
-        int v = (c >= '0' && c <= '9') ? c - '0'
+        int v = (c >= '0' && c <= '9')          ? c - '0'
                 : hex && (c >= 'a' && c <= 'f') ? c - 'a' + 10
                 : hex && (c >= 'A' && c <= 'F') ? c - 'A' + 10
-                                                 : -1;
+                                                : -1;
         if (v < 0 || cp > 0x10FFFF) {
           ok = false;
           break;

@@ -95,7 +95,8 @@ Result<WikiPage> ParseWikiPage(std::string_view s) {
     std::string_view name = body.substr(0, name_end);
     if (name.empty()) return ParseError("tag without a name at page byte " + std::to_string(i));
     if (!closing) {
-      if (stack.empty() && name != "page") return ParseError("expected <page>, found <" + std::string(name) + ">");
+      if (stack.empty() && name != "page")
+        return ParseError("expected <page>, found <" + std::string(name) + ">");
       if (name == "redirect" && stack.size() == 1) page.redirect = AttributeValue(body, "title");
       if (name == "revision" && stack.size() == 1) in_revision = true;
       stack.push_back(name);
@@ -120,7 +121,8 @@ Result<WikiPage> ParseWikiPage(std::string_view s) {
         page.ns = static_cast<int>(ns);
         have_ns = true;
       } else if (name == "id") {
-        if (!ParseUint(text, page.id)) return ParseError("<id> is not a number: '" + std::string(TruncateUtf8(text, 40)) + "'");
+        if (!ParseUint(text, page.id))
+          return ParseError("<id> is not a number: '" + std::string(TruncateUtf8(text, 40)) + "'");
         have_id = true;
       } else if (name == "revision") {
         in_revision = false;
@@ -152,8 +154,9 @@ Status WikiXmlReader::Feed(std::string_view chunk) {
     size_t first = chunk.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
     if (first != std::string_view::npos) {
       if (chunk[first] != '<') {
-        return ParseError("not XML: input starts with byte 0x" + std::to_string(static_cast<unsigned char>(chunk[first])) +
-                          " at offset " + std::to_string(buffer_offset_ + buffer_.size() + first));
+        return ParseError("not XML: input starts with byte 0x" +
+                          std::to_string(static_cast<unsigned char>(chunk[first])) + " at offset " +
+                          std::to_string(buffer_offset_ + buffer_.size() + first));
       }
       saw_markup_ = true;
     }
@@ -190,8 +193,9 @@ Status WikiXmlReader::Drain() {
     if (end == std::string_view::npos) {
       resume_ = buffer_.size() - start > 6 ? buffer_.size() - start - 6 : 0;
       if (buffer_.size() - start > max_page_bytes_) {
-        on_error_(ResourceExhausted("page larger than " + std::to_string(max_page_bytes_) + " bytes; skipped"),
-                  buffer_offset_ + start);
+        on_error_(
+            ResourceExhausted("page larger than " + std::to_string(max_page_bytes_) + " bytes; skipped"),
+            buffer_offset_ + start);
         skipping_ = true;
         resume_ = 0;
         skip_start_ = buffer_offset_ + start;

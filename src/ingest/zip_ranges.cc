@@ -12,27 +12,39 @@ namespace lakeqa::ingest {
 namespace {
 
 constexpr uint64_t kEocdBytes = 22;
-constexpr uint64_t kTailBytes = kEocdBytes + 0xFFFF + 20;  // the record, its longest comment, the ZIP64 locator
+constexpr uint64_t kTailBytes =
+    kEocdBytes + 0xFFFF + 20;  // the record, its longest comment, the ZIP64 locator
 constexpr uint32_t kMax32 = 0xFFFFFFFFu;
 constexpr uint16_t kMax16 = 0xFFFF;
 
 uint16_t U16(std::string_view b, size_t at) {
   return static_cast<uint16_t>(static_cast<uint8_t>(b[at]) | static_cast<uint8_t>(b[at + 1]) << 8);
 }
-uint32_t U32(std::string_view b, size_t at) { return U16(b, at) | static_cast<uint32_t>(U16(b, at + 2)) << 16; }
-uint64_t U64(std::string_view b, size_t at) { return U32(b, at) | static_cast<uint64_t>(U32(b, at + 4)) << 32; }
+uint32_t U32(std::string_view b, size_t at) {
+  return U16(b, at) | static_cast<uint32_t>(U16(b, at + 2)) << 16;
+}
+uint64_t U64(std::string_view b, size_t at) {
+  return U32(b, at) | static_cast<uint64_t>(U32(b, at + 4)) << 32;
+}
 
 // The ZIP64 extended information extra field (id 1) holds, in this order, each of the three values whose
 // 32-bit field is all ones.
-void ApplyZip64Extra(std::string_view extra, ZipEntry& e, bool big_uncompressed, bool big_compressed, bool big_offset) {
+void ApplyZip64Extra(std::string_view extra, ZipEntry& e, bool big_uncompressed, bool big_compressed,
+                     bool big_offset) {
   size_t p = 0;
   while (p + 4 <= extra.size()) {
     uint16_t id = U16(extra, p), len = U16(extra, p + 2);
     if (p + 4 + len > extra.size()) return;
     if (id == 1) {
       size_t q = p + 4, end = q + len;
-      if (big_uncompressed && q + 8 <= end) { e.uncompressed = U64(extra, q); q += 8; }
-      if (big_compressed && q + 8 <= end) { e.compressed = U64(extra, q); q += 8; }
+      if (big_uncompressed && q + 8 <= end) {
+        e.uncompressed = U64(extra, q);
+        q += 8;
+      }
+      if (big_compressed && q + 8 <= end) {
+        e.compressed = U64(extra, q);
+        q += 8;
+      }
       if (big_offset && q + 8 <= end) e.offset = U64(extra, q);
       return;
     }
@@ -49,7 +61,8 @@ Result<std::string> RangedZip::Range(uint64_t offset, uint64_t length) {
   return b;
 }
 
-Result<RangedZip> RangedZip::Open(lake::Store& store, std::string_view key, uint64_t size, uint64_t max_directory_bytes) {
+Result<RangedZip> RangedZip::Open(lake::Store& store, std::string_view key, uint64_t size,
+                                  uint64_t max_directory_bytes) {
   RangedZip z(store, key, size);
   if (size < kEocdBytes) return ParseError("zip: " + std::to_string(size) + " bytes is too short for a zip");
   uint64_t tail_at = size - std::min(size, kTailBytes);
@@ -63,7 +76,8 @@ Result<RangedZip> RangedZip::Open(lake::Store& store, std::string_view key, uint
       break;
     }
   }
-  if (eocd == std::string::npos) return ParseError("zip: no end of central directory record in the last 64 KiB");
+  if (eocd == std::string::npos)
+    return ParseError("zip: no end of central directory record in the last 64 KiB");
   uint64_t count = U16(tail, eocd + 10);
   uint64_t dir_size = U32(tail, eocd + 12);
   uint64_t dir_at = U32(tail, eocd + 16);
@@ -72,21 +86,23 @@ Result<RangedZip> RangedZip::Open(lake::Store& store, std::string_view key, uint
     if (eocd < 20 || tail.compare(eocd - 20, 4, "PK\x06\x07") != 0)
       return ParseError("zip: ZIP64 end record expected but its locator is missing");
     uint64_t rec_at = U64(tail, eocd - 20 + 8);
-    if (rec_at + 56 > size) return ParseError("zip: ZIP64 end record offset " + std::to_string(rec_at) + " is past the end");
+    if (rec_at + 56 > size)
+      return ParseError("zip: ZIP64 end record offset " + std::to_string(rec_at) + " is past the end");
     std::string rec;
     if (rec_at >= tail_at && rec_at - tail_at + 56 <= tail.size()) {
       rec = tail.substr(rec_at - tail_at, 56);
     } else {
       LAKEQA_ASSIGN_OR_RETURN(rec, z.Range(rec_at, 56));
     }
-    if (rec.size() < 56 || rec.compare(0, 4, "PK\x06\x06") != 0) return ParseError("zip: ZIP64 end record is not valid");
+    if (rec.size() < 56 || rec.compare(0, 4, "PK\x06\x06") != 0)
+      return ParseError("zip: ZIP64 end record is not valid");
     count = U64(rec, 32);
     dir_size = U64(rec, 40);
     dir_at = U64(rec, 48);
   }
   if (dir_at > size || dir_size > size - dir_at)
-    return ParseError("zip: central directory (" + std::to_string(dir_size) + " bytes at " + std::to_string(dir_at) +
-                      ") lies outside the " + std::to_string(size) + "-byte object");
+    return ParseError("zip: central directory (" + std::to_string(dir_size) + " bytes at " +
+                      std::to_string(dir_at) + ") lies outside the " + std::to_string(size) + "-byte object");
   if (dir_size > max_directory_bytes)
     return ResourceExhausted("zip: central directory of " + std::to_string(dir_size) + " bytes exceeds the " +
                              std::to_string(max_directory_bytes) + "-byte cap");
@@ -107,14 +123,15 @@ Result<RangedZip> RangedZip::Open(lake::Store& store, std::string_view key, uint
     uint32_t comp = U32(dir, p + 20), uncomp = U32(dir, p + 24), off = U32(dir, p + 42);
     size_t name_len = U16(dir, p + 28), extra_len = U16(dir, p + 30), comment_len = U16(dir, p + 32);
     if (p + 46 + name_len + extra_len + comment_len > dir.size())
-      return ParseError("zip: central directory entry " + std::to_string(z.entries_.size()) + " runs past the directory");
+      return ParseError("zip: central directory entry " + std::to_string(z.entries_.size()) +
+                        " runs past the directory");
     e.name = SanitizeUtf8(dir.substr(p + 46, name_len));
     e.compressed = comp;
     e.uncompressed = uncomp;
     e.offset = off;
     e.extra = static_cast<uint16_t>(extra_len);
-    ApplyZip64Extra(std::string_view(dir).substr(p + 46 + name_len, extra_len), e, uncomp == kMax32, comp == kMax32,
-                    off == kMax32);
+    ApplyZip64Extra(std::string_view(dir).substr(p + 46 + name_len, extra_len), e, uncomp == kMax32,
+                    comp == kMax32, off == kMax32);
     z.entries_.push_back(std::move(e));
     p += 46 + name_len + extra_len + comment_len;
   }
@@ -132,7 +149,8 @@ Result<std::string> RangedZip::Read(const ZipEntry& e, uint64_t max_in, size_t m
                                     std::string* damage) {
   *complete = false;
   if (e.method != 0 && e.method != 8)
-    return Unsupported("zip entry " + e.name + ": compression method " + std::to_string(e.method) + " is not read");
+    return Unsupported("zip entry " + e.name + ": compression method " + std::to_string(e.method) +
+                       " is not read");
   if (e.offset >= size_) return ParseError("zip entry " + e.name + ": local header offset past the end");
   uint64_t want = std::min(e.compressed, max_in);
   // The local header is 30 bytes, the name and an extra field that is often the directory's, sometimes
@@ -183,11 +201,12 @@ Result<std::string> RangedZip::Read(const ZipEntry& e, uint64_t max_in, size_t m
   return out;
 }
 
-Status ProfileZipByRanges(lake::Store& store, std::string_view key, uint64_t size, const ProfileOptions& options,
-                          FileProfile& out, uint64_t* requests) {
+Status ProfileZipByRanges(lake::Store& store, std::string_view key, uint64_t size,
+                          const ProfileOptions& options, FileProfile& out, uint64_t* requests) {
   // Each part costs at most one cap of compressed bytes; sheets and shared strings compress about tenfold,
   // so a 64 KiB cap reaches the header row and the first hundreds of rows of any ordinary sheet.
-  uint64_t cap_in = options.max_bytes == UINT64_MAX ? (4u << 20) : std::max<uint64_t>(options.max_bytes, 4096);
+  uint64_t cap_in =
+      options.max_bytes == UINT64_MAX ? (4u << 20) : std::max<uint64_t>(options.max_bytes, 4096);
   size_t cap_out = static_cast<size_t>(std::min<uint64_t>(cap_in * 16, 16u << 20));
   auto zip = RangedZip::Open(store, key, size);
   if (!zip.ok()) return zip.status();
@@ -209,7 +228,8 @@ Status ProfileZipByRanges(lake::Store& store, std::string_view key, uint64_t siz
     const ZipEntry* sheet = zip->Find("xl/worksheets/sheet1.xml");
     for (const auto& e : zip->entries()) {
       if (sheet) break;
-      if (StartsWith(e.name, "xl/worksheets/") && EndsWith(e.name, ".xml") && e.name.find('/', 14) == std::string::npos)
+      if (StartsWith(e.name, "xl/worksheets/") && EndsWith(e.name, ".xml") &&
+          e.name.find('/', 14) == std::string::npos)
         sheet = &e;
     }
     bool wb_done = false, shared_done = false, sheet_done = false;

@@ -20,11 +20,11 @@ namespace lakeqa::ingest {
 
 struct ZipEntry {
   std::string name;
-  uint16_t method = 0;       // 0 stored, 8 deflate; others are reported as unsupported
+  uint16_t method = 0;  // 0 stored, 8 deflate; others are reported as unsupported
   uint64_t compressed = 0;
   uint64_t uncompressed = 0;
-  uint64_t offset = 0;       // of the entry's local header
-  uint16_t extra = 0;        // length of the central directory's extra field (the local one is often alike)
+  uint64_t offset = 0;  // of the entry's local header
+  uint16_t extra = 0;   // length of the central directory's extra field (the local one is often alike)
 };
 
 class RangedZip {
@@ -41,7 +41,8 @@ class RangedZip {
   // The entry's content, inflated: at most max_out bytes from at most max_in compressed bytes (one ranged
   // read, two when the local header's extra field is longer than the directory's). *complete says whether
   // this is the whole entry (false: a prefix, cut at a cap). Deflate data damaged after some output gives
-  // what inflated before the damage, with *damage saying what was wrong; damage before any output is an error.
+  // what inflated before the damage, with *damage saying what was wrong; damage before any output is an
+  // error.
   Result<std::string> Read(const ZipEntry& e, uint64_t max_in, size_t max_out, bool* complete,
                            std::string* damage = nullptr);
 
@@ -49,7 +50,8 @@ class RangedZip {
   uint64_t requests() const { return requests_; }
 
  private:
-  RangedZip(lake::Store& store, std::string_view key, uint64_t size) : store_(&store), key_(key), size_(size) {}
+  RangedZip(lake::Store& store, std::string_view key, uint64_t size)
+      : store_(&store), key_(key), size_(size) {}
   Result<std::string> Range(uint64_t offset, uint64_t length);
 
   lake::Store* store_;
@@ -64,7 +66,7 @@ class RangedZip {
 // name; for an XLSX the sheet names and the first sheet's header row and first rows; for a DOCX the
 // start of its text. Reads at most about four times options.max_bytes. The profile says rows_exact only
 // when the whole sheet was read. bytes_read and requests of `out` are what the reads cost.
-Status ProfileZipByRanges(lake::Store& store, std::string_view key, uint64_t size, const ProfileOptions& options,
-                          FileProfile& out, uint64_t* requests);
+Status ProfileZipByRanges(lake::Store& store, std::string_view key, uint64_t size,
+                          const ProfileOptions& options, FileProfile& out, uint64_t* requests);
 
 }  // namespace lakeqa::ingest

@@ -6,13 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 #include <array>
-#include <memory>
-#include <mutex>
 #include <cerrno>
 #include <climits>
+#include <cstring>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 
 #include "lakeqa/common/beneath.h"
@@ -47,7 +47,8 @@ bool EntryLess(const Entry& a, const Entry& b) {
 
 // Why a path is not a readable regular file, for listings and read errors.
 std::string SpecialReason(const std::string& path) {
-  struct stat lst{}, st{};
+  struct stat lst {
+  }, st{};
   if (::lstat(path.c_str(), &lst) != 0) return "vanished";
   if (S_ISLNK(lst.st_mode)) {
     if (::stat(path.c_str(), &st) != 0) return errno == ELOOP ? "symlink loop" : "dangling symlink";
@@ -80,7 +81,8 @@ Result<int> OpenInRoot(const std::string& root, std::string_view rel, int flags,
         fd = OpenBeneath(rfd, real.substr(real_root.size() + 1), flags, 0, Links::kNone, shown);
     }
     if (!fd.ok() && fd.status().code() == ErrorCode::kPermissionDenied)
-      fd = Status(ErrorCode::kPermissionDenied, shown + ": a symbolic link leading outside the lake is not followed");
+      fd = Status(ErrorCode::kPermissionDenied,
+                  shown + ": a symbolic link leading outside the lake is not followed");
   }
   ::close(rfd);
   return fd;
@@ -101,9 +103,12 @@ Result<std::vector<Entry>> ReadDirSorted(int dir_fd, const std::string& root, co
     // d_type spares an lstat per entry on every common filesystem; fall back to lstat when unknown.
     unsigned char type = e->d_type;
     if (type == DT_UNKNOWN) {
-      struct stat lst{};
+      struct stat lst {};
       if (::fstatat(::dirfd(d), e->d_name, &lst, AT_SYMLINK_NOFOLLOW) != 0) continue;
-      type = S_ISDIR(lst.st_mode) ? DT_DIR : S_ISREG(lst.st_mode) ? DT_REG : S_ISLNK(lst.st_mode) ? DT_LNK : DT_FIFO;
+      type = S_ISDIR(lst.st_mode)   ? DT_DIR
+             : S_ISREG(lst.st_mode) ? DT_REG
+             : S_ISLNK(lst.st_mode) ? DT_LNK
+                                    : DT_FIFO;
     }
     if (type == DT_DIR) {
       out.push_back({name, true});
@@ -112,21 +117,23 @@ Result<std::vector<Entry>> ReadDirSorted(int dir_fd, const std::string& root, co
     } else {
       // Symlinks to files inside the lake are followed. Everything else (a link leading out of the lake, a
       // dangling or looping link, a link to a directory, a FIFO, socket or device) is listed so that a crawl
-      // can record it with its reason, but reading it fails cleanly instead of escaping, blocking or recursing.
+      // can record it with its reason, but reading it fails cleanly instead of escaping, blocking or
+      // recursing.
       std::string full = path + "/" + name;
       std::string key = rel.empty() ? name : rel + "/" + name;
       bool regular = false;
       std::string why;
       if (type == DT_LNK) {
         auto fd = OpenInRoot(root, key, O_PATH, full);
-        struct stat st{};
+        struct stat st {};
         regular = fd.ok() && ::fstat(*fd, &st) == 0 && S_ISREG(st.st_mode);
         if (fd.ok()) ::close(*fd);
         if (!fd.ok() && fd.status().code() == ErrorCode::kPermissionDenied)
           why = "symbolic link leading outside the lake";
       }
       if (!regular && warnings)
-        warnings->push_back(full + ": " + (why.empty() ? SpecialReason(full) : why) + " (listed, not readable)");
+        warnings->push_back(full + ": " + (why.empty() ? SpecialReason(full) : why) +
+                            " (listed, not readable)");
       out.push_back({name, false});
     }
   }
@@ -143,10 +150,10 @@ class DirCache {
  public:
   // The sorted listing of folder `rel` of the lake at `root` (opened confined to the root).
   Result<std::shared_ptr<const std::vector<Entry>>> Get(const std::string& root, const std::string& rel,
-                                                       std::vector<std::string>* warnings) {
+                                                        std::vector<std::string>* warnings) {
     std::string path = rel.empty() ? root : root + "/" + rel;
     LAKEQA_ASSIGN_OR_RETURN(int fd, OpenInRoot(root, rel, O_RDONLY | O_DIRECTORY, path));
-    struct stat st{};
+    struct stat st {};
     if (::fstat(fd, &st) != 0) return CloseAfterError(fd, "listing " + path);
     int64_t mtime = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
     {
@@ -195,8 +202,13 @@ ObjectInfo InfoFromStat(std::string key, const struct stat& st) {
 // beginning with `prefix`. visit returns false to stop.
 class Walker {
  public:
-  Walker(std::string root, std::string prefix, std::string after, std::vector<std::string>* warnings, DirCache* cache)
-      : root_(std::move(root)), prefix_(std::move(prefix)), after_(std::move(after)), warnings_(warnings), cache_(cache) {}
+  Walker(std::string root, std::string prefix, std::string after, std::vector<std::string>* warnings,
+         DirCache* cache)
+      : root_(std::move(root)),
+        prefix_(std::move(prefix)),
+        after_(std::move(after)),
+        warnings_(warnings),
+        cache_(cache) {}
 
   // visit(key, is_dir_rollup): returns false to stop.
   Status Walk(std::string_view rel_dir, const std::function<bool(const std::string&, bool)>& visit,
@@ -213,11 +225,12 @@ class Walker {
       std::string base = rel_dir.empty() ? "" : std::string(rel_dir) + "/";
       if (after_.compare(0, base.size(), base) == 0) {
         std::string rest = after_.substr(base.size());
-        first = std::lower_bound((*entries)->begin(), (*entries)->end(), rest, [](const Entry& e, const std::string& r) {
-          std::string name = e.is_dir ? e.name + "/" : e.name;
-          // Keep a directory that contains the resume point.
-          return name < r && r.compare(0, name.size(), name) != 0;
-        });
+        first = std::lower_bound((*entries)->begin(), (*entries)->end(), rest,
+                                 [](const Entry& e, const std::string& r) {
+                                   std::string name = e.is_dir ? e.name + "/" : e.name;
+                                   // Keep a directory that contains the resume point.
+                                   return name < r && r.compare(0, name.size(), name) != 0;
+                                 });
       }
     }
     for (auto it = first; it != (*entries)->end(); ++it) {
@@ -290,7 +303,7 @@ Result<ListPage> LocalStore::List(const ListOptions& options) {
   std::string start_dir;
   size_t slash = options.prefix.rfind('/');
   if (slash != std::string::npos) start_dir = options.prefix.substr(0, slash);
-  struct stat st{};
+  struct stat st {};
   if (::stat(root_.c_str(), &st) != 0) return ErrnoStatus(errno, "lake root " + root_);
   if (!start_dir.empty()) {
     auto fd = OpenInRoot(root_, start_dir, O_PATH | O_DIRECTORY, Uri() + "/" + start_dir);
@@ -318,14 +331,14 @@ Result<ListPage> LocalStore::List(const ListOptions& options) {
         } else {
           // The walk only descended real folders, so lstat sees this entry itself; a link is measured
           // through a confined open (a link out of the lake is listed with size 0).
-          struct stat fst{};
+          struct stat fst {};
           if (::lstat(Path(key).c_str(), &fst) != 0) {
             page.warnings.push_back(Path(key) + ": vanished while listing");
             return true;
           }
           if (S_ISLNK(fst.st_mode)) {
             auto fd = OpenInRoot(root_, key, O_PATH, Path(key));
-            struct stat target{};
+            struct stat target {};
             if (fd.ok() && ::fstat(*fd, &target) == 0) fst = target;
             if (fd.ok()) ::close(*fd);
           }
@@ -346,7 +359,7 @@ Result<ObjectInfo> LocalStore::Stat(std::string_view key) {
   LAKEQA_RETURN_IF_ERROR(ValidateKey(key));
   std::string shown = Uri() + "/" + std::string(key);
   LAKEQA_ASSIGN_OR_RETURN(int fd, OpenInRoot(root_, key, O_PATH, shown));
-  struct stat st{};
+  struct stat st {};
   int rc = ::fstat(fd, &st);
   int e = errno;
   ::close(fd);
@@ -361,13 +374,13 @@ namespace {
 Result<int> OpenRegular(const std::string& root, std::string_view key, const std::string& path) {
   auto opened = OpenInRoot(root, key, O_RDONLY | O_NONBLOCK, path);
   if (!opened.ok()) {
-    struct stat lst{};
+    struct stat lst {};
     if (opened.status().code() == ErrorCode::kNotFound && ::lstat(path.c_str(), &lst) == 0)
       return NotFound(path + ": " + SpecialReason(path));
     return opened.status();
   }
   int fd = *opened;
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
     return Unsupported(path + ": " + SpecialReason(path));
@@ -382,7 +395,7 @@ Result<std::string> LocalStore::ReadRange(std::string_view key, uint64_t offset,
   LAKEQA_RETURN_IF_ERROR(ValidateKey(key));
   std::string path = Path(key);
   LAKEQA_ASSIGN_OR_RETURN(int fd, OpenRegular(root_, key, path));
-  struct stat st{};
+  struct stat st {};
   ::fstat(fd, &st);
   uint64_t size = static_cast<uint64_t>(st.st_size);
   uint64_t end = length == 0 ? size : std::min<uint64_t>(size, offset + length);
@@ -482,8 +495,9 @@ Status LocalStore::Commit() {
     if (!r.ok() && failed++ == 0) first = r;
   }
   s = SyncFileSystem(root_);
-  if (!first.ok()) return first.WithContext(std::to_string(failed) + " of " + std::to_string(batch.size()) +
-                                            " objects of a batch not written");
+  if (!first.ok())
+    return first.WithContext(std::to_string(failed) + " of " + std::to_string(batch.size()) +
+                             " objects of a batch not written");
   return s;
 }
 

@@ -38,7 +38,7 @@ CURL* ThreadCurl() {
 
 std::string AmzDate() {
   std::time_t t = std::time(nullptr);
-  struct tm tm{};
+  struct tm tm {};
   gmtime_r(&t, &tm);
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
@@ -46,12 +46,14 @@ std::string AmzDate() {
 }
 
 int64_t ParseHttpDateMs(const std::string& s) {
-  struct tm tm{};
+  struct tm tm {};
   if (strptime(s.c_str(), "%a, %d %b %Y %H:%M:%S", &tm) == nullptr) return 0;
   return static_cast<int64_t>(timegm(&tm)) * 1000;
 }
 
-bool Retryable(long status) { return status == 429 || status == 500 || status == 502 || status == 503 || status == 504; }
+bool Retryable(long status) {
+  return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+}
 
 std::string Env(const char* name) {
   const char* v = std::getenv(name);
@@ -62,11 +64,11 @@ std::string Env(const char* name) {
 
 struct S3Store::Request {
   std::string method = "GET";
-  std::string key;                                // full key in the bucket ("" for bucket-level requests)
+  std::string key;  // full key in the bucket ("" for bucket-level requests)
   std::map<std::string, std::string> query;
   std::map<std::string, std::string> extra_headers;  // lower-case
   std::string_view body;
-  std::string what;                               // for error messages: s3://bucket/key
+  std::string what;  // for error messages: s3://bucket/key
 };
 
 S3Store::S3Store(std::string bucket, std::string prefix, S3Options options)
@@ -165,17 +167,19 @@ Result<HttpResponse> S3Store::Send(Request& req, const ChunkSink* sink) {
     headers["host"] = host;
     headers["x-amz-content-sha256"] = payload_hash;  // curl does not send it; s3rver and AWS require it
     headers["x-amz-date"] = AmzDate();
-    if (!options_.anonymous && !options_.session_token.empty()) headers["x-amz-security-token"] = options_.session_token;
+    if (!options_.anonymous && !options_.session_token.empty())
+      headers["x-amz-security-token"] = options_.session_token;
     curl_slist* list = nullptr;
     if (!options_.anonymous) {
       if (options_.access_key.empty() || options_.secret_key.empty()) {
         return Status(ErrorCode::kUnauthenticated,
-                      what + ": no S3 credentials (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or use "
-                             "--s3-anonymous for a public bucket)");
+                      what +
+                          ": no S3 credentials (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or use "
+                          "--s3-anonymous for a public bucket)");
       }
       SigV4Request sreq{req.method, path, req.query, headers, payload_hash};
-      headers["authorization"] = SignV4(sreq, options_.access_key, options_.secret_key, options_.region,
-                                        headers["x-amz-date"]);
+      headers["authorization"] =
+          SignV4(sreq, options_.access_key, options_.secret_key, options_.region, headers["x-amz-date"]);
     }
     for (const auto& [k, v] : headers) {
       if (k == "host") continue;
@@ -217,15 +221,16 @@ Result<HttpResponse> S3Store::Send(Request& req, const ChunkSink* sink) {
       retry = true;
     } else if (Retryable(resp.status)) {
       std::string s3code = XmlText(resp.body, "Code");
-      failure = Status(resp.status == 429 || s3code == "SlowDown" ? ErrorCode::kRateLimited : ErrorCode::kUnavailable,
-                       what + ": HTTP " + std::to_string(resp.status) + (s3code.empty() ? "" : " " + s3code) +
-                           " after " + std::to_string(attempt + 1) + " attempts");
+      failure = Status(
+          resp.status == 429 || s3code == "SlowDown" ? ErrorCode::kRateLimited : ErrorCode::kUnavailable,
+          what + ": HTTP " + std::to_string(resp.status) + (s3code.empty() ? "" : " " + s3code) + " after " +
+              std::to_string(attempt + 1) + " attempts");
       retry = true;
     } else if (resp.status >= 400 || resp.status == 0) {
       std::string s3code = XmlText(resp.body, "Code");
       std::string msg = XmlText(resp.body, "Message");
-      std::string detail = what + ": HTTP " + std::to_string(resp.status) + (s3code.empty() ? "" : " " + s3code) +
-                           (msg.empty() ? "" : ": " + msg);
+      std::string detail = what + ": HTTP " + std::to_string(resp.status) +
+                           (s3code.empty() ? "" : " " + s3code) + (msg.empty() ? "" : ": " + msg);
       if (resp.status == 403) return Status(ErrorCode::kPermissionDenied, detail);
       if (resp.status == 401) return Status(ErrorCode::kUnauthenticated, detail);
       if (resp.status == 404) return Status(ErrorCode::kNotFound, detail);
@@ -237,7 +242,8 @@ Result<HttpResponse> S3Store::Send(Request& req, const ChunkSink* sink) {
     if (!retry || attempt >= options_.max_retries) return failure;
     // Exponential backoff with full jitter (AWS architecture blog): sleep U(0, min(cap, base * 2^n)).
     uint64_t cap = 20000;
-    uint64_t ceiling = std::min<uint64_t>(cap, static_cast<uint64_t>(options_.base_backoff_ms) << std::min(attempt, 16));
+    uint64_t ceiling =
+        std::min<uint64_t>(cap, static_cast<uint64_t>(options_.base_backoff_ms) << std::min(attempt, 16));
     uint64_t sleep_ms = ceiling ? rng() % (ceiling + 1) : 0;
     LAKEQA_LOG_DEBUG("retrying {} in {} ms: {}", what, sleep_ms, failure.ToString());
     std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
@@ -274,7 +280,8 @@ Result<ObjectInfo> S3Store::Stat(std::string_view key) {
   info.key = std::string(key);
   info.size = std::strtoull(resp.headers["content-length"].c_str(), nullptr, 10);
   info.etag = resp.headers["etag"];
-  if (info.etag.size() >= 2 && info.etag.front() == '"') info.etag = info.etag.substr(1, info.etag.size() - 2);
+  if (info.etag.size() >= 2 && info.etag.front() == '"')
+    info.etag = info.etag.substr(1, info.etag.size() - 2);
   info.mtime_ms = ParseHttpDateMs(resp.headers["last-modified"]);
   return info;
 }
@@ -290,7 +297,8 @@ Result<std::string> S3Store::ReadRange(std::string_view key, uint64_t offset, ui
       offset, length);
   if (!s.ok()) {
     // Reading past the end of an object is an empty read, as locally.
-    if (s.code() == ErrorCode::kInvalidArgument && s.message().find("416") != std::string::npos) return std::string();
+    if (s.code() == ErrorCode::kInvalidArgument && s.message().find("416") != std::string::npos)
+      return std::string();
     return s;
   }
   return out;

@@ -33,12 +33,13 @@ std::string XmlText(std::string_view xml, std::string_view tag) {
 }
 
 int64_t ParseIso8601Ms(std::string_view s) {
-  struct tm tm{};
+  struct tm tm {};
   std::string str(s);
   const char* rest = strptime(str.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
   if (rest == nullptr) return 0;
   int64_t ms = static_cast<int64_t>(timegm(&tm)) * 1000;
-  if (*rest == '.') ms += std::atoi(std::string(rest + 1, std::min<size_t>(3, std::strlen(rest + 1))).c_str());
+  if (*rest == '.')
+    ms += std::atoi(std::string(rest + 1, std::min<size_t>(3, std::strlen(rest + 1))).c_str());
   return ms;
 }
 
@@ -52,12 +53,15 @@ Result<ListPage> ParseListObjectsV2(std::string_view xml) {
     o.key = XmlText(c, "Key");
     o.size = std::strtoull(XmlText(c, "Size").c_str(), nullptr, 10);
     o.etag = XmlText(c, "ETag");
-    if (o.etag.size() >= 2 && o.etag.front() == '"' && o.etag.back() == '"') o.etag = o.etag.substr(1, o.etag.size() - 2);
+    if (o.etag.size() >= 2 && o.etag.front() == '"' && o.etag.back() == '"')
+      o.etag = o.etag.substr(1, o.etag.size() - 2);
     o.mtime_ms = ParseIso8601Ms(XmlText(c, "LastModified"));
     page.objects.push_back(std::move(o));
   }
-  for (std::string_view c : XmlElements(xml, "CommonPrefixes")) page.common_prefixes.push_back(XmlText(c, "Prefix"));
-  if (XmlText(xml, "IsTruncated") == "true") page.next_continuation_token = XmlText(xml, "NextContinuationToken");
+  for (std::string_view c : XmlElements(xml, "CommonPrefixes"))
+    page.common_prefixes.push_back(XmlText(c, "Prefix"));
+  if (XmlText(xml, "IsTruncated") == "true")
+    page.next_continuation_token = XmlText(xml, "NextContinuationToken");
   return page;
 }
 

@@ -22,8 +22,8 @@ std::string Hex(const unsigned char* p, size_t n) {
 std::string Hmac(std::string_view key, std::string_view data) {
   unsigned char out[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
-       data.size(), out, &len);
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &len);
   return std::string(reinterpret_cast<char*>(out), len);
 }
 
@@ -74,7 +74,8 @@ std::string SignV4(const SigV4Request& req, std::string_view access_key, std::st
                           canonical_headers + "\n" + signed_headers + "\n" + req.payload_sha256;
   std::string date(amz_date.substr(0, 8));
   std::string scope = date + "/" + std::string(region) + "/" + std::string(service) + "/aws4_request";
-  std::string to_sign = "AWS4-HMAC-SHA256\n" + std::string(amz_date) + "\n" + scope + "\n" + Sha256Hex(canonical);
+  std::string to_sign =
+      "AWS4-HMAC-SHA256\n" + std::string(amz_date) + "\n" + scope + "\n" + Sha256Hex(canonical);
   std::string k = Hmac("AWS4" + std::string(secret_key), date);
   k = Hmac(k, region);
   k = Hmac(k, service);

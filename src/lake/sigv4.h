@@ -13,11 +13,12 @@ std::string Sha256Hex(std::string_view data);
 std::string UriEncode(std::string_view s, bool encode_slash);
 
 struct SigV4Request {
-  std::string method;                            // "GET"
-  std::string canonical_uri;                     // already encoded path, "/bucket/key"
-  std::map<std::string, std::string> query;      // decoded names and values
-  std::map<std::string, std::string> headers;    // lower-case names; must include host, x-amz-date, x-amz-content-sha256
-  std::string payload_sha256;                    // hex, or "UNSIGNED-PAYLOAD"
+  std::string method;                        // "GET"
+  std::string canonical_uri;                 // already encoded path, "/bucket/key"
+  std::map<std::string, std::string> query;  // decoded names and values
+  std::map<std::string, std::string>
+      headers;                 // lower-case names; must include host, x-amz-date, x-amz-content-sha256
+  std::string payload_sha256;  // hex, or "UNSIGNED-PAYLOAD"
 };
 
 // The Authorization header value.

@@ -12,8 +12,7 @@ constexpr const char* kDefaultBase = "https://api.anthropic.com";
 constexpr const char* kVersion = "2023-06-01";
 
 std::string MessagesUrl(std::string base) {
-  while (!base.empty() && base.back() == '/')
-    base.pop_back();
+  while (!base.empty() && base.back() == '/') base.pop_back();
   return base.ends_with("/v1") ? base + "/messages" : base + "/v1/messages";
 }
 
@@ -30,9 +29,7 @@ Json BuildBody(const ChatRequest& req, bool stream) {
   };
   for (const Message& m : req.messages) {
     switch (m.role) {
-      case Role::kUser:
-        append("user", {{"type", "text"}, {"text", m.content}});
-        break;
+      case Role::kUser: append("user", {{"type", "text"}, {"text", m.content}}); break;
       case Role::kTool:
         append("user", {{"type", "tool_result"},
                         {"tool_use_id", m.tool_call_id},
@@ -73,9 +70,7 @@ Json BuildBody(const ChatRequest& req, bool stream) {
       case ToolChoice::Kind::kRequired:
         body["tool_choice"] = {{"type", "any"}, {"disable_parallel_tool_use", true}};
         break;
-      case ToolChoice::Kind::kNone:
-        body["tool_choice"] = {{"type", "none"}};
-        break;
+      case ToolChoice::Kind::kNone: body["tool_choice"] = {{"type", "none"}}; break;
       case ToolChoice::Kind::kTool:
         body["tool_choice"] = {
             {"type", "tool"}, {"name", req.tool_choice.tool}, {"disable_parallel_tool_use", true}};

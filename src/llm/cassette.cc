@@ -20,8 +20,7 @@ std::string Sha256Hex(const std::string& text) {
   SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
   static const char* kHex = "0123456789abcdef";
   std::string out;
-  for (unsigned char c : digest)
-    out += kHex[c >> 4], out += kHex[c & 15];
+  for (unsigned char c : digest) out += kHex[c >> 4], out += kHex[c & 15];
   return out;
 }
 }  // namespace
@@ -29,8 +28,7 @@ std::string Sha256Hex(const std::string& text) {
 std::string RequestKey(const ChatRequest& request) {
   Json full = request.ToJson();
   size_t assistant_turns = 0;
-  for (const Message& m : request.messages)
-    assistant_turns += m.role == Role::kAssistant;
+  for (const Message& m : request.messages) assistant_turns += m.role == Role::kAssistant;
   Json key = {
       {"model", full["model"]},  {"system", full["system"]},
       {"tools", full["tools"]},  {"first_message", request.messages.empty() ? Json() : full["messages"][0]},
@@ -55,7 +53,8 @@ Result<std::unique_ptr<CassetteClient>> CassetteClient::Open(const std::string& 
       if (j.is_discarded() || !j.is_object() || !j.contains("key") || !j.contains("response")) {
         // A torn last line is what a kill during an append leaves; anything else is damage.
         if (!reader.complete()) break;
-        return ParseError("cassette " + path + ":" + std::to_string(reader.number()) + ": not a cassette entry");
+        return ParseError("cassette " + path + ":" + std::to_string(reader.number()) +
+                          ": not a cassette entry");
       }
       c->replay_[j["key"].get<std::string>()].push_back(j["response"]);
       ++c->entries_;
@@ -74,9 +73,7 @@ CassetteClient::~CassetteClient() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-std::string CassetteClient::Provider() const {
-  return inner_ ? inner_->Provider() : "cassette";
-}
+std::string CassetteClient::Provider() const { return inner_ ? inner_->Provider() : "cassette"; }
 
 Result<ChatResponse> CassetteClient::Complete(const ChatRequest& request) {
   std::string key = RequestKey(request);

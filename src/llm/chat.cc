@@ -5,12 +5,9 @@ namespace lakeqa::llm {
 
 std::string_view RoleName(Role role) {
   switch (role) {
-    case Role::kUser:
-      return "user";
-    case Role::kAssistant:
-      return "assistant";
-    case Role::kTool:
-      return "tool";
+    case Role::kUser: return "user";
+    case Role::kAssistant: return "assistant";
+    case Role::kTool: return "tool";
   }
   return "user";
 }
@@ -65,14 +62,10 @@ static ToolCall ToolCallFromJson(const Json& j) {
 
 static std::string_view ChoiceName(ToolChoice::Kind k) {
   switch (k) {
-    case ToolChoice::Kind::kAuto:
-      return "auto";
-    case ToolChoice::Kind::kRequired:
-      return "required";
-    case ToolChoice::Kind::kNone:
-      return "none";
-    case ToolChoice::Kind::kTool:
-      return "tool";
+    case ToolChoice::Kind::kAuto: return "auto";
+    case ToolChoice::Kind::kRequired: return "required";
+    case ToolChoice::Kind::kNone: return "none";
+    case ToolChoice::Kind::kTool: return "tool";
   }
   return "auto";
 }
@@ -83,8 +76,7 @@ Json ChatRequest::ToJson() const {
     Json jm = {{"role", RoleName(m.role)}, {"content", m.content}};
     if (!m.tool_calls.empty()) {
       jm["tool_calls"] = Json::array();
-      for (const auto& c : m.tool_calls)
-        jm["tool_calls"].push_back(ToolCallJson(c));
+      for (const auto& c : m.tool_calls) jm["tool_calls"].push_back(ToolCallJson(c));
     }
     if (m.role == Role::kTool) {
       jm["tool_call_id"] = m.tool_call_id;
@@ -132,8 +124,7 @@ Usage Usage::FromJson(const Json& j) {
 
 Json ChatResponse::ToJson() const {
   Json calls = Json::array();
-  for (const auto& c : tool_calls)
-    calls.push_back(ToolCallJson(c));
+  for (const auto& c : tool_calls) calls.push_back(ToolCallJson(c));
   return {{"content", content},
           {"tool_calls", std::move(calls)},
           {"usage", usage.ToJson()},
@@ -148,8 +139,7 @@ Result<ChatResponse> ChatResponse::FromJson(const Json& j) {
   ChatResponse r;
   r.content = j["content"].get<std::string>();
   if (j.contains("tool_calls") && j["tool_calls"].is_array()) {
-    for (const auto& c : j["tool_calls"])
-      r.tool_calls.push_back(ToolCallFromJson(c));
+    for (const auto& c : j["tool_calls"]) r.tool_calls.push_back(ToolCallFromJson(c));
   }
   r.usage = Usage::FromJson(j.value("usage", Json::object()));
   r.stop_reason = j.value("stop_reason", "");

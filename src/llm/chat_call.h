@@ -29,8 +29,9 @@ Result<ChatResponse> PostChatAndRead(const std::string& url, const std::vector<s
                                      Result<ChatResponse> (*parse_full)(const Json&, const std::string&)) {
   State state;
   SseParser sse([&](const std::string& event, const std::string& data) { state.Event(event, data, url); });
-  LAKEQA_ASSIGN_OR_RETURN(std::optional<Json> whole,
-                          PostChat(url, headers, body, http, stream ? &sse : nullptr, [&] { state = State(); }));
+  LAKEQA_ASSIGN_OR_RETURN(
+      std::optional<Json> whole,
+      PostChat(url, headers, body, http, stream ? &sse : nullptr, [&] { state = State(); }));
   if (whole) return parse_full(*whole, url);
   return state.Finish(url);
 }

@@ -10,8 +10,8 @@
 
 #include <curl/curl.h>
 
-#include "lakeqa/common/json.h"
 #include "lakeqa/common/http_header.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/log.h"
 #include "lakeqa/common/strings.h"
 
@@ -48,9 +48,7 @@ void GlobalInit() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-bool Retryable(long status) {
-  return status == 429 || status == 408 || status >= 500;
-}
+bool Retryable(long status) { return status == 429 || status == 408 || status >= 500; }
 
 double JitteredBackoffMs(const HttpOptions& o, int attempt) {
   // Full jitter: U(0, min(cap, base * 2^n)), so many parallel tasks hitting one rate limit spread out.
@@ -71,8 +69,7 @@ Result<HttpResponse> HttpPost(const std::string& url, const std::vector<std::str
   HttpResponse resp;
   CallState st{&resp, &on_data};
   curl_slist* hl = nullptr;
-  for (const auto& h : headers)
-    hl = curl_slist_append(hl, h.c_str());
+  for (const auto& h : headers) hl = curl_slist_append(hl, h.c_str());
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_POST, 1L);
   curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
@@ -120,7 +117,8 @@ Result<std::optional<Json>> WholeJsonBody(const HttpResponse& resp, std::string_
   auto ct = resp.headers.find("content-type");
   if (ct == resp.headers.end() || !ct->second.starts_with("application/json")) return std::optional<Json>();
   Json j = Json::parse(resp.body, nullptr, false);
-  if (j.is_discarded()) return ParseError(std::string(url) + ": response is not JSON: " + resp.body.substr(0, 200));
+  if (j.is_discarded())
+    return ParseError(std::string(url) + ": response is not JSON: " + resp.body.substr(0, 200));
   return std::optional<Json>(std::move(j));
 }
 
@@ -164,20 +162,13 @@ Status HttpError(long status, const std::string& body, std::string_view url) {
   if (message.empty()) message = body.substr(0, 300);
   std::string text = "POST " + std::string(url) + ": HTTP " + std::to_string(status) + ": " + message;
   ErrorCode code = ErrorCode::kInvalidArgument;
-  if (status == 401)
-    code = ErrorCode::kUnauthenticated;
-  else if (status == 403)
-    code = ErrorCode::kPermissionDenied;
-  else if (status == 404)
-    code = ErrorCode::kNotFound;
-  else if (status == 408)
-    code = ErrorCode::kTimeout;
-  else if (status == 413)
-    code = ErrorCode::kResourceExhausted;
-  else if (status == 429)
-    code = ErrorCode::kRateLimited;
-  else if (status >= 500)
-    code = ErrorCode::kUnavailable;
+  if (status == 401) code = ErrorCode::kUnauthenticated;
+  else if (status == 403) code = ErrorCode::kPermissionDenied;
+  else if (status == 404) code = ErrorCode::kNotFound;
+  else if (status == 408) code = ErrorCode::kTimeout;
+  else if (status == 413) code = ErrorCode::kResourceExhausted;
+  else if (status == 429) code = ErrorCode::kRateLimited;
+  else if (status >= 500) code = ErrorCode::kUnavailable;
   return Status(code, std::move(text));
 }
 

@@ -11,8 +11,7 @@ namespace {
 constexpr const char* kDefaultBase = "https://api.openai.com/v1";
 
 std::string TrimSlash(std::string s) {
-  while (!s.empty() && s.back() == '/')
-    s.pop_back();
+  while (!s.empty() && s.back() == '/') s.pop_back();
   return s;
 }
 
@@ -53,15 +52,9 @@ Json BuildBody(const ChatRequest& req, bool stream, bool official) {
     }
     body["tools"] = std::move(tools);
     switch (req.tool_choice.kind) {
-      case ToolChoice::Kind::kAuto:
-        body["tool_choice"] = "auto";
-        break;
-      case ToolChoice::Kind::kRequired:
-        body["tool_choice"] = "required";
-        break;
-      case ToolChoice::Kind::kNone:
-        body["tool_choice"] = "none";
-        break;
+      case ToolChoice::Kind::kAuto: body["tool_choice"] = "auto"; break;
+      case ToolChoice::Kind::kRequired: body["tool_choice"] = "required"; break;
+      case ToolChoice::Kind::kNone: body["tool_choice"] = "none"; break;
       case ToolChoice::Kind::kTool:
         body["tool_choice"] = {{"type", "function"}, {"function", {{"name", req.tool_choice.tool}}}};
         break;

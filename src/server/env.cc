@@ -30,8 +30,7 @@ Result<std::unique_ptr<Env>> OpenEnv(std::unique_ptr<lake::Store> store, const E
   to.index_dir = options.index_dir;
   to.cache_dir = cache_dir;
   LAKEQA_ASSIGN_OR_RETURN(env->tools, tools::ToolSet::Open(std::move(store), to));
-  env->sessions =
-      std::make_unique<SessionManager>(*env->tools, sessions_dir, options.limits, options.policy);
+  env->sessions = std::make_unique<SessionManager>(*env->tools, sessions_dir, options.limits, options.policy);
   return env;
 }
 

@@ -30,10 +30,8 @@ using Clock = std::chrono::steady_clock;
 // HTTP's optional whitespace (RFC 9110, OWS: spaces and tabs) around a header value; not lakeqa::Trim,
 // which also takes line ends.
 std::string_view TrimOws(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
 
@@ -137,7 +135,8 @@ bool ParseRequestHead(std::string_view head, HttpRequest* req, HeadError* error)
   std::string_view version = line.substr(sp2 + 1);
   if (req->method.empty() || !std::all_of(req->method.begin(), req->method.end(), IsTokenChar))
     return fail(400, "malformed method in the request line");
-  if (version != "HTTP/1.1" && version != "HTTP/1.0") return fail(505, "only HTTP/1.1 and HTTP/1.0 are served");
+  if (version != "HTTP/1.1" && version != "HTTP/1.0")
+    return fail(505, "only HTTP/1.1 and HTTP/1.0 are served");
   if (req->target.empty() || req->target[0] != '/') return fail(400, "the request target must be a path");
   size_t q = req->target.find('?');
   req->path = req->target.substr(0, q);
@@ -247,10 +246,8 @@ struct HttpCore::Loop {
       }
     }
     std::vector<int> fds;
-    for (auto& [fd, c] : conns)
-      fds.push_back(fd);
-    for (int fd : fds)
-      Close(fd);
+    for (auto& [fd, c] : conns) fds.push_back(fd);
+    for (int fd : fds) Close(fd);
   }
 
   void Accept() {
@@ -268,7 +265,8 @@ struct HttpCore::Loop {
         std::string r = Serialize(
             ErrorResponse(503, "resource_exhausted",
                           "too many open connections (limits: " + std::to_string(limits.max_connections) +
-                              " in all, " + std::to_string(limits.max_connections_per_client) + " per client)"),
+                              " in all, " + std::to_string(limits.max_connections_per_client) +
+                              " per client)"),
             true);
         (void)!::send(fd, r.data(), r.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
         ::close(fd);
@@ -386,10 +384,10 @@ struct HttpCore::Loop {
           return Refuse(c, ErrorResponse(400, "invalid_argument", "malformed Content-Length '" + cl + "'"));
       }
       if (len > limits.max_body_bytes)
-        return Refuse(c, ErrorResponse(413, "resource_exhausted",
-                                       "the request body of " + std::to_string(len) +
-                                           " bytes is over the limit of " + std::to_string(limits.max_body_bytes) +
-                                           " bytes (--max-body-bytes)"));
+        return Refuse(
+            c, ErrorResponse(413, "resource_exhausted",
+                             "the request body of " + std::to_string(len) + " bytes is over the limit of " +
+                                 std::to_string(limits.max_body_bytes) + " bytes (--max-body-bytes)"));
       c.body_len = len;
       c.state = State::kBody;
       c.deadline = Clock::now() + std::chrono::milliseconds(limits.body_timeout_ms);
@@ -445,8 +443,8 @@ struct HttpCore::Loop {
     c.out_off = 0;
     c.closed.reset();
     c.state = State::kHead;
-    c.deadline = Clock::now() + std::chrono::milliseconds(c.in.empty() ? limits.idle_timeout_ms
-                                                                        : limits.header_timeout_ms);
+    c.deadline = Clock::now() +
+                 std::chrono::milliseconds(c.in.empty() ? limits.idle_timeout_ms : limits.header_timeout_ms);
     Watch(c, EPOLLIN | EPOLLRDHUP);
     if (!c.in.empty()) Process(c);
   }
@@ -511,13 +509,13 @@ struct HttpCore::Loop {
       Conn& c = *conns[fd];
       if ((c.state == State::kHead && !c.in.empty()) || c.state == State::kBody) {
         // A request that did not arrive in time: say so (best effort), then close.
-        std::string r = Serialize(ErrorResponse(408, "timeout",
-                                                c.state == State::kBody
-                                                    ? "the request body did not arrive within " +
-                                                          std::to_string(limits.body_timeout_ms) + " ms"
-                                                    : "the request head did not arrive within " +
-                                                          std::to_string(limits.header_timeout_ms) + " ms"),
-                                  true);
+        std::string r = Serialize(
+            ErrorResponse(408, "timeout",
+                          c.state == State::kBody ? "the request body did not arrive within " +
+                                                        std::to_string(limits.body_timeout_ms) + " ms"
+                                                  : "the request head did not arrive within " +
+                                                        std::to_string(limits.header_timeout_ms) + " ms"),
+            true);
         (void)!::send(fd, r.data(), r.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
       }
       Close(fd);
@@ -566,7 +564,8 @@ Status HttpCore::Bind(const std::string& host, int port) {
   std::string h = host == "localhost" ? "127.0.0.1" : host;
   int rc = ::getaddrinfo(h.c_str(), std::to_string(port).c_str(), &hints, &res);
   if (rc != 0) return InvalidArgument("cannot resolve listen host '" + host + "': " + ::gai_strerror(rc));
-  std::string where = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  std::string where =
+      (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
   int fd = ::socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     ::freeaddrinfo(res);

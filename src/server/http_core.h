@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "lakeqa/exec/sandbox.h"
 #include "lakeqa/common/status.h"
+#include "lakeqa/exec/sandbox.h"
 #include "lakeqa/server/server.h"
 
 namespace lakeqa::server {
@@ -35,7 +35,9 @@ struct HttpResponse {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
-  void SetHeader(std::string name, std::string value) { headers.emplace_back(std::move(name), std::move(value)); }
+  void SetHeader(std::string name, std::string value) {
+    headers.emplace_back(std::move(name), std::move(value));
+  }
 };
 
 using HttpHandler = std::function<void(const HttpRequest&, HttpResponse&)>;

@@ -31,7 +31,8 @@ std::string HostOnly(const std::string& authority) {
     return close == std::string::npos ? authority : authority.substr(1, close - 1);
   }
   size_t colon = authority.find(':');
-  if (colon != std::string::npos && authority.find(':', colon + 1) != std::string::npos) return authority;  // bare v6
+  if (colon != std::string::npos && authority.find(':', colon + 1) != std::string::npos)
+    return authority;  // bare v6
   return authority.substr(0, colon);
 }
 
@@ -89,7 +90,8 @@ bool IsLoopbackOrigin(const std::string& origin) {
   size_t port_at = rest[0] == '[' ? rest.find("]:") : rest.find(':');
   if (port_at != std::string::npos) {
     std::string port = rest.substr(port_at + (rest[0] == '[' ? 2 : 1));
-    if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) return false;
+    if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos)
+      return false;
   }
   return IsLoopbackHost(host);
 }
@@ -185,15 +187,17 @@ struct HttpServer::Impl {
     std::string host = HostOnly(host_hdr);
     if (!HostAllowed(host)) {
       SendError(res, Status(ErrorCode::kPermissionDenied,
-                            "Host '" + host_hdr + "' is not allowed: only loopback names, the listen address and "
-                                                  "--allowed-host entries are served (DNS rebinding protection)"));
+                            "Host '" + host_hdr +
+                                "' is not allowed: only loopback names, the listen address and "
+                                "--allowed-host entries are served (DNS rebinding protection)"));
       return false;
     }
     std::string origin = req.Header("origin");
     if (req.HasHeader("origin") && !IsLoopbackOrigin(origin) && !OriginConfigured(origin)) {
       SendError(res, Status(ErrorCode::kPermissionDenied,
-                            "Origin '" + origin + "' is not allowed: only loopback origins and --allowed-origin "
-                                                  "entries are served (cross-site requests are refused)"));
+                            "Origin '" + origin +
+                                "' is not allowed: only loopback origins and --allowed-origin "
+                                "entries are served (cross-site requests are refused)"));
       return false;
     }
     if (OriginConfigured(origin)) {
@@ -204,7 +208,8 @@ struct HttpServer::Impl {
     if (req.method == "OPTIONS") {
       // A CORS preflight: answered only for configured origins (no CORS otherwise).
       if (!OriginConfigured(origin)) {
-        SendError(res, Status(ErrorCode::kPermissionDenied, "CORS is not enabled for this origin (--allowed-origin)"));
+        SendError(res, Status(ErrorCode::kPermissionDenied,
+                              "CORS is not enabled for this origin (--allowed-origin)"));
         return false;
       }
       res.status = 204;
@@ -219,8 +224,8 @@ struct HttpServer::Impl {
       std::string auth = req.Header("authorization");
       bool bearer = auth.size() > 7 && ToLowerAscii(auth.substr(0, 7)) == "bearer ";
       if (!bearer || !ConstantTimeEquals(auth.substr(7), options.token)) {
-        res.SetHeader("WWW-Authenticate",
-                      bearer ? R"(Bearer realm="lakeqa", error="invalid_token")" : R"(Bearer realm="lakeqa")");
+        res.SetHeader("WWW-Authenticate", bearer ? R"(Bearer realm="lakeqa", error="invalid_token")"
+                                                 : R"(Bearer realm="lakeqa")");
         SendError(res, Status(ErrorCode::kUnauthenticated,
                               "missing or wrong bearer token (Authorization: Bearer <token>)"));
         return false;
@@ -233,13 +238,13 @@ struct HttpServer::Impl {
     if (!Gate(req, res)) return;
     // /v1/sessions/{id}[/trace | /tools/{tool}]
     std::vector<std::string_view> seg;
-    for (auto part : Split(std::string_view(req.path).substr(1), '/'))
-      seg.push_back(part);
+    for (auto part : Split(std::string_view(req.path).substr(1), '/')) seg.push_back(part);
     const std::string& path = req.path;
     auto only = [&](const char* method) {
       if (req.method == method) return true;
       res.SetHeader("Allow", method);
-      SendError(res, Status(ErrorCode::kInvalidArgument, req.method + " " + path + " is not served; use " + method));
+      SendError(res, Status(ErrorCode::kInvalidArgument,
+                            req.method + " " + path + " is not served; use " + method));
       res.status = 405;
       return false;
     };
@@ -271,7 +276,8 @@ struct HttpServer::Impl {
       if (req.method == "DELETE") return McpDelete(req, res);
       // No server-initiated stream: this server only answers requests.
       res.SetHeader("Allow", "POST, DELETE");
-      SendJson(res, 405, ErrorJson(Unsupported(req.method + " /mcp is not offered (no SSE stream); POST requests")));
+      SendJson(res, 405,
+               ErrorJson(Unsupported(req.method + " /mcp is not offered (no SSE stream); POST requests")));
     } else if (!ServeMount(options.mounts, req, res)) {
       SendJson(res, 404, ErrorJson(NotFound("no route " + req.method + " " + path + " (docs/api.md)")));
     }
@@ -300,11 +306,14 @@ struct HttpServer::Impl {
   void McpDelete(const HttpRequest& req, HttpResponse& res) {
     std::string id = req.Header("mcp-session-id");
     if (id.empty())
-      return SendJson(res, 400, mcp::RpcError(nullptr, mcp::kInvalidRequest, "DELETE /mcp needs the Mcp-Session-Id header"));
+      return SendJson(
+          res, 400,
+          mcp::RpcError(nullptr, mcp::kInvalidRequest, "DELETE /mcp needs the Mcp-Session-Id header"));
     {
       std::lock_guard<std::mutex> lock(mcp_mu);
       if (mcp.erase(id) == 0)
-        return SendJson(res, 404, mcp::RpcError(nullptr, -32001, "no MCP session " + id + " (closed or expired)"));
+        return SendJson(res, 404,
+                        mcp::RpcError(nullptr, -32001, "no MCP session " + id + " (closed or expired)"));
     }
     (void)sessions.Close(id);
     res.status = 204;
@@ -322,8 +331,7 @@ struct HttpServer::Impl {
       res.status = status;
       res.SetHeader("Content-Type", "text/event-stream");
       res.SetHeader("Cache-Control", "no-cache");
-      for (const auto& n : notes)
-        res.body += "event: message\ndata: " + DumpJson(n) + "\n\n";
+      for (const auto& n : notes) res.body += "event: message\ndata: " + DumpJson(n) + "\n\n";
       res.body += "event: message\ndata: " + DumpJson(*reply) + "\n\n";
       return;
     }
@@ -339,11 +347,13 @@ struct HttpServer::Impl {
     std::string hv = req.Header("mcp-protocol-version");
     if (hv.empty()) return "missing MCP-Protocol-Version header";
     if (hv != body_version)
-      return "MCP-Protocol-Version header '" + hv + "' does not match _meta protocol version '" + body_version + "'";
+      return "MCP-Protocol-Version header '" + hv + "' does not match _meta protocol version '" +
+             body_version + "'";
     std::string method = body["method"].get<std::string>();
     if (!req.HasHeader("mcp-method")) return "missing Mcp-Method header";
     if (req.Header("mcp-method") != method)
-      return "Mcp-Method header '" + req.Header("mcp-method") + "' does not match body method '" + method + "'";
+      return "Mcp-Method header '" + req.Header("mcp-method") + "' does not match body method '" + method +
+             "'";
     const char* field = method == "tools/call" || method == "prompts/get" ? "name"
                         : method == "resources/read"                      ? "uri"
                                                                           : nullptr;
@@ -352,11 +362,14 @@ struct HttpServer::Impl {
       std::string name = req.Header("mcp-name");
       if (StartsWith(name, "=?base64?") && EndsWith(name, "?=")) {
         std::string decoded;
-        if (!mcp::Base64Decode(name.substr(9, name.size() - 11), &decoded)) return "malformed base64 Mcp-Name header";
+        if (!mcp::Base64Decode(name.substr(9, name.size() - 11), &decoded))
+          return "malformed base64 Mcp-Name header";
         name = decoded;
       }
-      std::string want = params.contains(field) && params[field].is_string() ? params[field].get<std::string>() : "";
-      if (name != want) return "Mcp-Name header value '" + name + "' does not match body value '" + want + "'";
+      std::string want =
+          params.contains(field) && params[field].is_string() ? params[field].get<std::string>() : "";
+      if (name != want)
+        return "Mcp-Name header value '" + name + "' does not match body value '" + want + "'";
     }
     return "";
   }
@@ -382,13 +395,15 @@ struct HttpServer::Impl {
     if (modern_body || header_version == kMcpModernVersion) {
       // The stateless revision: no session header, every request on its own.
       if (!modern_body)
-        return SendJson(res, 400, mcp::RpcError(id, mcp::kInvalidParams,
-                                                std::string("protocol ") + kMcpModernVersion +
-                                                    " requests carry _meta[\"" + mcp::kMetaVersion + "\"] and _meta[\"" +
-                                                    mcp::kMetaCapabilities + "\"]"));
+        return SendJson(
+            res, 400,
+            mcp::RpcError(id, mcp::kInvalidParams,
+                          std::string("protocol ") + kMcpModernVersion + " requests carry _meta[\"" +
+                              mcp::kMetaVersion + "\"] and _meta[\"" + mcp::kMetaCapabilities + "\"]"));
       if (body->contains("method") && (*body)["method"].is_string()) {
         std::string why = HeaderMismatch(req, *body);
-        if (!why.empty()) return SendJson(res, 400, mcp::RpcError(id, mcp::kHeaderMismatch, "Header mismatch: " + why));
+        if (!why.empty())
+          return SendJson(res, 400, mcp::RpcError(id, mcp::kHeaderMismatch, "Header mismatch: " + why));
       }
       McpConnection stateless(sessions, options.input, req.peer);
       auto reply = stateless.Handle(*body, ctx);
@@ -397,8 +412,10 @@ struct HttpServer::Impl {
     if (!header_version.empty()) {
       const auto& known = LegacyMcpVersions();
       if (std::find(known.begin(), known.end(), header_version) == known.end())
-        return SendJson(res, 400, mcp::RpcError(id, mcp::kUnsupportedProtocolVersion, "Unsupported protocol version",
-                                                {{"supported", mcp::SupportedVersions()}, {"requested", header_version}}));
+        return SendJson(
+            res, 400,
+            mcp::RpcError(id, mcp::kUnsupportedProtocolVersion, "Unsupported protocol version",
+                          {{"supported", mcp::SupportedVersions()}, {"requested", header_version}}));
     }
     std::string sid = req.Header("mcp-session-id");
     bool initialize = body->is_object() && body->value("method", "") == "initialize";
@@ -441,9 +458,7 @@ struct HttpServer::Impl {
 HttpServer::HttpServer(SessionManager& sessions, ServerOptions options)
     : impl_(std::make_unique<Impl>(sessions, std::move(options))) {}
 
-HttpServer::~HttpServer() {
-  Stop();
-}
+HttpServer::~HttpServer() { Stop(); }
 
 Status HttpServer::Start() {
   std::string host;
@@ -451,8 +466,8 @@ Status HttpServer::Start() {
   LAKEQA_RETURN_IF_ERROR(CheckListen(impl_->options.listen, impl_->options.token, &host, &port));
   impl_->listen_host = host;
   Impl* impl = impl_.get();
-  impl_->core = std::make_unique<HttpCore>(impl_->options.http,
-                                           [impl](const HttpRequest& req, HttpResponse& res) { impl->Handle(req, res); });
+  impl_->core = std::make_unique<HttpCore>(
+      impl_->options.http, [impl](const HttpRequest& req, HttpResponse& res) { impl->Handle(req, res); });
   LAKEQA_RETURN_IF_ERROR(impl_->core->Bind(host, port));
   port_ = impl_->core->port();
   impl_->core->Start();

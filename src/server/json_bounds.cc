@@ -13,18 +13,16 @@ Result<Json> ParseJsonBounded(std::string_view text, std::string_view where, con
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
       if (++depth > limits.max_depth) {
         auto [line, col] = LineColumn(text, i);
         return ResourceExhausted(std::string(where) + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                                 ": JSON nested deeper than the limit of " + std::to_string(limits.max_depth) +
-                                 " levels");
+                                 ": JSON nested deeper than the limit of " +
+                                 std::to_string(limits.max_depth) + " levels");
       }
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
@@ -38,9 +36,7 @@ Result<Json> ParseJsonBounded(std::string_view text, std::string_view where, con
 namespace lakeqa::server::mcp {
 namespace {
 
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 // A JSON-RPC id from its token text: a string or an integer, else null.
 Json IdFromToken(std::string_view token) {
@@ -53,18 +49,15 @@ Json IdFromToken(std::string_view token) {
 constexpr size_t kEnd = std::string_view::npos;
 
 size_t SkipSpace(std::string_view s, size_t i) {
-  while (i < s.size() && IsSpace(s[i]))
-    ++i;
+  while (i < s.size() && IsSpace(s[i])) ++i;
   return i < s.size() ? i : kEnd;
 }
 
 // s[i] is an opening quote: the index after the closing one.
 size_t SkipString(std::string_view s, size_t i) {
   for (++i; i < s.size(); ++i) {
-    if (s[i] == '\\')
-      ++i;
-    else if (s[i] == '"')
-      return i + 1;
+    if (s[i] == '\\') ++i;
+    else if (s[i] == '"') return i + 1;
   }
   return kEnd;
 }
@@ -86,8 +79,7 @@ size_t SkipValue(std::string_view s, size_t i) {
     }
     return kEnd;
   }
-  while (i < s.size() && s[i] != ',' && s[i] != '}' && !IsSpace(s[i]))
-    ++i;
+  while (i < s.size() && s[i] != ',' && s[i] != '}' && !IsSpace(s[i])) ++i;
   return i < s.size() ? i : kEnd;
 }
 
@@ -117,8 +109,7 @@ Json IdFromHead(std::string_view s) {
 // Backward over the top-level members from the end of the message (where the TypeScript SDK writes the
 // id). Indices are one past the character looked at; 0 means the text ran out.
 size_t SkipSpaceBack(std::string_view s, size_t j) {
-  while (j > 0 && IsSpace(s[j - 1]))
-    --j;
+  while (j > 0 && IsSpace(s[j - 1])) --j;
   return j;
 }
 
@@ -128,8 +119,7 @@ size_t StringStartBack(std::string_view s, size_t j) {
   for (size_t k = j - 1; k-- > 0;) {
     if (s[k] != '"') continue;
     size_t slashes = 0;
-    while (slashes < k && s[k - 1 - slashes] == '\\')
-      ++slashes;
+    while (slashes < k && s[k - 1 - slashes] == '\\') ++slashes;
     if (slashes == k && slashes > 0) return kEnd;
     if (slashes % 2 == 0) return k;
   }
@@ -156,8 +146,7 @@ size_t ValueStartBack(std::string_view s, size_t j) {
     }
     return kEnd;
   }
-  while (j > 0 && s[j - 1] != ',' && s[j - 1] != ':' && s[j - 1] != '{' && !IsSpace(s[j - 1]))
-    --j;
+  while (j > 0 && s[j - 1] != ',' && s[j - 1] != ':' && s[j - 1] != '{' && !IsSpace(s[j - 1])) --j;
   return j > 0 ? j : kEnd;
 }
 

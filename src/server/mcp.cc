@@ -35,21 +35,21 @@ bool IsErrorResult(const Json& r) {
 }
 
 Json ToolResult(const Json& r) {
-  Json result = {{"content", Json::array({{{"type", "text"}, {"text", DumpJson(r)}}})}, {"isError", IsErrorResult(r)}};
+  Json result = {{"content", Json::array({{{"type", "text"}, {"text", DumpJson(r)}}})},
+                 {"isError", IsErrorResult(r)}};
   if (r.is_object()) result["structuredContent"] = r;
   return result;
 }
 
-bool ValidId(const Json& id) {
-  return id.is_string() || id.is_number_integer() || id.is_number_unsigned();
-}
+bool ValidId(const Json& id) { return id.is_string() || id.is_number_integer() || id.is_number_unsigned(); }
 
 // Status of a resource/prompt/completion failure as a JSON-RPC error (modern revisions use -32602 for a
 // missing resource, earlier ones -32002).
 Json StatusError(const Json& id, const Status& st, bool modern) {
   int code = kInternalError;
   if (st.code() == ErrorCode::kNotFound) code = modern ? kInvalidParams : kResourceNotFoundLegacy;
-  if (st.code() == ErrorCode::kInvalidArgument || st.code() == ErrorCode::kPermissionDenied) code = kInvalidParams;
+  if (st.code() == ErrorCode::kInvalidArgument || st.code() == ErrorCode::kPermissionDenied)
+    code = kInvalidParams;
   return RpcError(id, code, st.message());
 }
 
@@ -80,17 +80,20 @@ struct McpConnection::Impl {
                                                        "'jsonrpc' must be \"2.0\""))
                         : std::nullopt;
     if (is_request && !ValidId(m["id"]))
-      return RpcError(nullptr, kInvalidRequest, "a request id must be a string or an integer, got " +
-                                                    std::string(m["id"].type_name()));
+      return RpcError(nullptr, kInvalidRequest,
+                      "a request id must be a string or an integer, got " + std::string(m["id"].type_name()));
     Json id = is_request ? m["id"] : Json();
     if (!m["method"].is_string())
-      return is_request ? std::optional<Json>(RpcError(id, kInvalidRequest, "method must be a string")) : std::nullopt;
+      return is_request ? std::optional<Json>(RpcError(id, kInvalidRequest, "method must be a string"))
+                        : std::nullopt;
     std::string method = m["method"];
     Json params = m.contains("params") ? m["params"] : Json::object();
     if (!params.is_object())
-      return is_request ? std::optional<Json>(RpcError(id, kInvalidParams, "params must be an object")) : std::nullopt;
+      return is_request ? std::optional<Json>(RpcError(id, kInvalidParams, "params must be an object"))
+                        : std::nullopt;
     if (!is_request) {
-      if (method == "notifications/cancelled" && params.contains("requestId")) self.Cancel(params["requestId"]);
+      if (method == "notifications/cancelled" && params.contains("requestId"))
+        self.Cancel(params["requestId"]);
       return std::nullopt;  // notifications/initialized and the rest need no answer
     }
     if (params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains(kMetaVersion))
@@ -104,8 +107,9 @@ struct McpConnection::Impl {
     if (!meta[kMetaVersion].is_string())
       return RpcError(id, kInvalidParams, std::string("_meta[\"") + kMetaVersion + "\"] must be a string");
     if (!meta.contains(kMetaCapabilities) || !meta[kMetaCapabilities].is_object())
-      return RpcError(id, kInvalidParams,
-                      std::string("_meta[\"") + kMetaCapabilities + "\"] (an object) is required on every request");
+      return RpcError(
+          id, kInvalidParams,
+          std::string("_meta[\"") + kMetaCapabilities + "\"] (an object) is required on every request");
     std::string version = meta[kMetaVersion];
     if (version != kMcpModernVersion)
       return RpcError(id, kUnsupportedProtocolVersion, "Unsupported protocol version",
@@ -147,8 +151,8 @@ struct McpConnection::Impl {
     return c;
   }
 
-  std::optional<Json> Legacy(McpConnection& self, const Json& id, const std::string& method, const Json& params,
-                             const McpCallContext& ctx) {
+  std::optional<Json> Legacy(McpConnection& self, const Json& id, const std::string& method,
+                             const Json& params, const McpCallContext& ctx) {
     if (method == "initialize") {
       std::string version = kMcpProtocolVersion;
       if (params.contains("protocolVersion") && params["protocolVersion"].is_string()) {
@@ -183,9 +187,10 @@ struct McpConnection::Impl {
                      ? LogLevelRank(params["level"].get<std::string>())
                      : -1;
       if (rank < 0)
-        return RpcError(id, kInvalidParams,
-                        "logging/setLevel needs 'level': debug, info, notice, warning, error, critical, alert or "
-                        "emergency");
+        return RpcError(
+            id, kInvalidParams,
+            "logging/setLevel needs 'level': debug, info, notice, warning, error, critical, alert or "
+            "emergency");
       std::lock_guard<std::mutex> lock(mu);
       log_rank = rank;
       return RpcResult(id, Json::object());
@@ -207,11 +212,14 @@ struct McpConnection::Impl {
     if (method == "tools/list") return RpcResult(id, {{"tools", ToolList(modern)}});
     if (method == "tools/call") return CallTool(id, params, ctx, modern, log_rank, std::move(legacy_session));
     if (method == "resources/list") {
-      std::string cursor = params.contains("cursor") && params["cursor"].is_string() ? params["cursor"].get<std::string>() : "";
+      std::string cursor = params.contains("cursor") && params["cursor"].is_string()
+                               ? params["cursor"].get<std::string>()
+                               : "";
       auto r = ListResources(tools, cursor);
       return r.ok() ? RpcResult(id, *r) : StatusError(id, r.status(), modern);
     }
-    if (method == "resources/templates/list") return RpcResult(id, {{"resourceTemplates", ResourceTemplates()}});
+    if (method == "resources/templates/list")
+      return RpcResult(id, {{"resourceTemplates", ResourceTemplates()}});
     if (method == "resources/read") {
       if (!params.contains("uri") || !params["uri"].is_string())
         return RpcError(id, kInvalidParams, "resources/read needs a string 'uri'");
@@ -242,26 +250,29 @@ struct McpConnection::Impl {
     std::string name = params["name"];
     if (!tools::ToolSet::Known(name) && !(modern && IsSessionTool(name)))
       return RpcError(id, kInvalidParams, "unknown tool: " + name);
-    Json args = params.contains("arguments") && !params["arguments"].is_null() ? params["arguments"] : Json::object();
+    Json args =
+        params.contains("arguments") && !params["arguments"].is_null() ? params["arguments"] : Json::object();
     if (!args.is_object()) return RpcError(id, kInvalidParams, "tools/call 'arguments' must be an object");
     bool one_off = false;
     if (modern) {
       std::string handle;
       if (args.contains("session")) {
         if (!args["session"].is_string())
-          return RpcResult(id, ToolResult(ErrorJson(InvalidArgument("argument 'session' must be a string handle"))));
+          return RpcResult(
+              id, ToolResult(ErrorJson(InvalidArgument("argument 'session' must be a string handle"))));
         handle = args["session"];
         args.erase("session");
       }
       if (name == "open_session") {
         auto created = sessions.Create(client);
         if (!created.ok()) return RpcResult(id, ToolResult(ErrorJson(created.status())));
-        return RpcResult(id, ToolResult({{"session", (*created)->id()},
-                                         {"idle_ttl_s", sessions.policy().idle_ttl_s}}));
+        return RpcResult(
+            id, ToolResult({{"session", (*created)->id()}, {"idle_ttl_s", sessions.policy().idle_ttl_s}}));
       }
       if (name == "close_session") {
         if (handle.empty())
-          return RpcResult(id, ToolResult(ErrorJson(InvalidArgument("close_session needs the argument 'session'"))));
+          return RpcResult(
+              id, ToolResult(ErrorJson(InvalidArgument("close_session needs the argument 'session'"))));
         Status st = sessions.Close(handle);
         if (!st.ok()) return RpcResult(id, ToolResult(ErrorJson(st)));
         return RpcResult(id, ToolResult({{"session", handle}, {"closed", true}}));
@@ -298,13 +309,15 @@ struct McpConnection::Impl {
       inflight.erase(key);
     }
     if (one_off) (void)sessions.Close(s->id());
-    if (flag->cancelled()) return std::nullopt;  // cancelled: the client expects nothing more for this request
+    if (flag->cancelled())
+      return std::nullopt;  // cancelled: the client expects nothing more for this request
     Json result = ToolResult(r);
     if (log_rank >= 0 && ctx.notify) {
       bool failed = result["isError"].get<bool>();
       const char* level = failed ? "error" : "info";
       if (LogLevelRank(level) >= log_rank) {
-        Json data = {{"tool", name}, {"elapsed_ms", static_cast<int64_t>(ms)}, {"status", failed ? "error" : "ok"}};
+        Json data = {
+            {"tool", name}, {"elapsed_ms", static_cast<int64_t>(ms)}, {"status", failed ? "error" : "ok"}};
         if (failed && r.is_object() && r.contains("error")) data["error"] = r["error"];
         ctx.notify({{"jsonrpc", "2.0"},
                     {"method", "notifications/message"},
@@ -354,9 +367,10 @@ std::optional<Json> McpConnection::Handle(const Json& message, const McpCallCont
     version = impl_->version_;
   }
   if (version != "2025-03-26")
-    return RpcError(nullptr, kInvalidRequest,
-                    "JSON-RPC batches are accepted only in protocol version 2025-03-26" +
-                        (version.empty() ? std::string(" (initialize first)") : "; this session speaks " + version));
+    return RpcError(
+        nullptr, kInvalidRequest,
+        "JSON-RPC batches are accepted only in protocol version 2025-03-26" +
+            (version.empty() ? std::string(" (initialize first)") : "; this session speaks " + version));
   if (message.empty()) return RpcError(nullptr, kInvalidRequest, "an empty batch");
   Json replies = Json::array();
   for (const auto& m : message) {

@@ -29,18 +29,21 @@ const std::vector<tools::ToolSpec>& SessionSpecs() {
     open.input_schema = {{"type", "object"}, {"properties", Json::object()}};
     open.compact_view = false;
     open.mcp = {"Open a sandbox session (a handle)", false, false, false};
-    open.output_schema = {{"type", "object"},
-                          {"properties", {{"session", {{"type", "string"}}}, {"idle_ttl_s", {{"type", "integer"}}}}}};
+    open.output_schema = {
+        {"type", "object"},
+        {"properties", {{"session", {{"type", "string"}}}, {"idle_ttl_s", {{"type", "integer"}}}}}};
     tools::ToolSpec close;
     close.name = "close_session";
     close.description = "Close a sandbox session and delete its files.";
-    close.input_schema = {{"type", "object"},
-                          {"properties", {{"session", {{"type", "string"}, {"description", "Handle from open_session"}}}}},
-                          {"required", {"session"}}};
+    close.input_schema = {
+        {"type", "object"},
+        {"properties", {{"session", {{"type", "string"}, {"description", "Handle from open_session"}}}}},
+        {"required", {"session"}}};
     close.compact_view = false;
     close.mcp = {"Close a sandbox session", false, true, true};
-    close.output_schema = {{"type", "object"},
-                           {"properties", {{"session", {{"type", "string"}}}, {"closed", {{"type", "boolean"}}}}}};
+    close.output_schema = {
+        {"type", "object"},
+        {"properties", {{"session", {{"type", "string"}}}, {"closed", {{"type", "boolean"}}}}}};
     return std::vector<tools::ToolSpec>{open, close};
   }();
   return specs;
@@ -60,11 +63,12 @@ Json Decorate(const tools::ToolSpec& spec, bool modern) {
   if (modern && !IsSessionTool(spec.name)) {
     Json& props = tool["inputSchema"]["properties"];
     if (props.is_null()) props = Json::object();
-    props["session"] = {{"type", "string"},
-                        {"description", spec.needs_sandbox
-                                            ? "Session handle from open_session (the sandbox this call works in)"
-                                            : "Session handle from open_session (optional: without one the call "
-                                              "runs in a fresh session closed after it)"}};
+    props["session"] = {
+        {"type", "string"},
+        {"description", spec.needs_sandbox
+                            ? "Session handle from open_session (the sandbox this call works in)"
+                            : "Session handle from open_session (optional: without one the call "
+                              "runs in a fresh session closed after it)"}};
     if (spec.needs_sandbox) tool["inputSchema"]["required"].push_back("session");
   }
   return tool;
@@ -101,12 +105,12 @@ Result<ResourceRef> ParseUri(tools::ToolSet& tools, const std::string& uri) {
   r.dataset = rest.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
   if (b != std::string::npos) r.path = rest.substr(b + 1);
   bool known = false;
-  for (const auto& n : tools.namespaces())
-    known = known || n == r.ns;
+  for (const auto& n : tools.namespaces()) known = known || n == r.ns;
   if (!known) return NotFound("no namespace '" + r.ns + "' in the lake (resource " + uri + ")");
   LAKEQA_RETURN_IF_ERROR(tools::ValidateRelativePath(r.dataset, "dataset in the resource URI"));
   if (r.dataset.find('/') != std::string::npos) return InvalidArgument("bad dataset in resource URI " + uri);
-  if (b != std::string::npos) LAKEQA_RETURN_IF_ERROR(tools::ValidateRelativePath(r.path, "path in the resource URI"));
+  if (b != std::string::npos)
+    LAKEQA_RETURN_IF_ERROR(tools::ValidateRelativePath(r.path, "path in the resource URI"));
   return r;
 }
 
@@ -122,9 +126,7 @@ Json RpcResult(const Json& id, Json result) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
 }
 
-Json ServerInfo() {
-  return {{"name", "lakeqa"}, {"title", "LakeQA data lake tools"}, {"version", "0.1.0"}};
-}
+Json ServerInfo() { return {{"name", "lakeqa"}, {"title", "LakeQA data lake tools"}, {"version", "0.1.0"}}; }
 
 std::string Instructions() {
   return "Tools over a data lake: search or search_keyword for datasets, list_files, inspect_file, download "
@@ -134,14 +136,11 @@ std::string Instructions() {
 
 Json SupportedVersions() {
   Json v = Json::array({kMcpModernVersion});
-  for (const auto& s : LegacyMcpVersions())
-    v.push_back(s);
+  for (const auto& s : LegacyMcpVersions()) v.push_back(s);
   return v;
 }
 
-bool IsSessionTool(std::string_view name) {
-  return name == "open_session" || name == "close_session";
-}
+bool IsSessionTool(std::string_view name) { return name == "open_session" || name == "close_session"; }
 
 bool NeedsSandbox(std::string_view name) {
   const tools::ToolSpec* spec = tools::FindToolSpec(name);
@@ -150,11 +149,9 @@ bool NeedsSandbox(std::string_view name) {
 
 Json ToolList(bool modern) {
   Json out = Json::array();
-  for (const auto& spec : tools::ToolSpecs())
-    out.push_back(Decorate(spec, modern));
+  for (const auto& spec : tools::ToolSpecs()) out.push_back(Decorate(spec, modern));
   if (modern) {
-    for (const auto& spec : SessionSpecs())
-      out.push_back(Decorate(spec, true));
+    for (const auto& spec : SessionSpecs()) out.push_back(Decorate(spec, true));
   }
   return out;
 }
@@ -227,16 +224,20 @@ Result<Json> ReadResource(tools::ToolSet& tools, const std::string& uri) {
     if (page.objects.empty()) return NotFound("no dataset " + ref.ns + "/" + ref.dataset + " in the lake");
     Json files = Json::array();
     for (const auto& o : page.objects)
-      files.push_back({{"path", o.key.substr(prefix.size())}, {"size", o.size}, {"uri", "lakeqa://" + o.key}});
+      files.push_back(
+          {{"path", o.key.substr(prefix.size())}, {"size", o.size}, {"uri", "lakeqa://" + o.key}});
     Json listing = {{"dataset_id", ref.ns + "/" + ref.dataset},
                     {"files", files},
                     {"truncated", !page.next_continuation_token.empty()}};
-    return Json{{"contents", Json::array({{{"uri", uri}, {"mimeType", "application/json"}, {"text", DumpJson(listing)}}})}};
+    return Json{
+        {"contents",
+         Json::array({{{"uri", uri}, {"mimeType", "application/json"}, {"text", DumpJson(listing)}}})}};
   }
   std::string key = prefix + ref.path;
   auto st = tools.store().Stat(key);
   if (!st.ok()) {
-    if (st.status().code() == ErrorCode::kNotFound) return NotFound("no file " + ref.path + " in dataset " + ref.ns + "/" + ref.dataset);
+    if (st.status().code() == ErrorCode::kNotFound)
+      return NotFound("no file " + ref.path + " in dataset " + ref.ns + "/" + ref.dataset);
     return st.status();
   }
   uint64_t n = std::min<uint64_t>(st->size, kResourceReadBytes);
@@ -245,39 +246,39 @@ Result<Json> ReadResource(tools::ToolSet& tools, const std::string& uri) {
   Json c = {{"uri", uri}, {"mimeType", MimeOf(ref.path)}};
   // A cut in the middle of a UTF-8 sequence is still text: drop the partial character.
   std::string_view text = truncated ? TruncateUtf8(bytes, bytes.size()) : std::string_view(bytes);
-  if (IsValidUtf8(text) && text.find('\0') == std::string_view::npos)
-    c["text"] = std::string(text);
-  else
-    c["blob"] = Base64Encode(bytes);
-  c["_meta"] = {{"lakeqa/size_bytes", st->size}, {"lakeqa/bytes_returned", n}, {"lakeqa/truncated", truncated}};
+  if (IsValidUtf8(text) && text.find('\0') == std::string_view::npos) c["text"] = std::string(text);
+  else c["blob"] = Base64Encode(bytes);
+  c["_meta"] = {
+      {"lakeqa/size_bytes", st->size}, {"lakeqa/bytes_returned", n}, {"lakeqa/truncated", truncated}};
   return Json{{"contents", Json::array({c})}};
 }
 
 Json PromptList() {
-  return Json::array({{{"name", "lakeqa_agent"},
-                       {"title", "LakeQA agent"},
-                       {"description",
-                        "The LakeQA agent's instructions and first message for a question: find the datasets, "
-                        "download, compute and submit_answer with the tools of this server."},
-                       {"arguments",
-                        Json::array({{{"name", "question"},
-                                      {"description", "The question to answer from the lake"},
-                                      {"required", true}}})}}});
+  return Json::array(
+      {{{"name", "lakeqa_agent"},
+        {"title", "LakeQA agent"},
+        {"description",
+         "The LakeQA agent's instructions and first message for a question: find the datasets, "
+         "download, compute and submit_answer with the tools of this server."},
+        {"arguments", Json::array({{{"name", "question"},
+                                    {"description", "The question to answer from the lake"},
+                                    {"required", true}}})}}});
 }
 
 Result<Json> GetPrompt(const Json& params) {
   std::string name = params.value("name", "");
   if (name != "lakeqa_agent") return NotFound("no prompt '" + name + "' (prompts/list names lakeqa_agent)");
   const Json* args = params.contains("arguments") ? &params["arguments"] : nullptr;
-  if (args == nullptr || !args->is_object() || !args->contains("question") || !(*args)["question"].is_string() ||
-      (*args)["question"].get<std::string>().empty())
+  if (args == nullptr || !args->is_object() || !args->contains("question") ||
+      !(*args)["question"].is_string() || (*args)["question"].get<std::string>().empty())
     return InvalidArgument("prompt lakeqa_agent needs the argument 'question' (a non-empty string)");
   std::string question = (*args)["question"];
-  return Json{{"description", "LakeQA agent for: " + question.substr(0, 200)},
-              {"messages",
-               Json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", tools::PaperSystemPrompt()}}}},
-                            {{"role", "user"},
-                             {"content", {{"type", "text"}, {"text", tools::PaperFirstUserMessage(question)}}}}})}};
+  return Json{
+      {"description", "LakeQA agent for: " + question.substr(0, 200)},
+      {"messages",
+       Json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", tools::PaperSystemPrompt()}}}},
+                    {{"role", "user"},
+                     {"content", {{"type", "text"}, {"text", tools::PaperFirstUserMessage(question)}}}}})}};
 }
 
 Result<Json> Complete(tools::ToolSet& tools, const Json& params) {
@@ -287,8 +288,8 @@ Result<Json> Complete(tools::ToolSet& tools, const Json& params) {
   std::string arg = params["argument"].value("name", "");
   std::string value = params["argument"].value("value", "");
   std::string ns_hint;
-  if (params.contains("context") && params["context"].is_object() && params["context"].contains("arguments") &&
-      params["context"]["arguments"].is_object())
+  if (params.contains("context") && params["context"].is_object() &&
+      params["context"].contains("arguments") && params["context"]["arguments"].is_object())
     ns_hint = params["context"]["arguments"].value("namespace", "");
   std::vector<std::string> values;
   bool more = false;
@@ -319,7 +320,8 @@ Result<Json> Complete(tools::ToolSet& tools, const Json& params) {
 }
 
 int LogLevelRank(std::string_view level) {
-  static const char* kLevels[] = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+  static const char* kLevels[] = {"debug", "info",     "notice", "warning",
+                                  "error", "critical", "alert",  "emergency"};
   for (int i = 0; i < 8; ++i)
     if (level == kLevels[i]) return i;
   return -1;

@@ -45,7 +45,8 @@ bool IsSessionTool(std::string_view name);  // open_session, close_session
 // Whether a tool needs the caller's sandbox (a handle in the stateless revision).
 bool NeedsSandbox(std::string_view name);
 
-// Resources: datasets (lakeqa://<namespace>/<dataset>) and their files (lakeqa://<namespace>/<dataset>/<path>).
+// Resources: datasets (lakeqa://<namespace>/<dataset>) and their files
+// (lakeqa://<namespace>/<dataset>/<path>).
 Result<Json> ListResources(tools::ToolSet& tools, const std::string& cursor);
 Json ResourceTemplates();
 // Reads a resource with inspect_file's cap (the first 64 KiB of a file; a dataset lists its files).

@@ -101,8 +101,7 @@ Status RunMcpStdio(SessionManager& sessions, std::istream& in, std::ostream& out
   auto wait_for_calls = [&](bool cancel) {
     std::unique_lock<std::mutex> lock(run_mu);
     if (cancel)
-      for (const auto& t : calls)
-        t->Cancel();
+      for (const auto& t : calls) t->Cancel();
     run_cv.wait(lock, [&] { return running == 0; });
   };
 
@@ -126,9 +125,9 @@ Status RunMcpStdio(SessionManager& sessions, std::istream& in, std::ostream& out
     if (line.text.find_first_not_of(" \t\r") == std::string::npos) continue;
     auto parsed = ParseJsonBounded(line.text, "JSON-RPC message", limits.json);
     if (!parsed.ok()) {
-      write(mcp::RpcError(nullptr,
-                          parsed.status().code() == ErrorCode::kParseError ? mcp::kParseError : mcp::kInvalidRequest,
-                          parsed.status().message()));
+      write(mcp::RpcError(
+          nullptr, parsed.status().code() == ErrorCode::kParseError ? mcp::kParseError : mcp::kInvalidRequest,
+          parsed.status().message()));
       continue;
     }
     Json msg = std::move(*parsed);

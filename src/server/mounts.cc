@@ -1,6 +1,6 @@
+#include "server/mounts.h"
 #include "lakeqa/common/hex.h"
 #include "lakeqa/common/strings.h"
-#include "server/mounts.h"
 
 #include <cctype>
 #include <string_view>

@@ -20,8 +20,7 @@ std::string RandomId() {
   }
   if (!ok) {
     std::random_device rd;
-    for (auto& x : b)
-      x = static_cast<unsigned char>(rd());
+    for (auto& x : b) x = static_cast<unsigned char>(rd());
   }
   static const char* kHex = "0123456789abcdef";
   std::string s;
@@ -60,9 +59,7 @@ Result<std::shared_ptr<tools::Session>> SessionManager::Create(const std::string
   return Add(client, true);
 }
 
-Result<std::shared_ptr<tools::Session>> SessionManager::CreateForCall() {
-  return Add("", false);
-}
+Result<std::shared_ptr<tools::Session>> SessionManager::CreateForCall() { return Add("", false); }
 
 Result<std::shared_ptr<tools::Session>> SessionManager::Add(const std::string& client, bool counted) {
   std::string id = RandomId();

@@ -36,10 +36,8 @@ size_t WordCharLen(std::string_view text, size_t i) {
     case UTF8PROC_CATEGORY_ME:
     case UTF8PROC_CATEGORY_ND:
     case UTF8PROC_CATEGORY_NL:
-    case UTF8PROC_CATEGORY_NO:
-      return static_cast<size_t>(n);
-    default:
-      return 0;
+    case UTF8PROC_CATEGORY_NO: return static_cast<size_t>(n);
+    default: return 0;
   }
 }
 
@@ -153,9 +151,9 @@ size_t Analyzer::EmitYearSpan(std::string_view text, size_t begin, uint32_t posi
   if (n != 2 && n != 4) return 0;
   size_t end = j + n;
   // "2007-08-15" is a date and "2008-09a" an identifier: the span must end the word.
-  if (end < text.size() && (WordCharLen(text, end) > 0 ||
-                            (IsConnector(static_cast<unsigned char>(text[end])) && end + 1 < text.size() &&
-                             WordCharLen(text, end + 1) > 0)))
+  if (end < text.size() &&
+      (WordCharLen(text, end) > 0 || (IsConnector(static_cast<unsigned char>(text[end])) &&
+                                      end + 1 < text.size() && WordCharLen(text, end + 1) > 0)))
     return 0;
   int start_year = std::stoi(std::string(text.substr(begin, 4)));
   int end_year = std::stoi(std::string(text.substr(j, n)));
@@ -163,7 +161,8 @@ size_t Analyzer::EmitYearSpan(std::string_view text, size_t begin, uint32_t posi
     end_year += start_year / 100 * 100;
     if (end_year <= start_year) end_year += 100;
   }
-  if (start_year < 1800 || start_year > 2099 || end_year <= start_year || end_year - start_year > 10) return 0;
+  if (start_year < 1800 || start_year > 2099 || end_year <= start_year || end_year - start_year > 10)
+    return 0;
   auto emit = [&](const std::string& term, size_t from, size_t to, TokenKind kind) {
     auto off = static_cast<uint32_t>(terms_.size());
     terms_ += term;

@@ -41,14 +41,11 @@ U32 Decode(std::string_view s) {
 std::string Encode(const U32& s) {
   std::string out;
   out.reserve(s.size());
-  for (char32_t c : s)
-    AppendUtf8(static_cast<uint32_t>(c), out);
+  for (char32_t c : s) AppendUtf8(static_cast<uint32_t>(c), out);
   return out;
 }
 
-utf8proc_category_t Category(char32_t c) {
-  return utf8proc_category(static_cast<utf8proc_int32_t>(c));
-}
+utf8proc_category_t Category(char32_t c) { return utf8proc_category(static_cast<utf8proc_int32_t>(c)); }
 
 // Python's str.isspace(): bidirectional class WS, B or S, or category Zs.
 bool IsSpace(char32_t c) {
@@ -70,10 +67,8 @@ bool IsWord(char32_t c) {
     case UTF8PROC_CATEGORY_LO:
     case UTF8PROC_CATEGORY_ND:
     case UTF8PROC_CATEGORY_NL:
-    case UTF8PROC_CATEGORY_NO:
-      return true;
-    default:
-      return false;
+    case UTF8PROC_CATEGORY_NO: return true;
+    default: return false;
   }
 }
 
@@ -107,10 +102,8 @@ bool IsCaseIgnorable(char32_t c) {
     case 0xFE55:
     case 0xFF07:
     case 0xFF0E:
-    case 0xFF1A:
-      return true;
-    default:
-      break;
+    case 0xFF1A: return true;
+    default: break;
   }
   auto cat = Category(c);
   return cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_ME || cat == UTF8PROC_CATEGORY_CF ||
@@ -143,8 +136,7 @@ U32 PyLower(const U32& s) {
       bool final_sigma = found && IsCased(prev);
       if (final_sigma) {
         size_t k = i + 1;
-        while (k < s.size() && IsCaseIgnorable(s[k]))
-          ++k;
+        while (k < s.size() && IsCaseIgnorable(s[k])) ++k;
         final_sigma = k == s.size() || !IsCased(s[k]);
       }
       out.push_back(final_sigma ? 0x3C2 : 0x3C3);
@@ -157,10 +149,8 @@ U32 PyLower(const U32& s) {
 
 U32 PyStrip(const U32& s) {
   size_t b = 0, e = s.size();
-  while (b < e && IsSpace(s[b]))
-    ++b;
-  while (e > b && IsSpace(s[e - 1]))
-    --e;
+  while (b < e && IsSpace(s[b])) ++b;
+  while (e > b && IsSpace(s[e - 1])) --e;
   return s.substr(b, e - b);
 }
 
@@ -191,12 +181,10 @@ U32 StripPrefix(const U32& s) {
   for (std::string_view word : {std::string_view("final answer"), std::string_view("answer")}) {
     size_t i = 0;
     if (!MatchWordAt(s, 0, word, i)) continue;
-    while (i < s.size() && IsSpace(s[i]))
-      ++i;
+    while (i < s.size() && IsSpace(s[i])) ++i;
     if (i >= s.size() || (s[i] != U':' && s[i] != U'-')) continue;
     ++i;
-    while (i < s.size() && IsSpace(s[i]))
-      ++i;
+    while (i < s.size() && IsSpace(s[i])) ++i;
     return s.substr(i);
   }
   return s;
@@ -216,17 +204,14 @@ std::vector<U32> FindNumbers(const U32& s) {
       continue;
     }
     ++j;  // the \d
-    while (j < s.size() && (IsDecimal(s[j]) || s[j] == U','))
-      ++j;
+    while (j < s.size() && (IsDecimal(s[j]) || s[j] == U',')) ++j;
     if (j < s.size() && s[j] == U'.') ++j;
-    while (j < s.size() && IsDecimal(s[j]))
-      ++j;
+    while (j < s.size() && IsDecimal(s[j])) ++j;
     U32 n;
     for (size_t k = start; k < j; ++k) {
       if (s[k] != U',') n.push_back(s[k]);
     }
-    while (!n.empty() && n.back() == U'.')
-      n.pop_back();
+    while (!n.empty() && n.back() == U'.') n.pop_back();
     out.push_back(std::move(n));
     i = j;
   }
@@ -239,8 +224,7 @@ U32 CleanU32(U32 text, bool single_number_rule = true) {
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] != U'[') continue;
     size_t j = i + 1;
-    while (j < text.size() && text[j] != U'[' && text[j] != U']')
-      ++j;
+    while (j < text.size() && text[j] != U'[' && text[j] != U']') ++j;
     if (j > i + 1 && j < text.size() && text[j] == U']') {
       text = PyStrip(text.substr(i + 1, j - i - 1));
       break;
@@ -353,18 +337,12 @@ std::string PyRepr(const Json& v) {
 
 std::string PythonStr(const Json& v) {
   switch (v.type()) {
-    case Json::value_t::null:
-      return "None";
-    case Json::value_t::boolean:
-      return v.get<bool>() ? "True" : "False";
-    case Json::value_t::string:
-      return v.get<std::string>();
-    case Json::value_t::number_integer:
-      return std::to_string(v.get<int64_t>());
-    case Json::value_t::number_unsigned:
-      return std::to_string(v.get<uint64_t>());
-    case Json::value_t::number_float:
-      return PyReprFloat(v.get<double>());
+    case Json::value_t::null: return "None";
+    case Json::value_t::boolean: return v.get<bool>() ? "True" : "False";
+    case Json::value_t::string: return v.get<std::string>();
+    case Json::value_t::number_integer: return std::to_string(v.get<int64_t>());
+    case Json::value_t::number_unsigned: return std::to_string(v.get<uint64_t>());
+    case Json::value_t::number_float: return PyReprFloat(v.get<double>());
     case Json::value_t::array: {
       std::string out = "[";
       bool first = true;
@@ -385,8 +363,7 @@ std::string PythonStr(const Json& v) {
       }
       return out + "}";
     }
-    default:
-      return DumpJson(v);
+    default: return DumpJson(v);
   }
 }
 
@@ -395,23 +372,15 @@ std::string PythonLower(std::string_view s) { return Encode(PyLower(Decode(s)));
 
 bool PythonTruthy(const Json& v) {
   switch (v.type()) {
-    case Json::value_t::null:
-      return false;
-    case Json::value_t::boolean:
-      return v.get<bool>();
-    case Json::value_t::string:
-      return !v.get_ref<const std::string&>().empty();
-    case Json::value_t::number_integer:
-      return v.get<int64_t>() != 0;
-    case Json::value_t::number_unsigned:
-      return v.get<uint64_t>() != 0;
-    case Json::value_t::number_float:
-      return v.get<double>() != 0.0;
+    case Json::value_t::null: return false;
+    case Json::value_t::boolean: return v.get<bool>();
+    case Json::value_t::string: return !v.get_ref<const std::string&>().empty();
+    case Json::value_t::number_integer: return v.get<int64_t>() != 0;
+    case Json::value_t::number_unsigned: return v.get<uint64_t>() != 0;
+    case Json::value_t::number_float: return v.get<double>() != 0.0;
     case Json::value_t::array:
-    case Json::value_t::object:
-      return !v.empty();
-    default:
-      return true;
+    case Json::value_t::object: return !v.empty();
+    default: return true;
   }
 }
 
@@ -437,9 +406,7 @@ std::string AnswerText(const Json& answer) {
   return PythonStr(a);
 }
 
-std::string CleanAnswer(const Json& answer) {
-  return CleanAnswerText(AnswerText(answer));
-}
+std::string CleanAnswer(const Json& answer) { return CleanAnswerText(AnswerText(answer)); }
 
 std::string CleanAnswerTextKeepingNumbers(std::string_view answer) {
   return Encode(CleanU32(Decode(answer), false));

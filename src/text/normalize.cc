@@ -35,9 +35,9 @@ void FoldAppend(std::string_view in, bool strip_accents, std::string& out) {
   int flags = UTF8PROC_STABLE | UTF8PROC_COMPAT | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD | UTF8PROC_IGNORE;
   if (strip_accents && LatinGreekCyrillic(in)) flags |= UTF8PROC_STRIPMARK;
   utf8proc_uint8_t* mapped = nullptr;
-  utf8proc_ssize_t n = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(in.data()),
-                                    static_cast<utf8proc_ssize_t>(in.size()), &mapped,
-                                    static_cast<utf8proc_option_t>(flags));
+  utf8proc_ssize_t n =
+      utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(in.data()),
+                   static_cast<utf8proc_ssize_t>(in.size()), &mapped, static_cast<utf8proc_option_t>(flags));
   if (n >= 0) {
     out.append(reinterpret_cast<const char*>(mapped), static_cast<size_t>(n));
     std::free(mapped);

@@ -8,21 +8,21 @@ namespace lakeqa::text {
 namespace {
 // Lucene's English stop set (EnglishAnalyzer.ENGLISH_STOP_WORDS_SET), sorted for binary search.
 constexpr std::array<std::string_view, 33> kStopWords = {
-    "a",    "an",    "and",   "are",  "as",   "at",   "be",    "but",  "by",   "for",  "if",
-    "in",   "into",  "is",    "it",   "no",   "not",  "of",    "on",   "or",   "such", "that",
-    "the",  "their", "then",  "there", "these", "they", "this", "to",   "was",  "will", "with"};
+    "a",   "an",    "and",  "are",   "as",    "at",   "be",   "but", "by",  "for",  "if",
+    "in",  "into",  "is",   "it",    "no",    "not",  "of",   "on",  "or",  "such", "that",
+    "the", "their", "then", "there", "these", "they", "this", "to",  "was", "will", "with"};
 
 // Sorted for binary search. Interrogatives, auxiliaries, pronouns and quantifiers: what a question asks
 // for, not what it is about.
 constexpr std::array<std::string_view, 46> kQuestionWords = {
-    "am", "can", "could", "did", "do", "does", "had", "has", "have", "he", "her", "hers", "him", "his",
-    "how", "i", "its", "many", "may", "me", "might", "much", "must", "my", "our", "please", "shall", "she",
-    "should", "them", "us", "we", "were", "what", "whats", "when", "where", "which", "who", "whom", "whose",
-    "why", "would", "you", "your", "yours"};
+    "am",    "can",    "could", "did",  "do",     "does", "had",   "has", "have",  "he",   "her",   "hers",
+    "him",   "his",    "how",   "i",    "its",    "many", "may",   "me",  "might", "much", "must",  "my",
+    "our",   "please", "shall", "she",  "should", "them", "us",    "we",  "were",  "what", "whats", "when",
+    "where", "which",  "who",   "whom", "whose",  "why",  "would", "you", "your",  "yours"};
 // Verbs that open a request.
 constexpr std::array<std::string_view, 14> kRequestWords = {
-    "calculate", "compute", "count", "determine", "find", "get", "give", "identify", "know", "list", "name",
-    "provide", "show", "tell"};
+    "calculate", "compute", "count", "determine", "find",    "get",  "give",
+    "identify",  "know",    "list",  "name",      "provide", "show", "tell"};
 
 template <size_t N>
 constexpr bool Sorted(const std::array<std::string_view, N>& a) {

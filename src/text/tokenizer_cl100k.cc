@@ -34,11 +34,21 @@ enum CharClass : uint8_t {
 
 bool IsJsSpace(int32_t c) {
   switch (c) {
-    case '\t': case '\n': case 0x0B: case 0x0C: case '\r': case ' ': case 0xA0: case 0x1680:
-    case 0x2028: case 0x2029: case 0x202F: case 0x205F: case 0x3000: case 0xFEFF:
-      return true;
-    default:
-      return c >= 0x2000 && c <= 0x200A;
+    case '\t':
+    case '\n':
+    case 0x0B:
+    case 0x0C:
+    case '\r':
+    case ' ':
+    case 0xA0:
+    case 0x1680:
+    case 0x2028:
+    case 0x2029:
+    case 0x202F:
+    case 0x205F:
+    case 0x3000:
+    case 0xFEFF: return true;
+    default: return c >= 0x2000 && c <= 0x200A;
   }
 }
 
@@ -52,13 +62,15 @@ uint8_t Classify(int32_t c) {
   }
   if (IsJsSpace(c)) return kSpace;
   switch (utf8proc_category(c)) {
-    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT:
-    case UTF8PROC_CATEGORY_LM: case UTF8PROC_CATEGORY_LO:
-      return kLetter;
-    case UTF8PROC_CATEGORY_ND: case UTF8PROC_CATEGORY_NL: case UTF8PROC_CATEGORY_NO:
-      return kNumber;
-    default:
-      return kOther;
+    case UTF8PROC_CATEGORY_LU:
+    case UTF8PROC_CATEGORY_LL:
+    case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LM:
+    case UTF8PROC_CATEGORY_LO: return kLetter;
+    case UTF8PROC_CATEGORY_ND:
+    case UTF8PROC_CATEGORY_NL:
+    case UTF8PROC_CATEGORY_NO: return kNumber;
+    default: return kOther;
   }
 }
 
@@ -187,8 +199,8 @@ Result<Cl100kTokenizer> Cl100kTokenizer::Load(const std::string& path) {
     char* rank_end = nullptr;
     std::string rank_text(sp == std::string_view::npos ? "" : line.substr(sp + 1));
     unsigned long rank = rank_text.empty() ? 0 : std::strtoul(rank_text.c_str(), &rank_end, 10);
-    if (sp == std::string_view::npos || rank_text.empty() || *rank_end != '\0' ||
-        rank >= kNoRank || !DecodeBase64(line.substr(0, sp), bytes) || bytes.empty()) {
+    if (sp == std::string_view::npos || rank_text.empty() || *rank_end != '\0' || rank >= kNoRank ||
+        !DecodeBase64(line.substr(0, sp), bytes) || bytes.empty()) {
       return ParseError(path + ":" + std::to_string(line_no) +
                         ": expected '<base64 token> <rank>' in a .tiktoken ranks file");
     }
@@ -212,15 +224,17 @@ Result<Cl100kTokenizer> Cl100kTokenizer::Load(const std::string& path) {
 std::string Cl100kTokenizer::DefaultRanksPath() {
   const std::string rel = "/gpt-tokenizer/data/cl100k_base.tiktoken";
   if (const char* d = std::getenv("LAKEQA_DEPS_DIR"); d != nullptr && *d) return d + rel;
-  if (const char* s = std::getenv("LAKEQA_SOURCE_DIR"); s != nullptr && *s) return std::string(s) + "/.deps" + rel;
+  if (const char* s = std::getenv("LAKEQA_SOURCE_DIR"); s != nullptr && *s)
+    return std::string(s) + "/.deps" + rel;
   return build_paths::DepsDir() + rel;
 }
 
 Result<Cl100kTokenizer> Cl100kTokenizer::LoadDefault() {
   auto r = Load(DefaultRanksPath());
   if (!r.ok()) {
-    return Status(r.status().code(), r.status().message() +
-                                         " (set LAKEQA_DEPS_DIR or run scripts/setup for the cl100k_base ranks)");
+    return Status(
+        r.status().code(),
+        r.status().message() + " (set LAKEQA_DEPS_DIR or run scripts/setup for the cl100k_base ranks)");
   }
   return r;
 }
@@ -322,7 +336,8 @@ void Cl100kTokenizer::EncodePiece(std::string_view piece, Emit&& emit) const {
 
 std::vector<uint32_t> Cl100kTokenizer::Encode(std::string_view text) const {
   std::vector<uint32_t> out;
-  ForEachPiece(text, [&](std::string_view piece) { EncodePiece(piece, [&](uint32_t r) { out.push_back(r); }); });
+  ForEachPiece(text,
+               [&](std::string_view piece) { EncodePiece(piece, [&](uint32_t r) { out.push_back(r); }); });
   return out;
 }
 

@@ -138,7 +138,8 @@ Result<CacheEntry> DownloadCache::Fetch(lake::Store& store, const lake::ObjectIn
                         object.etag));
   entry.sha256 = sha.Final();
   // Read-only for everyone who may read it at all: the sandbox user through its group, else the owner.
-  if (reader_gid_ >= 0 && ::chown(tmp.c_str(), static_cast<uid_t>(-1), static_cast<gid_t>(reader_gid_)) == 0) {
+  if (reader_gid_ >= 0 &&
+      ::chown(tmp.c_str(), static_cast<uid_t>(-1), static_cast<gid_t>(reader_gid_)) == 0) {
     ::chmod(tmp.c_str(), 0440);
   } else {
     ::chmod(tmp.c_str(), 0400);

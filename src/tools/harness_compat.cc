@@ -20,8 +20,7 @@ Result<std::string> DatasetFilePath(std::string_view file_path) {
   // "/files/rows.txt" names files/rows.txt. Only the slashes go: what remains is checked like any other
   // path, so "/../x" is still refused and nothing outside the dataset can be named.
   std::string_view rest = file_path;
-  while (!rest.empty() && rest.front() == '/')
-    rest.remove_prefix(1);
+  while (!rest.empty() && rest.front() == '/') rest.remove_prefix(1);
   if (rest.empty() && !file_path.empty())
     return InvalidArgument("file_path '" + std::string(file_path) + "' names no file (only slashes)");
   LAKEQA_RETURN_IF_ERROR(ValidateRelativePath(rest, "file_path"));
@@ -43,9 +42,7 @@ struct Fd {
 
 // The target an alias of dataset `id` in namespace `ns` points at (relative, so it resolves inside the
 // sandbox wherever the sandbox is mounted: on the host for DuckDB, under bubblewrap for Python).
-std::string AliasTarget(const std::string& ns, const std::string& id) {
-  return ns + "/" + id;
-}
+std::string AliasTarget(const std::string& ns, const std::string& id) { return ns + "/" + id; }
 
 std::string ReadLinkAt(int dirfd, const std::string& name) {
   char buf[4096];
@@ -97,8 +94,7 @@ void RecountAfterCap(Json& j) {
                                                                  {"downloaded", "download_count"},
                                                                  {"rows", "row_count"}};
   if (j.is_array()) {
-    for (auto& e : j)
-      RecountAfterCap(e);
+    for (auto& e : j) RecountAfterCap(e);
     return;
   }
   if (!j.is_object()) return;
@@ -112,8 +108,7 @@ void RecountAfterCap(Json& j) {
     j[count] = shown;
     if (!j.contains("total")) j["total"] = before;  // may reallocate the object: iterators are dead now
   }
-  for (auto& [k, v] : j.items())
-    RecountAfterCap(v);
+  for (auto& [k, v] : j.items()) RecountAfterCap(v);
 }
 
 }  // namespace lakeqa::tools

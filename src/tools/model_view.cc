@@ -30,8 +30,7 @@ std::string Clip(const std::string& s, size_t n) {
   if (s.size() <= n) return s;
   if (n == 0) return "";
   size_t cut = n;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
-    --cut;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
   return s.substr(0, cut) + "…";
 }
 
@@ -64,7 +63,8 @@ std::string HitLine(const Json& hit, const Tier& t) {
   if (hit.contains("rows")) {
     const Json& r = hit["rows"];
     if (r.is_number_unsigned() || r.is_number_integer()) {
-      bool exact = !hit.contains("rows_exact") || !hit["rows_exact"].is_boolean() || hit["rows_exact"].get<bool>();
+      bool exact =
+          !hit.contains("rows_exact") || !hit["rows_exact"].is_boolean() || hit["rows_exact"].get<bool>();
       line += fmt::format(" | rows {}{}", exact ? "" : ">=", r.get<int64_t>());
     } else {
       line += " | rows ?";
@@ -84,7 +84,8 @@ std::string HitLine(const Json& hit, const Tier& t) {
     if (total > shown) cols += fmt::format(" +{}", total - shown);
     line += " | cols " + cols;
   }
-  if (hit.contains("score") && hit["score"].is_number()) line += fmt::format(" | score {:.3g}", hit["score"].get<double>());
+  if (hit.contains("score") && hit["score"].is_number())
+    line += fmt::format(" | score {:.3g}", hit["score"].get<double>());
   return line;
 }
 
@@ -103,8 +104,7 @@ size_t HeadEnd(Json to, const char* key, size_t n) {
     if (k == key) break;
   }
   Json& list = head[key];
-  while (list.size() > n)
-    list.erase(list.size() - 1);
+  while (list.size() > n) list.erase(list.size() - 1);
   return DumpJson(head).size();
 }
 
@@ -137,8 +137,7 @@ Json CompactSearchKeyword(const Json& full) {
     CopyKeys(full, out, {"count", "total_matches", "truncated"});
     out["hit_format"] = "id | title | rows | years | first columns (+ more) | score";
     Json lines = Json::array();
-    for (const Json& h : hits)
-      lines.push_back(HitLine(h, t));
+    for (const Json& h : hits) lines.push_back(HitLine(h, t));
     out["results"] = std::move(lines);
     CopyKeys(full, out, {"note", "spelling", "dropped_words"});
     if (!more.empty()) out["more_ids_by_keyword"] = more;
@@ -149,13 +148,15 @@ Json CompactSearchKeyword(const Json& full) {
     // Measured on the result the caller gets: it escapes the cut whole, or its first hits all land in the
     // kept head.
     size_t n = std::min(kHitsInHead, hits.size());
-    if (DumpJson(best).size() <= kCutAbove || HeadEnd(best, "results", n) + kHeadMargin <= kCompactHeadChars) break;
+    if (DumpJson(best).size() <= kCutAbove || HeadEnd(best, "results", n) + kHeadMargin <= kCompactHeadChars)
+      break;
   }
   return best;
 }
 
 Json CompactSearch(const Json& full) {
-  const Json& results = full.contains("results") && full["results"].is_array() ? full["results"] : Json::array();
+  const Json& results =
+      full.contains("results") && full["results"].is_array() ? full["results"] : Json::array();
   Json out = Json::object();
   CopyKeys(full, out, {"count", "total", "truncated"});
   // Titles while the whole list fits the window uncut; past that, every id it can show counts more.
@@ -194,8 +195,9 @@ Json CompactListFiles(const Json& full) {
       if (entry.contains("files") && entry["files"].is_array()) {
         for (const Json& f : entry["files"]) {
           std::string path = Str(f, "path");
-          files.push_back(f.contains("size") && f["size"].is_number() ? fmt::format("{} ({} B)", path, f["size"].dump())
-                                                                      : path);
+          files.push_back(f.contains("size") && f["size"].is_number()
+                              ? fmt::format("{} ({} B)", path, f["size"].dump())
+                              : path);
         }
       }
       Json e = {{"files", std::move(files)}};
@@ -264,8 +266,7 @@ Json CompactGraphQuery(const Json& full) {
   for (const char* k : {"nodes", "edges"}) {
     if (!out.contains(k) || !out[k].is_array()) continue;
     Json& list = out[k];
-    while (list.size() > kIds)
-      list.erase(list.size() - 1);
+    while (list.size() > kIds) list.erase(list.size() - 1);
   }
   out.erase("elapsed_ms");
   out.erase("types");
@@ -281,7 +282,8 @@ Result<ResultView> ParseResultView(const Json& value) {
     if (v == "compact") return ResultView::kCompact;
     return InvalidArgument("argument 'view' must be \"full\" or \"compact\", got \"" + v + "\"");
   }
-  return InvalidArgument("argument 'view' must be \"full\" or \"compact\", got " + std::string(value.type_name()));
+  return InvalidArgument("argument 'view' must be \"full\" or \"compact\", got " +
+                         std::string(value.type_name()));
 }
 
 Json CompactView(std::string_view tool, const Json& full) {

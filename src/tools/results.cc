@@ -38,8 +38,7 @@ std::string ResultDataset::Qualified() const {
 std::vector<ResultDataset> SearchHits(const Json& result) {
   std::vector<ResultDataset> out;
   if (const Json* list = ListOf(result, "results"))
-    for (const Json& e : *list)
-      out.push_back(DatasetOf(e));
+    for (const Json& e : *list) out.push_back(DatasetOf(e));
   return out;
 }
 
@@ -47,8 +46,7 @@ std::optional<std::vector<DownloadedFile>> DownloadedFiles(const Json& result) {
   const Json* list = ListOf(result, "downloaded");
   if (list == nullptr) return std::nullopt;
   std::vector<DownloadedFile> out;
-  for (const Json& e : *list)
-    out.push_back({DatasetOf(e), e.is_object() ? Field(e, "local_path") : ""});
+  for (const Json& e : *list) out.push_back({DatasetOf(e), e.is_object() ? Field(e, "local_path") : ""});
   return out;
 }
 

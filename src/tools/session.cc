@@ -320,8 +320,7 @@ Result<exec::SqlSandbox*> Session::Sql(const std::string& cache_dir) {
       cache.min_bytes = limits_.columnar_min_bytes;
     }
     LAKEQA_ASSIGN_OR_RETURN(sql_, exec::SqlSandbox::Open(sandbox_, lim, cache));
-    for (const auto& f : downloads_)
-      sql_->AddKnownFile(f);
+    for (const auto& f : downloads_) sql_->AddKnownFile(f);
   }
   return sql_.get();
 }

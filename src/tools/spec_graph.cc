@@ -6,7 +6,8 @@ namespace lakeqa::tools::spec {
 namespace {
 
 Json Limit() {
-  return {{"type", "integer"}, {"description", "Maximum results (default 20)"}, {"default", 20}, {"minimum", 1}};
+  return {
+      {"type", "integer"}, {"description", "Maximum results (default 20)"}, {"default", 20}, {"minimum", 1}};
 }
 
 ToolSpec FindNodes() {
@@ -35,12 +36,12 @@ ToolSpec Neighbors() {
   t.description =
       "Edges at one graph node: relationship type, direction, the node at the other end and the "
       "edge's properties, with edge ids.";
-  t.input_schema =
-      InputSchema({{"node", Prop("string", "Node id \"Label:id\" from graph_find_nodes, e.g. \"Player:Q17717\"")},
-                   {"type", Prop("string", "Only this relationship type, e.g. \"playsFor\"")},
-                   {"direction", Prop("string", "out, in or both (default both)")},
-                   {"limit", Limit()}},
-                  {"node"});
+  t.input_schema = InputSchema(
+      {{"node", Prop("string", "Node id \"Label:id\" from graph_find_nodes, e.g. \"Player:Q17717\"")},
+       {"type", Prop("string", "Only this relationship type, e.g. \"playsFor\"")},
+       {"direction", Prop("string", "out, in or both (default both)")},
+       {"limit", Limit()}},
+      {"node"});
   t.handler = &ToolSet::Impl::GraphNeighbors;
   t.mcp = {"List a graph node's edges", true, false, true};
   t.output_schema =
@@ -61,15 +62,19 @@ ToolSpec Query() {
       "collect; ORDER BY, SKIP, LIMIT). Property values are text. Returns rows plus the ids of every "
       "node and edge the match used.";
   t.input_schema = InputSchema(
-      {{"cypher", Prop("string", "One Cypher query, e.g. MATCH (t:Team {name: 'Detroit Pistons'}) "
-                                 "RETURN t.inception")},
+      {{"cypher", Prop("string",
+                       "One Cypher query, e.g. MATCH (t:Team {name: 'Detroit Pistons'}) "
+                       "RETURN t.inception")},
        {"show_sql", Prop("boolean", "Also return the SQL the query was translated to (default false)")}},
       {"cypher"});
   t.handler = &ToolSet::Impl::GraphQuery;
   t.mcp = {"Run a read-only Cypher query over the graph", true, false, true};
   Json ids = ArrayOf(T("string"));
-  t.output_schema =
-      Obj({{"columns", ids}, {"rows", ArrayOf(T("array"))}, {"nodes", ids}, {"edges", ids}, {"sql", T("string")}});
+  t.output_schema = Obj({{"columns", ids},
+                         {"rows", ArrayOf(T("array"))},
+                         {"nodes", ids},
+                         {"edges", ids},
+                         {"sql", T("string")}});
   t.prompt_line = "graph_query(cypher) → a read-only Cypher query over the knowledge graph";
   return t;
 }

@@ -7,8 +7,10 @@ namespace lakeqa::tools::spec {
 namespace {
 
 Json SearchOutput() {
-  return Obj({{"results", ArrayOf(Obj({{"dataset_id", T("string")}, {"namespace", T("string")},
-                                       {"id", T("string")}, {"title", T("string")}}))},
+  return Obj({{"results", ArrayOf(Obj({{"dataset_id", T("string")},
+                                       {"namespace", T("string")},
+                                       {"id", T("string")},
+                                       {"title", T("string")}}))},
               {"count", T("integer")}});
 }
 
@@ -21,7 +23,8 @@ ToolSpec Search() {
       "truncated: true when the limit left out more. An id found in two namespaces must be passed to the "
       "other tools as <namespace>/<id>.";
   t.input_schema = InputSchema(
-      {{"prefixes", StringArray("Id prefixes, each at least 2 characters. Example: [\"Barack\", \"census\"]")},
+      {{"prefixes",
+        StringArray("Id prefixes, each at least 2 characters. Example: [\"Barack\", \"census\"]")},
        {"limit",
         {{"type", "integer"},
          {"description", "Maximum results per namespace per prefix (default 50)"},
@@ -35,9 +38,10 @@ ToolSpec Search() {
   t.paper = PaperSchema{
       "Find datasets by name prefixes. Returns dataset identifiers (not data). Search multiple prefixes at "
       "once.",
-      InputSchema({{"prefixes", StringArray("List of prefixes to search for (e.g., ['austin-police', 'climate', "
-                                            "'weather'])")}},
-                  {"prefixes"})};
+      InputSchema(
+          {{"prefixes", StringArray("List of prefixes to search for (e.g., ['austin-police', 'climate', "
+                                    "'weather'])")}},
+          {"prefixes"})};
   t.prompt_line = "search(prefixes) → datasets whose id starts with a prefix, each id once";
   return t;
 }
@@ -50,20 +54,23 @@ ToolSpec SearchKeyword() {
       "tag-style keywords. Returns dataset ids with what tells them apart: full title, description, "
       "first columns, row count, years and months covered, which keywords matched in which field, "
       "near-duplicate copies and how they differ. A small limit may miss relevant datasets.";
-  t.input_schema = InputSchema(
-      {{"keywords", StringArray("Short keywords. Example: [\"police\", \"traffic stops\"]")},
-       {"limit",
-        {{"type", "integer"}, {"description", "Maximum results (default 20)"}, {"default", 20}, {"minimum", 1}}},
-       {"facet_limit",
-        {{"type", "integer"},
-         {"description", "Values listed per facet (default 10)"},
-         {"default", 10},
-         {"minimum", 1}}},
-       {"collapse",
-        {{"type", "boolean"},
-         {"description", "One result per group of near-duplicate datasets (default false)"},
-         {"default", false}}}},
-      {"keywords"});
+  t.input_schema =
+      InputSchema({{"keywords", StringArray("Short keywords. Example: [\"police\", \"traffic stops\"]")},
+                   {"limit",
+                    {{"type", "integer"},
+                     {"description", "Maximum results (default 20)"},
+                     {"default", 20},
+                     {"minimum", 1}}},
+                   {"facet_limit",
+                    {{"type", "integer"},
+                     {"description", "Values listed per facet (default 10)"},
+                     {"default", 10},
+                     {"minimum", 1}}},
+                   {"collapse",
+                    {{"type", "boolean"},
+                     {"description", "One result per group of near-duplicate datasets (default false)"},
+                     {"default", false}}}},
+                  {"keywords"});
   t.aliases = {{"keyword", "keywords"}};
   t.handler = &ToolSet::Impl::SearchKeyword;
   t.mcp = {"Ranked keyword search over datasets", true, false, true};
@@ -71,12 +78,14 @@ ToolSpec SearchKeyword() {
   t.paper = PaperSchema{
       "Semantic keyword search across datasets. Search multiple keywords at once. Returns ranked dataset "
       "identifiers.",
-      InputSchema({{"keywords", StringArray("List of keywords to search for (e.g., ['police', 'crime', 'traffic'])")},
-                   {"limit",
-                    {{"type", "integer"}, {"description", "Max results to return (default 20)"}, {"default", 20}}}},
-                  {"keywords"})};
+      InputSchema(
+          {{"keywords", StringArray("List of keywords to search for (e.g., ['police', 'crime', 'traffic'])")},
+           {"limit",
+            {{"type", "integer"}, {"description", "Max results to return (default 20)"}, {"default", 20}}}},
+          {"keywords"})};
   t.prompt_line =
-      "search_keyword(keywords) → ranked datasets, one line each: id | title | rows | years | first columns | "
+      "search_keyword(keywords) → ranked datasets, one line each: id | title | rows | years | first columns "
+      "| "
       "score";
   return t;
 }
@@ -88,22 +97,22 @@ ToolSpec ListFiles() {
       "List the files of one or more datasets: relative paths and sizes, per dataset in by_dataset (an "
       "unknown id is an error entry there, the others are still listed); truncated: true when the "
       "limit left out more files.";
-  t.input_schema = InputSchema(
-      {{"dataset_ids", StringArray("Dataset ids from search (\"<id>\" or \"<namespace>/<id>\")")},
-       {"limit",
-        {{"type", "integer"},
-         {"description", "Maximum files per dataset (default 100)"},
-         {"default", 100},
-         {"minimum", 1}}}},
-      {"dataset_ids"});
+  t.input_schema =
+      InputSchema({{"dataset_ids", StringArray("Dataset ids from search (\"<id>\" or \"<namespace>/<id>\")")},
+                   {"limit",
+                    {{"type", "integer"},
+                     {"description", "Maximum files per dataset (default 100)"},
+                     {"default", 100},
+                     {"minimum", 1}}}},
+                  {"dataset_ids"});
   t.aliases = {{"dataset_id", "dataset_ids"}};
   t.handler = &ToolSet::Impl::ListFiles;
   t.mcp = {"List a dataset's files", true, false, true};
-  t.output_schema =
-      Obj({{"files", ArrayOf(Obj({{"path", T("string")}, {"size", T("integer")}, {"dataset_id", T("string")}}))},
-           {"count", T("integer")},
-           {"dataset_ids", ArrayOf(T("string"))},
-           {"truncated", T("boolean")}});
+  t.output_schema = Obj(
+      {{"files", ArrayOf(Obj({{"path", T("string")}, {"size", T("integer")}, {"dataset_id", T("string")}}))},
+       {"count", T("integer")},
+       {"dataset_ids", ArrayOf(T("string"))},
+       {"truncated", T("boolean")}});
   t.paper = PaperSchema{
       "List files within datasets. Use dataset_ids from search results. List multiple datasets at once.",
       InputSchema({{"dataset_ids",
@@ -169,15 +178,15 @@ ToolSpec InspectFile() {
       "header columns, geometry types, row count, column types with samples, JSON keys, and a short line "
       "preview (in that order); a plain-text file's first 3,000 bytes (text_preview); a workbook's sheets "
       "with their row counts and first rows.";
-  t.input_schema = InputSchema(
-      {{"dataset_id", Prop("string", "Dataset id")},
-       {"file_path", Prop("string", "Path relative to the dataset; a leading '/' is ignored")},
-       {"max_lines",
-        {{"type", "integer"},
-         {"description", "Preview lines (default 5; 0 means 5, more than 50 means 50)"},
-         {"default", 5},
-         {"minimum", 0}}}},
-      {"dataset_id", "file_path"});
+  t.input_schema =
+      InputSchema({{"dataset_id", Prop("string", "Dataset id")},
+                   {"file_path", Prop("string", "Path relative to the dataset; a leading '/' is ignored")},
+                   {"max_lines",
+                    {{"type", "integer"},
+                     {"description", "Preview lines (default 5; 0 means 5, more than 50 means 50)"},
+                     {"default", 5},
+                     {"minimum", 0}}}},
+                  {"dataset_id", "file_path"});
   t.handler = &ToolSet::Impl::InspectFile;
   t.mcp = {"Profile the start of a lake file", true, false, true};
   t.output_schema = Obj({{"dataset_id", T("string")},
@@ -185,13 +194,13 @@ ToolSpec InspectFile() {
                          {"size_bytes", T("integer")},
                          {"format", T("string")},
                          {"header_columns", ArrayOf(T("string"))}});
-  t.paper = PaperSchema{
-      "Inspect a file to see its structure, columns, and sample data without downloading.",
-      InputSchema({{"dataset_id", Prop("string", "Dataset identifier")},
-                   {"file_path", Prop("string", "Path to file within the dataset")}},
-                  {"dataset_id", "file_path"})};
+  t.paper = PaperSchema{"Inspect a file to see its structure, columns, and sample data without downloading.",
+                        InputSchema({{"dataset_id", Prop("string", "Dataset identifier")},
+                                     {"file_path", Prop("string", "Path to file within the dataset")}},
+                                    {"dataset_id", "file_path"})};
   t.prompt_line =
-      "inspect_file(dataset_id, file_path) → format, columns with types and samples, a text file's first KB, a "
+      "inspect_file(dataset_id, file_path) → format, columns with types and samples, a text file's first KB, "
+      "a "
       "workbook's sheets and header rows, without downloading";
   return t;
 }

@@ -20,8 +20,9 @@ namespace {
 
 Result<graph::Graph*> GraphOf(ToolSet& t, std::unique_ptr<graph::Graph>& g) {
   if (!g)
-    return Status(ErrorCode::kUnavailable,
-                  "this lake has no graph (no Neo4j-import node/relation files were found when the index was built)");
+    return Status(
+        ErrorCode::kUnavailable,
+        "this lake has no graph (no Neo4j-import node/relation files were found when the index was built)");
   return g.get();
 }
 
@@ -71,7 +72,8 @@ Result<ToolOutput> ToolSet::Impl::GraphFindNodes(ToolSet& t, Session& s, const J
   LAKEQA_ASSIGN_OR_RETURN(std::string name, ArgString(args, "name", false));
   LAKEQA_ASSIGN_OR_RETURN(std::string label, ArgString(args, "label", false));
   LAKEQA_ASSIGN_OR_RETURN(std::string property, ArgString(args, "property", false));
-  LAKEQA_ASSIGN_OR_RETURN(int64_t limit, ArgInt(args, "limit", 20, 1, static_cast<int64_t>(s.limits().max_search_results)));
+  LAKEQA_ASSIGN_OR_RETURN(int64_t limit,
+                          ArgInt(args, "limit", 20, 1, static_cast<int64_t>(s.limits().max_search_results)));
   LAKEQA_ASSIGN_OR_RETURN(auto found, g->FindNodes(name, label, property, static_cast<size_t>(limit)));
   ToolOutput out;
   Json a = Json::array();
@@ -91,7 +93,8 @@ Result<ToolOutput> ToolSet::Impl::GraphNeighbors(ToolSet& t, Session& s, const J
   LAKEQA_ASSIGN_OR_RETURN(std::string node, ArgString(args, "node", true));
   LAKEQA_ASSIGN_OR_RETURN(std::string type, ArgString(args, "type", false));
   LAKEQA_ASSIGN_OR_RETURN(std::string direction, ArgString(args, "direction", false));
-  LAKEQA_ASSIGN_OR_RETURN(int64_t limit, ArgInt(args, "limit", 20, 1, static_cast<int64_t>(s.limits().max_search_results)));
+  LAKEQA_ASSIGN_OR_RETURN(int64_t limit,
+                          ArgInt(args, "limit", 20, 1, static_cast<int64_t>(s.limits().max_search_results)));
   uint64_t total = 0;
   LAKEQA_ASSIGN_OR_RETURN(auto edges, g->Neighbors(node, type, direction.empty() ? "both" : direction,
                                                    static_cast<size_t>(limit), &total));
@@ -99,13 +102,19 @@ Result<ToolOutput> ToolSet::Impl::GraphNeighbors(ToolSet& t, Session& s, const J
   Json a = Json::array();
   std::vector<std::string> nodes, ekeys;
   for (const auto& e : edges) {
-    a.push_back({{"edge", e.edge_key}, {"type", e.type}, {"direction", e.direction}, {"node", e.node_key},
-                 {"node_label", e.node_label}, {"node_name", e.node_name}, {"properties", e.properties}});
+    a.push_back({{"edge", e.edge_key},
+                 {"type", e.type},
+                 {"direction", e.direction},
+                 {"node", e.node_key},
+                 {"node_label", e.node_label},
+                 {"node_name", e.node_name},
+                 {"properties", e.properties}});
     nodes.push_back(e.node_key);
     ekeys.push_back(e.edge_key);
   }
   out.result = {{"edges", a}, {"count", edges.size()}, {"total", total}};
-  if (total > edges.size()) out.result["note"] = "more edges than the limit: raise limit or filter by type/direction";
+  if (total > edges.size())
+    out.result["note"] = "more edges than the limit: raise limit or filter by type/direction";
   // The nodes at the other ends are shown by id and name only, as a search shows hits: returned, not read.
   // Only the edges returned were read; the relationship types the limit left out were not.
   out.returned = Accessed(g->schema(), nodes, ekeys);
@@ -135,16 +144,14 @@ Result<ToolOutput> ToolSet::Impl::GraphQuery(ToolSet& t, Session&, const Json& a
   ToolOutput out;
   out.result = r->ToJson(200);
   // The generated SQL (about 1.5 KB of read_csv calls) helps a person debugging a translation, not a model.
-  if (show_sql)
-    out.result["sql"] = HideGraphDir(r->sql, g->dir());
-  else
-    out.result.erase("sql");
+  if (show_sql) out.result["sql"] = HideGraphDir(r->sql, g->dir());
+  else out.result.erase("sql");
   // The rows and identities it returned are what the match read: both D_ret and D_acc, so a task solved
   // with graph_query alone has its gold datasets retrieved, as one solved by search and download has.
   out.returned = Accessed(g->schema(), r->nodes, r->edges);
   out.accessed = out.returned;
-  out.summary = std::to_string(r->result.rows.size()) + " rows; " + std::to_string(r->nodes.size()) + " nodes, " +
-                std::to_string(r->edges.size()) + " edges matched";
+  out.summary = std::to_string(r->result.rows.size()) + " rows; " + std::to_string(r->nodes.size()) +
+                " nodes, " + std::to_string(r->edges.size()) + " edges matched";
   return out;
 }
 

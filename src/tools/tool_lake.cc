@@ -17,13 +17,12 @@ namespace {
 
 std::string Joined(const std::vector<std::string>& v) {
   std::string s;
-  for (const auto& x : v)
-    s += (s.empty() ? "" : ", ") + x;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
   return s;
 }
 
-// Bytes of a text file inspect_file shows: with the profile's fields it stays under the paper's 4,000-character
-// cut.
+// Bytes of a text file inspect_file shows: with the profile's fields it stays under the paper's
+// 4,000-character cut.
 constexpr size_t kTextPreviewBytes = 3000;
 
 std::string GuessDelimiter(const std::string& line) {
@@ -102,8 +101,7 @@ Result<DatasetRef> ToolSet::Impl::ResolveDataset(ToolSet& t, const std::string& 
                     " (ids come from search or search_keyword)");
   if (found.size() > 1) {
     std::vector<std::string> ids;
-    for (const auto& f : found)
-      ids.push_back(f.Full());
+    for (const auto& f : found) ids.push_back(f.Full());
     return InvalidArgument("dataset_id '" + dataset_id + "' is ambiguous: pass one of " + Joined(ids));
   }
   return found[0];
@@ -133,14 +131,12 @@ Result<DatasetRef> ToolSet::Impl::ResolveDatasetOrFolder(ToolSet& t, const std::
   if (std::find(t.namespaces_.begin(), t.namespaces_.end(), first) != t.namespaces_.end()) {
     consider(first, dataset_id.substr(slash + 1));
   } else {
-    for (const auto& ns : t.namespaces_)
-      consider(ns, dataset_id);
+    for (const auto& ns : t.namespaces_) consider(ns, dataset_id);
   }
   if (found.size() == 1) return found[0];
   if (found.size() > 1) {
     std::vector<std::string> ids;
-    for (const auto& f : found)
-      ids.push_back(f.ns + "/" + dataset_id);
+    for (const auto& f : found) ids.push_back(f.ns + "/" + dataset_id);
     return InvalidArgument("dataset_id '" + dataset_id + "' is ambiguous: pass one of " + Joined(ids));
   }
   return whole.status();
@@ -151,8 +147,8 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
   if (!args.contains("prefixes") && !args.contains("prefix"))
     return InvalidArgument("missing required argument 'prefixes' (a list of strings)");
   LAKEQA_ASSIGN_OR_RETURN(auto prefixes, ArgStringList(args, "prefixes", "prefix", false));
-  LAKEQA_ASSIGN_OR_RETURN(int64_t limit, ArgIntAtMost(args, "limit", 50, 1,
-                                                      static_cast<int64_t>(s.limits().max_search_results)));
+  LAKEQA_ASSIGN_OR_RETURN(
+      int64_t limit, ArgIntAtMost(args, "limit", 50, 1, static_cast<int64_t>(s.limits().max_search_results)));
   for (const auto& p : prefixes) {
     if (p.size() < 2) return InvalidArgument("prefix '" + p + "' must be at least 2 characters");
     if (p.find('\0') != std::string::npos) return InvalidArgument("prefix contains a NUL byte");
@@ -171,8 +167,7 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
         std::find(t.namespaces_.begin(), t.namespaces_.end(), p.substr(0, slash)) != t.namespaces_.end()) {
       scopes.emplace_back(p.substr(0, slash), p.substr(slash + 1));
     } else {
-      for (const auto& ns : t.namespaces_)
-        scopes.emplace_back(ns, p);
+      for (const auto& ns : t.namespaces_) scopes.emplace_back(ns, p);
     }
     for (const auto& [ns, rest] : scopes) {
       std::vector<catalog::DatasetRecord> found;
@@ -182,8 +177,11 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
         std::string id = rest.substr(0, inner);
         if (!id.empty() && ValidateRelativePath(id, "prefix").ok() && DatasetExists(t, ns, id) &&
             HasObjectsUnder(t, ns + "/" + rest)) {
-          Json e = {{"dataset_id", id}, {"namespace", ns}, {"id", ns + "/" + id},
-                    {"title", TitleOf(t, ns, id)}, {"type", "dataset"}};
+          Json e = {{"dataset_id", id},
+                    {"namespace", ns},
+                    {"id", ns + "/" + id},
+                    {"title", TitleOf(t, ns, id)},
+                    {"type", "dataset"}};
           mine.push_back(e);
           if (seen.insert(ns + "/" + id).second) {
             results.push_back(e);
@@ -232,8 +230,8 @@ Result<ToolOutput> ToolSet::Impl::Search(ToolSet& t, Session& s, const Json& arg
 
 Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Json& args) {
   LAKEQA_ASSIGN_OR_RETURN(auto keywords, ArgStringList(args, "keywords", "keyword", true));
-  LAKEQA_ASSIGN_OR_RETURN(int64_t limit, ArgIntAtMost(args, "limit", 20, 1,
-                                                      static_cast<int64_t>(s.limits().max_search_results)));
+  LAKEQA_ASSIGN_OR_RETURN(
+      int64_t limit, ArgIntAtMost(args, "limit", 20, 1, static_cast<int64_t>(s.limits().max_search_results)));
   LAKEQA_ASSIGN_OR_RETURN(int64_t facet_limit, ArgInt(args, "facet_limit", 10, 1, 100));
   bool collapse = false;
   if (auto c = args.find("collapse"); c != args.end()) {
@@ -262,8 +260,7 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
     return r;
   };
   std::string combined;
-  for (const auto& k : keywords)
-    combined += (combined.empty() ? "" : " ") + k;
+  for (const auto& k : keywords) combined += (combined.empty() ? "" : " ") + k;
   auto r = run(combined, so);
   if (!r.ok()) return r.status().WithContext("search_keyword");
   ToolOutput out;
@@ -296,22 +293,18 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
   Json facets = Json::object();
   for (const auto& [field, values] : r->facets) {
     Json f = Json::array();
-    for (const auto& v : values)
-      f.push_back({{"value", v.value}, {"count", v.count}});
+    for (const auto& v : values) f.push_back({{"value", v.value}, {"count", v.count}});
     facets[field] = f;
   }
   out.summary = std::to_string(results.size()) + " of " + std::to_string(r->total) + " matches";
-  out.result = {{"results", results},
-                {"count", results.size()},
-                {"total_matches", r->total},
-                {"keywords", keywords},
-                {"collapse", collapse},
-                {"facets", facets}};
+  out.result = {{"results", results},   {"count", results.size()}, {"total_matches", r->total},
+                {"keywords", keywords}, {"collapse", collapse},    {"facets", facets}};
   if (!r->note.empty()) out.result["note"] = r->note;
   if (!r->dropped.empty()) out.result["dropped_words"] = r->dropped;
   if (!r->corrections.empty()) {
     Json c = Json::array();
-    for (const auto& x : r->corrections) c.push_back({{"word", x.word},
+    for (const auto& x : r->corrections)
+      c.push_back({{"word", x.word},
                    {"also_searched_for", x.term},
                    {"note", "no dataset holds '" + x.word + "'; it was kept and '" + x.term +
                                 "' searched for beside it, at a discount"}});
@@ -325,8 +318,8 @@ Result<ToolOutput> ToolSet::Impl::SearchKeyword(ToolSet& t, Session& s, const Js
 
 Result<ToolOutput> ToolSet::Impl::ListFiles(ToolSet& t, Session& s, const Json& args) {
   LAKEQA_ASSIGN_OR_RETURN(auto ids, ArgStringList(args, "dataset_ids", "dataset_id", true));
-  LAKEQA_ASSIGN_OR_RETURN(int64_t limit,
-                          ArgIntAtMost(args, "limit", 100, 1, static_cast<int64_t>(s.limits().max_list_files)));
+  LAKEQA_ASSIGN_OR_RETURN(
+      int64_t limit, ArgIntAtMost(args, "limit", 100, 1, static_cast<int64_t>(s.limits().max_list_files)));
   if (ids.size() > 50)
     return InvalidArgument("list_files takes at most 50 dataset_ids, got " + std::to_string(ids.size()));
   ToolOutput out;
@@ -413,7 +406,8 @@ struct DownloadErrors {
 
 // The files asked for: `files`, or the harness's one `dataset_id` + `file_path`. Only a call that is wrong
 // as a whole (no list, an empty one, more than the per-call limit) fails whole; a bad entry joins `errors`.
-Result<std::vector<DownloadRequest>> ParseDownloads(const Json& args, size_t max_files, DownloadErrors& errors) {
+Result<std::vector<DownloadRequest>> ParseDownloads(const Json& args, size_t max_files,
+                                                    DownloadErrors& errors) {
   std::vector<DownloadRequest> requests;
   if (!args.contains("files")) {
     LAKEQA_ASSIGN_OR_RETURN(std::string d, ArgString(args, "dataset_id", true));
@@ -424,7 +418,8 @@ Result<std::vector<DownloadRequest>> ParseDownloads(const Json& args, size_t max
   if (args.contains("dataset_id") || args.contains("file_path"))
     return InvalidArgument("download takes either 'files' or one 'dataset_id' + 'file_path', not both");
   const Json& files = args["files"];
-  if (!files.is_array()) return InvalidArgument("argument 'files' must be a list of {dataset_id, file_path} objects");
+  if (!files.is_array())
+    return InvalidArgument("argument 'files' must be a list of {dataset_id, file_path} objects");
   if (files.empty()) return InvalidArgument("argument 'files' is an empty list");
   if (files.size() > max_files)
     return InvalidArgument("download takes at most " + std::to_string(max_files) + " files per call, got " +
@@ -436,13 +431,16 @@ Result<std::vector<DownloadRequest>> ParseDownloads(const Json& args, size_t max
       errors.Add(i, "", "", InvalidArgument(where + " must be an object {dataset_id, file_path}"));
       continue;
     }
-    auto shown = [&](const char* key) { return f.contains(key) && f[key].is_string() ? f[key].get<std::string>() : ""; };
+    auto shown = [&](const char* key) {
+      return f.contains(key) && f[key].is_string() ? f[key].get<std::string>() : "";
+    };
     std::string unknown;
     for (const auto& [k, v] : f.items()) {
       if (k != "dataset_id" && k != "file_path") unknown = k;
     }
     if (!unknown.empty()) {
-      errors.Add(i, shown("dataset_id"), shown("file_path"), InvalidArgument(where + " has an unknown key '" + unknown + "'"));
+      errors.Add(i, shown("dataset_id"), shown("file_path"),
+                 InvalidArgument(where + " has an unknown key '" + unknown + "'"));
       continue;
     }
     auto d = ArgString(f, "dataset_id", true);
@@ -457,7 +455,8 @@ Result<std::vector<DownloadRequest>> ParseDownloads(const Json& args, size_t max
 }
 
 // The call's result from what was downloaded and what failed, or the failure when nothing was.
-Result<ToolOutput> DownloadResult(ToolOutput out, Json downloaded, DownloadErrors& errors, uint64_t session_bytes) {
+Result<ToolOutput> DownloadResult(ToolOutput out, Json downloaded, DownloadErrors& errors,
+                                  uint64_t session_bytes) {
   // In the order of `files`, whichever check refused each one.
   std::stable_sort(errors.list.begin(), errors.list.end(), [](const Json& a, const Json& b) {
     return a["index"].get<size_t>() < b["index"].get<size_t>();
@@ -521,10 +520,12 @@ std::vector<DownloadRequest*> CheckDownloads(ToolSet& t, std::vector<DownloadReq
 
 // One checked file from the cache into the sandbox: its entry of `downloaded`.
 Result<Json> DownloadOne(ToolSet& t, DownloadCache& cache, Session& s, const DownloadRequest& sp,
-                         std::chrono::steady_clock::time_point deadline, std::map<std::string, std::string>& alias_of) {
+                         std::chrono::steady_clock::time_point deadline,
+                         std::map<std::string, std::string>& alias_of) {
   std::string rel = sp.ref.Full() + "/" + sp.file_path;
   exec::CancelToken* cancel = s.cancel();
-  auto entry = cache.Fetch(t.store(), sp.info, deadline, [cancel] { return cancel != nullptr && cancel->cancelled(); });
+  auto entry = cache.Fetch(t.store(), sp.info, deadline,
+                           [cancel] { return cancel != nullptr && cancel->cancelled(); });
   Status st = entry.ok() ? s.LinkFile(rel, entry->path) : entry.status();
   if (!st.ok()) return st;
   s.RecordDownload(entry->size);
@@ -547,10 +548,8 @@ Result<Json> DownloadOne(ToolSet& t, DownloadCache& cache, Session& s, const Dow
                                  : LinkDatasetAlias(s.sandbox_dir(), sp.ref, t.namespaces());
     alias = alias_of.emplace(sp.ref.Full(), why).first;
   }
-  if (alias->second.empty())
-    d["alias_path"] = Session::VisiblePath(sp.ref.id + "/" + sp.file_path);
-  else
-    d["alias_unavailable"] = alias->second;
+  if (alias->second.empty()) d["alias_path"] = Session::VisiblePath(sp.ref.id + "/" + sp.file_path);
+  else d["alias_unavailable"] = alias->second;
   return d;
 }
 
@@ -629,7 +628,8 @@ void AddStructure(Json& r, const ingest::FileProfile& f, bool prose, uint64_t by
     std::vector<std::string> keys;
     for (const auto& k : f.json_paths) {
       constexpr std::string_view kProps = "features[].properties.";
-      if (f.format == ingest::Format::kGeoJson && k.rfind(kProps, 0) == 0 && names.count(k.substr(kProps.size())) > 0)
+      if (f.format == ingest::Format::kGeoJson && k.rfind(kProps, 0) == 0 &&
+          names.count(k.substr(kProps.size())) > 0)
         continue;
       if (keys.size() < 100) keys.push_back(k);
     }
@@ -669,8 +669,7 @@ void AddProfile(Json& r, const ingest::FileProfile& f, const Inspected& in) {
     // Prose: its first few KB, so a page reads without a download (lines of 300 bytes showed ~300 chars).
     r["line_count_sampled"] = in.preview.size();
     size_t n = std::min(head.size(), kTextPreviewBytes);
-    while (n > 0 && n < head.size() && (static_cast<unsigned char>(head[n]) & 0xC0) == 0x80)
-      --n;
+    while (n > 0 && n < head.size() && (static_cast<unsigned char>(head[n]) & 0xC0) == 0x80) --n;
     r["text_preview"] = head.substr(0, n);
     r["text_preview_complete"] = n == in.size;
   } else if (textual) {
@@ -698,7 +697,8 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
   auto info = t.store_->Stat(key);
   if (!info.ok()) {
     if (info.status().code() == ErrorCode::kNotFound)
-      return NotFound("no file '" + in.file_path + "' in dataset " + in.ref.Full() + " (list_files shows its files)");
+      return NotFound("no file '" + in.file_path + "' in dataset " + in.ref.Full() +
+                      " (list_files shows its files)");
     return info.status();
   }
   in.size = info->size;
@@ -714,7 +714,8 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
   // A workbook's sheets live at the end of its zip: read whole (up to a bound) to name them.
   constexpr uint64_t kMaxWorkbookBytes = 32ull << 20;
   if (head.rfind("PK\x03\x04", 0) == 0 && info->size <= kMaxWorkbookBytes) {
-    auto whole = info->size > head.size() ? t.store_->ReadRange(key, 0, info->size) : Result<std::string>(head);
+    auto whole =
+        info->size > head.size() ? t.store_->ReadRange(key, 0, info->size) : Result<std::string>(head);
     if (whole.ok() && ingest::OoxmlKind(*whole) == "xlsx") in.sheets = SheetSummaries(*whole);
   }
   in.preview = LinePreview(head, static_cast<size_t>(max_lines));
@@ -724,7 +725,10 @@ Result<ToolOutput> ToolSet::Impl::InspectFile(ToolSet& t, Session& s, const Json
   // (types and samples, key paths) next, the raw preview last. Under the LakeQA runner's protocol a result
   // over 4,000 characters keeps only its first 2,500 and last 1,000 (docs/tools.md), and the names and
   // shape of a wide file must survive that cut.
-  Json r = {{"dataset_id", in.ref.id}, {"namespace", in.ref.ns}, {"file_path", in.file_path}, {"size_bytes", info->size}};
+  Json r = {{"dataset_id", in.ref.id},
+            {"namespace", in.ref.ns},
+            {"file_path", in.file_path},
+            {"size_bytes", info->size}};
   if (p.ok()) {
     AddProfile(r, *p, in);
     out.summary = std::string(ingest::FormatName(p->format)) + ", " + std::to_string(info->size) + " bytes";

@@ -72,7 +72,8 @@ Result<ToolOutput> ToolSet::Impl::Query(ToolSet& t, Session& s, const Json& args
     std::string alias = dataset.empty() ? "" : v.path.substr(v.path.find('/') + 1);
     bool by_alias = !alias.empty() && HasPathStart(lower, ToLowerAscii(alias)) &&
                     IsDatasetAlias(s.sandbox_dir(), alias.substr(0, alias.find('/')), t.namespaces_);
-    if (HasIdentifier(lower, ToLowerAscii(v.name)) || lower.find(ToLowerAscii(v.path)) != std::string::npos || by_alias)
+    if (HasIdentifier(lower, ToLowerAscii(v.name)) || lower.find(ToLowerAscii(v.path)) != std::string::npos ||
+        by_alias)
       AddUnique(out.accessed, dataset);
   }
   out.result = r->ToJson();
@@ -84,8 +85,7 @@ Result<ToolOutput> ToolSet::Impl::Query(ToolSet& t, Session& s, const Json& args
   out.result["views"] = views;
   out.summary = std::to_string(r->rows.size()) + " rows" + (r->truncated ? " (truncated)" : "");
   // The trace shows what the columnar cache did ("cached", "imported", "direct") per file named.
-  for (const auto& u : r->cache)
-    out.summary += "; " + u.path + ": " + u.state;
+  for (const auto& u : r->cache) out.summary += "; " + u.path + ": " + u.state;
   return out;
 }
 
@@ -126,19 +126,20 @@ Result<ToolOutput> ToolSet::Impl::ExecuteCode(ToolSet& t, Session& s, const Json
     } else if (r.disk_exceeded) {
       err = "DiskLimitError: the code wrote more than the sandbox's disk limit and was stopped";
     } else if (r.memory_exceeded) {
-      err = "MemoryLimitError: the code's processes together used more than the sandbox's memory limit and "
-            "were stopped";
+      err =
+          "MemoryLimitError: the code's processes together used more than the sandbox's memory limit and "
+          "were stopped";
     } else {
       // The last line of a traceback names the exception.
       std::string e = r.stderr_text;
-      while (!e.empty() && (e.back() == '\n' || e.back() == ' '))
-        e.pop_back();
+      while (!e.empty() && (e.back() == '\n' || e.back() == ' ')) e.pop_back();
       size_t nl = e.rfind('\n');
       err = nl == std::string::npos ? e : e.substr(nl + 1);
       if (err.empty()) err = "the code exited with status " + std::to_string(r.exit_code);
     }
     j["error"] = err;
-    // The reference's key: the Python traceback (the last one stderr holds; "" when the run failed otherwise).
+    // The reference's key: the Python traceback (the last one stderr holds; "" when the run failed
+    // otherwise).
     size_t tb = r.stderr_text.rfind("Traceback (most recent call last):");
     j["traceback"] = tb == std::string::npos ? std::string() : r.stderr_text.substr(tb);
     j["exit_code"] = r.exit_code;

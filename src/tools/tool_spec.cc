@@ -17,15 +17,9 @@ Json InputSchema(Json properties, const std::vector<std::string>& required) {
   schema["required"] = required;
   return schema;
 }
-Json Obj(Json properties) {
-  return {{"type", "object"}, {"properties", std::move(properties)}};
-}
-Json T(const char* type) {
-  return {{"type", type}};
-}
-Json ArrayOf(Json item) {
-  return {{"type", "array"}, {"items", std::move(item)}};
-}
+Json Obj(Json properties) { return {{"type", "object"}, {"properties", std::move(properties)}}; }
+Json T(const char* type) { return {{"type", type}}; }
+Json ArrayOf(Json item) { return {{"type", "array"}, {"items", std::move(item)}}; }
 
 }  // namespace spec
 
@@ -44,11 +38,9 @@ std::vector<ToolSpec> BuildSpecs() {
 std::set<std::string> ToolSpec::AllowedArgs() const {
   std::set<std::string> out;
   if (auto it = input_schema.find("properties"); it != input_schema.end() && it->is_object()) {
-    for (const auto& [k, v] : it->items())
-      out.insert(k);
+    for (const auto& [k, v] : it->items()) out.insert(k);
   }
-  for (const auto& [alias, property] : aliases)
-    out.insert(alias);
+  for (const auto& [alias, property] : aliases) out.insert(alias);
   return out;
 }
 

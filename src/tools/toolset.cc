@@ -1,4 +1,5 @@
-// ToolSet: opening what sessions share, the listed schemas, and Call (dispatch by tool spec, output cap, trace).
+// ToolSet: opening what sessions share, the listed schemas, and Call (dispatch by tool spec, output cap,
+// trace).
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -28,8 +29,7 @@ namespace {
 
 size_t Utf8Cut(const std::string& s, size_t n) {
   if (n >= s.size()) return s.size();
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80)
-    --n;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
   return n;
 }
 
@@ -48,11 +48,9 @@ void FindLargest(Json& j, Json*& best_str, size_t& best_len, Json*& best_arr, si
         best_arr = &j;
       }
     }
-    for (auto& e : j)
-      FindLargest(e, best_str, best_len, best_arr, best_arr_size);
+    for (auto& e : j) FindLargest(e, best_str, best_len, best_arr, best_arr_size);
   } else if (j.is_object()) {
-    for (auto& [k, v] : j.items())
-      FindLargest(v, best_str, best_len, best_arr, best_arr_size);
+    for (auto& [k, v] : j.items()) FindLargest(v, best_str, best_len, best_arr, best_arr_size);
   }
 }
 
@@ -74,15 +72,13 @@ bool ShrinkJson(Json& j, size_t max_chars) {
       // The head and the tail: a printed answer is usually at the end of an output.
       size_t head = Utf8Cut(s, keep - keep / 4);
       size_t tail_at = s.size() - keep / 4;
-      while (tail_at < s.size() && (static_cast<unsigned char>(s[tail_at]) & 0xC0) == 0x80)
-        ++tail_at;
+      while (tail_at < s.size() && (static_cast<unsigned char>(s[tail_at]) & 0xC0) == 0x80) ++tail_at;
       *str = s.substr(0, head) + " ...[truncated " + std::to_string(tail_at - head) + " chars]... " +
              s.substr(tail_at);
       cut = true;
     } else if (arr != nullptr) {
       size_t drop = std::max<size_t>(1, arr->size() / 2);
-      for (size_t i = 0; i < drop && arr->size() > 1; ++i)
-        arr->erase(arr->size() - 1);
+      for (size_t i = 0; i < drop && arr->size() > 1; ++i) arr->erase(arr->size() - 1);
       cut = true;
     } else {
       break;
@@ -249,8 +245,7 @@ Result<std::unique_ptr<ToolSet>> ToolSet::Open(std::unique_ptr<lake::Store> stor
     lo.delimiter = '/';
     auto page = store->List(lo);
     if (!page.ok()) return page.status().WithContext("listing the lake's namespaces");
-    for (const auto& p : page->common_prefixes)
-      t->namespaces_.push_back(p.substr(0, p.size() - 1));
+    for (const auto& p : page->common_prefixes) t->namespaces_.push_back(p.substr(0, p.size() - 1));
   }
   std::string cache = options.cache_dir;
   if (cache.empty()) {
@@ -259,7 +254,8 @@ Result<std::unique_ptr<ToolSet>> ToolSet::Open(std::unique_ptr<lake::Store> stor
   }
   LAKEQA_RETURN_IF_ERROR(MakeDirs(cache));
   // Running as root, code runs as the sandbox user, who reads downloads through the cache files' group.
-  t->cache_ = std::make_unique<DownloadCache>(cache, ::geteuid() == 0 ? exec::PythonOptions{}.sandbox_gid : -1);
+  t->cache_ =
+      std::make_unique<DownloadCache>(cache, ::geteuid() == 0 ? exec::PythonOptions{}.sandbox_gid : -1);
   if (t->options_.python_lake_root.empty()) {
     if (auto* local = dynamic_cast<lake::LocalStore*>(store.get()))
       t->options_.python_lake_root = local->root();
@@ -273,16 +269,13 @@ ToolSet::~ToolSet() = default;
 const Json& ToolSet::Schemas() {
   static const Json schemas = [] {
     Json out = Json::array();
-    for (const ToolSpec& spec : ToolSpecs())
-      out.push_back(spec.Listed());
+    for (const ToolSpec& spec : ToolSpecs()) out.push_back(spec.Listed());
     return out;
   }();
   return schemas;
 }
 
-bool ToolSet::Known(std::string_view tool) {
-  return FindToolSpec(tool) != nullptr;
-}
+bool ToolSet::Known(std::string_view tool) { return FindToolSpec(tool) != nullptr; }
 
 Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
                    std::shared_ptr<exec::CancelToken> cancel) {
@@ -303,10 +296,8 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
   Status view_error;
   if (args.is_object() && args.contains("view") && tool != "submit_answer") {
     auto v = ParseResultView(args["view"]);
-    if (v.ok())
-      view = *v;
-    else
-      view_error = v.status();
+    if (v.ok()) view = *v;
+    else view_error = v.status();
     args.erase("view");
   }
 
@@ -314,11 +305,9 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
   const ToolSpec* spec = FindToolSpec(tool);
   if (spec == nullptr) {
     std::set<std::string> sorted;
-    for (const ToolSpec& t : ToolSpecs())
-      sorted.insert(t.name);
+    for (const ToolSpec& t : ToolSpecs()) sorted.insert(t.name);
     std::string names;
-    for (const auto& n : sorted)
-      names += (names.empty() ? "" : ", ") + n;
+    for (const auto& n : sorted) names += (names.empty() ? "" : ", ") + n;
     out = NotFound("unknown tool '" + std::string(tool) + "'; the tools are " + names);
   } else if (!args.is_object()) {
     out = InvalidArgument("tool arguments must be a JSON object, got " + std::string(args.type_name()));
@@ -332,8 +321,7 @@ Json ToolSet::Call(Session& session, std::string_view tool, const Json& args_in,
     }
     if (!unknown.empty()) {
       std::string names;
-      for (const auto& a : allowed)
-        names += (names.empty() ? "" : ", ") + a;
+      for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;
       out = InvalidArgument(std::string(tool) + " has no argument " + unknown + "; it takes " +
                             (names.empty() ? "no arguments" : names));
     } else {

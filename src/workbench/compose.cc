@@ -59,7 +59,8 @@ std::map<std::string, int> RawHops(const ProjectTask& t, std::vector<std::string
       if (d == n.key) {
         errors.push_back(fmt::format("node {} uses its own answer (<node_{} answer>)", n.key, d));
       } else if (!by_key.count(d)) {
-        errors.push_back(fmt::format("node {} uses <node_{} answer>, but the task has no node {}", n.key, d, d));
+        errors.push_back(
+            fmt::format("node {} uses <node_{} answer>, but the task has no node {}", n.key, d, d));
       } else {
         deps[n.key].push_back(d);
         edges.emplace_back(d, n.key);
@@ -153,13 +154,17 @@ std::vector<std::string> NodeDependencies(const ProjectNode& node) {
 Json Structure::ToJson() const {
   Json e = Json::array();
   for (const auto& [from, to] : edges) e.push_back({{"from", from}, {"to", to}});
-  return {{"k", k}, {"n", n}, {"d", d}, {"edges", e}, {"hop_of", hop_of}, {"errors", errors}, {"warnings", warnings},
+  return {{"k", k},
+          {"n", n},
+          {"d", d},
+          {"edges", e},
+          {"hop_of", hop_of},
+          {"errors", errors},
+          {"warnings", warnings},
           {"folder", StructureFolder(*this)}};
 }
 
-std::string StructureFolder(const Structure& s) {
-  return fmt::format("k-{}-d-{}", s.k, s.d);
-}
+std::string StructureFolder(const Structure& s) { return fmt::format("k-{}-d-{}", s.k, s.d); }
 
 Structure AnalyzeStructure(const ProjectTask& task) {
   Structure s;
@@ -302,7 +307,8 @@ Json Finding::ToJson() const {
 }
 
 bool HasErrors(const std::vector<Finding>& findings) {
-  return std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == "error"; });
+  return std::any_of(findings.begin(), findings.end(),
+                     [](const Finding& f) { return f.severity == "error"; });
 }
 
 std::string CodeHash(const std::string& code) {
@@ -315,9 +321,13 @@ std::string CodeHash(const std::string& code) {
   return fmt::format("{:016x}", h);
 }
 
-std::vector<Finding> CheckTask(const ProjectTask& task, const std::function<bool(const std::string&)>& file_exists) {
+std::vector<Finding> CheckTask(const ProjectTask& task,
+                               const std::function<bool(const std::string&)>& file_exists) {
   std::vector<Finding> out;
-  auto blank = [](const Json& j) { return j.is_null() || (j.is_string() && j.get<std::string>().find_first_not_of(" \t\r\n") == std::string::npos); };
+  auto blank = [](const Json& j) {
+    return j.is_null() ||
+           (j.is_string() && j.get<std::string>().find_first_not_of(" \t\r\n") == std::string::npos);
+  };
   auto empty = [](const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; };
   if (empty(task.question_id)) out.push_back(Make("error", "", "question_id", "the task has no question_id"));
   if (empty(task.question))
@@ -332,14 +342,17 @@ std::vector<Finding> CheckTask(const ProjectTask& task, const std::function<bool
     } else if (auto ref = eval::ParseDatasetPath(n.source); !ref.ok()) {
       out.push_back(Make("error", n.key, "source", who + ": source: " + ref.status().message()));
     } else if (n.source.size() <= ref->Key().size() + 1) {
-      out.push_back(Make("error", n.key, "source",
-                         who + ": the source \"" + n.source + "\" names a dataset, not a file (add the file path)"));
+      out.push_back(
+          Make("error", n.key, "source",
+               who + ": the source \"" + n.source + "\" names a dataset, not a file (add the file path)"));
     } else if (file_exists && !file_exists(n.source)) {
       out.push_back(Make("error", n.key, "source",
                          who + ": the source \"" + n.source + "\" is not a file of the lake's catalog"));
     }
-    if (empty(n.fact)) out.push_back(Make("error", n.key, "fact", who + ": the fact is empty (code or a sentence)"));
-    if (empty(n.subquestion)) out.push_back(Make("error", n.key, "subquestion", who + ": the subquestion is empty"));
+    if (empty(n.fact))
+      out.push_back(Make("error", n.key, "fact", who + ": the fact is empty (code or a sentence)"));
+    if (empty(n.subquestion))
+      out.push_back(Make("error", n.key, "subquestion", who + ": the subquestion is empty"));
     if (blank(n.answer))
       out.push_back(Make("error", n.key, "answer", who + ": the answer is empty (run the fact or type it)"));
     if (!empty(n.fact) && agent::IsFactCode(n.fact)) {
@@ -349,13 +362,15 @@ std::vector<Finding> CheckTask(const ProjectTask& task, const std::function<bool
       } else if (n.last_run.value("code_hash", "") != CodeHash(code)) {
         out.push_back(Make("warning", n.key, "fact", who + ": the fact code changed since its last run"));
       } else if (!n.last_run.value("ok", false)) {
-        out.push_back(Make("warning", n.key, "fact",
-                           who + ": the last run failed: " + n.last_run.value("error", std::string("no answer"))));
+        out.push_back(
+            Make("warning", n.key, "fact",
+                 who + ": the last run failed: " + n.last_run.value("error", std::string("no answer"))));
       } else if (!blank(n.answer) &&
                  !agent::FactAnswerMatches(n.last_run.value("answer", ""), AnswerText(n.answer))) {
         out.push_back(Make("warning", n.key, "answer",
-                           who + ": the answer \"" + AnswerText(n.answer) + "\" differs from what the code printed (\"" +
-                               n.last_run.value("answer", "") + "\")"));
+                           who + ": the answer \"" + AnswerText(n.answer) +
+                               "\" differs from what the code printed (\"" + n.last_run.value("answer", "") +
+                               "\")"));
       }
     }
   }

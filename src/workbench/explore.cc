@@ -18,7 +18,8 @@ namespace lakeqa::workbench {
 namespace {
 
 // The keyword fields the search page filters and counts by (those the index has).
-const std::vector<std::string> kFacetFields = {"namespace", "category", "publisher", "format", "tags", "theme"};
+const std::vector<std::string> kFacetFields = {"namespace", "category", "publisher",
+                                               "format",    "tags",     "theme"};
 
 constexpr size_t kMaxPageSize = 50;
 constexpr size_t kMaxDepth = 1000;
@@ -58,7 +59,8 @@ Result<size_t> SizeParam(const ApiRequest& req, const char* name, size_t fallbac
   char* end = nullptr;
   long long n = std::strtoll(v.c_str(), &end, 10);
   if (*end != '\0' || n < static_cast<long long>(min) || n > static_cast<long long>(max))
-    return InvalidArgument(fmt::format("'{}' must be a whole number from {} to {}, got '{}'", name, min, max, v));
+    return InvalidArgument(
+        fmt::format("'{}' must be a whole number from {} to {}, got '{}'", name, min, max, v));
   return static_cast<size_t>(n);
 }
 
@@ -90,9 +92,11 @@ Result<ApiReply> Search(Workbench::Impl& w, const ApiRequest& req) {
   LAKEQA_ASSIGN_OR_RETURN(size_t size, SizeParam(req, "size", 10, 1, kMaxPageSize));
   LAKEQA_ASSIGN_OR_RETURN(size_t page, SizeParam(req, "page", 1, 1, kMaxDepth));
   if (page * size > kMaxDepth)
-    return InvalidArgument(fmt::format("results go {} deep at most: refine the query instead of paging further", kMaxDepth));
+    return InvalidArgument(
+        fmt::format("results go {} deep at most: refine the query instead of paging further", kMaxDepth));
   // The hits exactly as an agent's search_keyword returns them.
-  LAKEQA_ASSIGN_OR_RETURN(Json r, w.Tool(*w.explore, "search_keyword", {{"keywords", {query}}, {"limit", page * size}}));
+  LAKEQA_ASSIGN_OR_RETURN(
+      Json r, w.Tool(*w.explore, "search_keyword", {{"keywords", {query}}, {"limit", page * size}}));
   Json hits = Json::array();
   const Json& results = r.contains("results") ? r["results"] : Json::array();
   for (size_t i = (page - 1) * size; i < results.size() && i < page * size; ++i) {
@@ -137,8 +141,7 @@ Result<ApiReply> Search(Workbench::Impl& w, const ApiRequest& req) {
     // The searcher's note speaks to the command line; say the same in the page's terms.
     if (fr->total == 0 && !fr->dropped.empty() && !note.empty() && fr->hits.empty()) {
       std::string words;
-      for (const auto& d : fr->dropped)
-        words += (words.empty() ? "\"" : ", \"") + d + "\"";
+      for (const auto& d : fr->dropped) words += (words.empty() ? "\"" : ", \"") + d + "\"";
       note = "0 results because every word of the query is a stop word or question phrasing (" + words +
              "), which search leaves out: search for what the question is about";
     }
@@ -182,7 +185,8 @@ Result<ApiReply> Prefix(Workbench::Impl& w, const ApiRequest& req) {
 
 Result<ApiReply> DatasetPage(Workbench::Impl& w, const ApiRequest& req) {
   std::string id = req.Param("id");
-  if (id.find('/') == std::string::npos) return InvalidArgument("'id' must be <namespace>/<dataset id>, got '" + id + "'");
+  if (id.find('/') == std::string::npos)
+    return InvalidArgument("'id' must be <namespace>/<dataset id>, got '" + id + "'");
   std::lock_guard<std::mutex> lock(w.catalog_mu);
   LAKEQA_ASSIGN_OR_RETURN(catalog::DatasetRecord d, w.catalog->GetDataset(id));
   LAKEQA_ASSIGN_OR_RETURN(std::vector<catalog::FileRecord> files, w.catalog->ListFiles(id));
@@ -206,13 +210,15 @@ Result<ApiReply> FilePreview(Workbench::Impl& w, const ApiRequest& req) {
     out["file"] = f.ok() ? f->ToJson() : Json();
   }
   // What inspect_file shows an agent: format, columns with types and samples, the first lines.
-  auto inspect = w.Tool(*w.explore, "inspect_file", {{"dataset_id", dataset}, {"file_path", path}, {"max_lines", 12}});
+  auto inspect =
+      w.Tool(*w.explore, "inspect_file", {{"dataset_id", dataset}, {"file_path", path}, {"max_lines", 12}});
   if (!inspect.ok()) return inspect.status();
   out["inspect"] = *inspect;
   std::string format = inspect->value("format", "");
   if (Tabular(format)) {
     // The first rows through download + query, as an agent would read them.
-    auto dl = w.Tool(*w.explore, "download", {{"files", Json::array({{{"dataset_id", dataset}, {"file_path", path}}})}});
+    auto dl = w.Tool(*w.explore, "download",
+                     {{"files", Json::array({{{"dataset_id", dataset}, {"file_path", path}}})}});
     if (!dl.ok()) {
       out["rows_error"] = dl.status().ToString();
     } else {
@@ -297,10 +303,8 @@ std::string OneLine(const std::string& text) {
     } else if (c == ' ' || c == '\t') {
       space = true;
     } else {
-      if (!out.empty() && brk)
-        out += " · ";
-      else if (!out.empty() && space)
-        out += ' ';
+      if (!out.empty() && brk) out += " · ";
+      else if (!out.empty() && space) out += ' ';
       brk = space = false;
       out += c;
     }
@@ -311,7 +315,8 @@ std::string OneLine(const std::string& text) {
 // Datasets whose values or text hold an answer: the chaining step of the paper's annotators.
 Result<ApiReply> Suggest(Workbench::Impl& w, const ApiRequest& req) {
   std::string value(Trim(req.Param("value")));
-  if (value.empty()) return InvalidArgument("'value' (an answer to look for: a place, a date, a name) is required");
+  if (value.empty())
+    return InvalidArgument("'value' (an answer to look for: a place, a date, a name) is required");
   std::string clean = value;
   clean.erase(std::remove(clean.begin(), clean.end(), '"'), clean.end());
   LAKEQA_ASSIGN_OR_RETURN(size_t limit, SizeParam(req, "limit", 20, 1, 100));

@@ -27,7 +27,9 @@ struct ApiRequest {
   std::vector<std::string> args;  // the {…} segments of the route, in order
   Json body;                      // parsed JSON body (an empty object for GET)
   std::string who;                // the user's name (body "who" or header X-Lakeqa-User); "" when absent
-  std::string Param(std::string_view name, std::string fallback = "") const { return http.Param(name, std::move(fallback)); }
+  std::string Param(std::string_view name, std::string fallback = "") const {
+    return http.Param(name, std::move(fallback));
+  }
   // Every value of a repeated query parameter.
   std::vector<std::string> Params(std::string_view name) const;
 };
@@ -74,7 +76,7 @@ struct Workbench::Impl {
   std::string model_name;  // "provider:model", "" without drafting
   std::string model_id;
   std::string export_dir;
-  std::string owned_dir;   // a temporary work folder, removed on close
+  std::string owned_dir;                    // a temporary work folder, removed on close
   std::shared_ptr<tools::Session> explore;  // search, previews and the SQL console
   std::string example_source;               // a data file of this lake, for the composer's source placeholder
   std::optional<graph::Schema> graph_schema;  // <index>/graph/schema.json: which node file holds a label

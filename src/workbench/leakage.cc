@@ -27,9 +27,7 @@ bool IsNumber(const std::string& w) {
   return std::all_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
-bool IsContentWord(const std::string& w) {
-  return w.size() >= 3 && !IsNumber(w) && !text::IsStopWord(w);
-}
+bool IsContentWord(const std::string& w) { return w.size() >= 3 && !IsNumber(w) && !text::IsStopWord(w); }
 
 // Ids such as "noaa-gsod-2019", "t_1_X" or "j8ta-6rms" that nobody would write in a natural question;
 // a plain word ("airports") is left to the rare-word rule.
@@ -49,10 +47,11 @@ Json LeakFlag::ToJson() const {
   return {{"kind", kind}, {"text", text}, {"node", node}, {"message", message}};
 }
 
-std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vector<LeakSource>& sources,
-                                   const std::vector<LeakAnswer>& answers,
-                                   const std::function<std::optional<uint64_t>(const std::string&)>& datasets_with,
-                                   const LeakOptions& options) {
+std::vector<LeakFlag> CheckLeakage(
+    const std::string& question, const std::vector<LeakSource>& sources,
+    const std::vector<LeakAnswer>& answers,
+    const std::function<std::optional<uint64_t>(const std::string&)>& datasets_with,
+    const LeakOptions& options) {
   std::vector<LeakFlag> out;
   std::set<std::pair<std::string, std::string>> said;  // (kind, text)
   auto flag = [&](std::string kind, std::string text, std::string node, std::string message) {
@@ -69,14 +68,19 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
     // A Wikipedia page's id is its title ("New_York_City"): it names the entity the question is about.
     const bool wiki = s.ns == "wikipedia";
     if (!wiki && IdentifierLike(s.dataset_id) &&
-        (qlower.find(ToLowerAscii(s.dataset_id)) != std::string::npos || HasPhrase(padded, LowerWords(s.dataset_id)))) {
+        (qlower.find(ToLowerAscii(s.dataset_id)) != std::string::npos ||
+         HasPhrase(padded, LowerWords(s.dataset_id)))) {
       flag("dataset_id", s.dataset_id, s.node,
-           "the question names the dataset id \"" + s.dataset_id + "\" of " + where + ": describe what it holds instead");
+           "the question names the dataset id \"" + s.dataset_id + "\" of " + where +
+               ": describe what it holds instead");
     }
-    std::string file = s.file_path.substr(s.file_path.rfind('/') == std::string::npos ? 0 : s.file_path.rfind('/') + 1);
+    std::string file =
+        s.file_path.substr(s.file_path.rfind('/') == std::string::npos ? 0 : s.file_path.rfind('/') + 1);
     for (const std::string& f : {s.file_path, file}) {
-      if (f.size() >= 3 && f.find('.') != std::string::npos && qlower.find(ToLowerAscii(f)) != std::string::npos) {
-        flag("file", f, s.node, "the question names the file \"" + f + "\" of " + where + ": leave files out");
+      if (f.size() >= 3 && f.find('.') != std::string::npos &&
+          qlower.find(ToLowerAscii(f)) != std::string::npos) {
+        flag("file", f, s.node,
+             "the question names the file \"" + f + "\" of " + where + ": leave files out");
         break;
       }
     }
@@ -84,14 +88,15 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
     size_t content = std::count_if(title.begin(), title.end(), IsContentWord);
     if (!wiki && content >= 2) {
       if (HasPhrase(padded, title)) {
-        flag("title", s.title, s.node, "the question spells out the title \"" + s.title + "\" of " + where + ": paraphrase it");
+        flag("title", s.title, s.node,
+             "the question spells out the title \"" + s.title + "\" of " + where + ": paraphrase it");
       } else {
         for (size_t i = 0; i + 3 <= title.size(); ++i) {
           std::vector<std::string> run(title.begin() + i, title.begin() + i + 3);
           if (std::count_if(run.begin(), run.end(), IsContentWord) >= 2 && HasPhrase(padded, run)) {
             flag("title", Join(run, 0, 3), s.node,
-                 "the question copies \"" + Join(run, 0, 3) + "\" from the title \"" + s.title + "\" of " + where +
-                     ": paraphrase it");
+                 "the question copies \"" + Join(run, 0, 3) + "\" from the title \"" + s.title + "\" of " +
+                     where + ": paraphrase it");
             break;
           }
         }
@@ -120,7 +125,8 @@ std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vecto
       if (n && *n <= limit) {
         flag("rare_token", w, s.node,
              "\"" + w + "\" comes from " + where + " and only " + std::to_string(*n) +
-                 (*n == 1 ? " dataset holds" : " datasets hold") + " it: a search for it finds the source at once");
+                 (*n == 1 ? " dataset holds" : " datasets hold") +
+                 " it: a search for it finds the source at once");
       }
     }
   }

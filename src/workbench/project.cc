@@ -76,21 +76,21 @@ Json ParseStored(const std::string& text) {
   return j.is_discarded() ? Json() : j;
 }
 
-Json OptBool(const std::optional<bool>& b) {
-  return b ? Json(*b) : Json();
-}
+Json OptBool(const std::optional<bool>& b) { return b ? Json(*b) : Json(); }
 
 Result<std::optional<bool>> ReadOptBool(const Json& j, const char* name, std::string_view where) {
   if (!j.contains(name) || j[name].is_null()) return std::optional<bool>();
   if (!j[name].is_boolean())
-    return InvalidArgument(fmt::format("{}: \"{}\" must be true, false or null, got {}", where, name, j[name].dump()));
+    return InvalidArgument(
+        fmt::format("{}: \"{}\" must be true, false or null, got {}", where, name, j[name].dump()));
   return std::optional<bool>(j[name].get<bool>());
 }
 
 Result<std::string> ReadString(const Json& j, const char* name, std::string_view where) {
   if (!j.contains(name) || j[name].is_null()) return std::string();
   if (!j[name].is_string())
-    return InvalidArgument(fmt::format("{}: \"{}\" must be a string, got {}", where, name, j[name].type_name()));
+    return InvalidArgument(
+        fmt::format("{}: \"{}\" must be a string, got {}", where, name, j[name].type_name()));
   return j[name].get<std::string>();
 }
 
@@ -179,13 +179,16 @@ Result<ProjectTask> ProjectTask::FromJson(const Json& j) {
   t.answer = j.value("answer", Json());
   t.datasets_used = j.value("datasets_used", Json());
   if (!t.datasets_used.is_null()) {
-    if (!t.datasets_used.is_array()) return InvalidArgument("task: \"datasets_used\" must be a list of lake paths or null");
+    if (!t.datasets_used.is_array())
+      return InvalidArgument("task: \"datasets_used\" must be a list of lake paths or null");
     for (const Json& d : t.datasets_used) {
-      if (!d.is_string()) return InvalidArgument("task: every \"datasets_used\" entry must be a string, got " + d.dump());
+      if (!d.is_string())
+        return InvalidArgument("task: every \"datasets_used\" entry must be a string, got " + d.dump());
     }
   }
   t.hops = j.value("hops", Json());
-  if (!t.hops.is_null() && !t.hops.is_array()) return InvalidArgument("task: \"hops\" must be a list or null");
+  if (!t.hops.is_null() && !t.hops.is_array())
+    return InvalidArgument("task: \"hops\" must be a list or null");
   if (j.contains("nodes") && !j["nodes"].is_null()) {
     if (!j["nodes"].is_array()) return InvalidArgument("task: \"nodes\" must be a list");
     std::set<std::string> keys;
@@ -196,7 +199,8 @@ Result<ProjectTask> ProjectTask::FromJson(const Json& j) {
       ProjectNode n;
       LAKEQA_ASSIGN_OR_RETURN(n.key, ReadString(nj, "key", where));
       if (n.key.empty()) return InvalidArgument(where + ": \"key\" (the node id) is required");
-      if (!keys.insert(n.key).second) return InvalidArgument(where + ": node id \"" + n.key + "\" is used twice");
+      if (!keys.insert(n.key).second)
+        return InvalidArgument(where + ": node id \"" + n.key + "\" is used twice");
       where = "task: node " + n.key;
       LAKEQA_ASSIGN_OR_RETURN(n.source, ReadString(nj, "source", where));
       LAKEQA_ASSIGN_OR_RETURN(n.fact, ReadString(nj, "fact", where));
@@ -218,7 +222,10 @@ Result<ProjectTask> ProjectTask::FromJson(const Json& j) {
 Json Review::ToJson() const {
   Json ns = Json::array();
   for (const auto& n : nodes) {
-    ns.push_back({{"node", n.node}, {"sound", OptBool(n.sound)}, {"complete", OptBool(n.complete)}, {"comment", n.comment}});
+    ns.push_back({{"node", n.node},
+                  {"sound", OptBool(n.sound)},
+                  {"complete", OptBool(n.complete)},
+                  {"comment", n.comment}});
   }
   return {{"id", id},
           {"task_id", task_id},
@@ -271,23 +278,28 @@ Json AuditEntry::ToJson() const {
 }
 
 Json ReviewPolicy::ToJson() const {
-  return {{"min_reviews", min_reviews}, {"require_adjudicator", require_adjudicator}, {"adjudicators", adjudicators}};
+  return {{"min_reviews", min_reviews},
+          {"require_adjudicator", require_adjudicator},
+          {"adjudicators", adjudicators}};
 }
 
 Result<ReviewPolicy> ReviewPolicy::FromJson(const Json& j) {
   if (!j.is_object()) return InvalidArgument("policy: expected a JSON object");
   ReviewPolicy p;
   if (j.contains("min_reviews")) {
-    if (!j["min_reviews"].is_number_integer() || j["min_reviews"].get<int64_t>() < 1 || j["min_reviews"].get<int64_t>() > 20)
+    if (!j["min_reviews"].is_number_integer() || j["min_reviews"].get<int64_t>() < 1 ||
+        j["min_reviews"].get<int64_t>() > 20)
       return InvalidArgument("policy: \"min_reviews\" must be a whole number from 1 to 20");
     p.min_reviews = j["min_reviews"].get<int>();
   }
   if (j.contains("require_adjudicator")) {
-    if (!j["require_adjudicator"].is_boolean()) return InvalidArgument("policy: \"require_adjudicator\" must be true or false");
+    if (!j["require_adjudicator"].is_boolean())
+      return InvalidArgument("policy: \"require_adjudicator\" must be true or false");
     p.require_adjudicator = j["require_adjudicator"].get<bool>();
   }
   if (j.contains("adjudicators")) {
-    if (!j["adjudicators"].is_array()) return InvalidArgument("policy: \"adjudicators\" must be a list of names");
+    if (!j["adjudicators"].is_array())
+      return InvalidArgument("policy: \"adjudicators\" must be a list of names");
     for (const Json& a : j["adjudicators"]) {
       if (!a.is_string() || a.get<std::string>().empty())
         return InvalidArgument("policy: every adjudicator must be a non-empty name");
@@ -306,9 +318,11 @@ Project::~Project() {
 Result<std::unique_ptr<Project>> Project::Open(const std::string& path) {
   std::unique_ptr<Project> p(new Project());
   p->path_ = path;
-  if (sqlite3_open_v2(path.c_str(), &p->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+  if (sqlite3_open_v2(path.c_str(), &p->db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                       nullptr) != SQLITE_OK) {
-    Status s = IoError("cannot open project file " + path + ": " + (p->db_ ? sqlite3_errmsg(p->db_) : "out of memory"));
+    Status s = IoError("cannot open project file " + path + ": " +
+                       (p->db_ ? sqlite3_errmsg(p->db_) : "out of memory"));
     return s;
   }
   sqlite3_busy_timeout(p->db_, 5000);
@@ -317,7 +331,8 @@ Result<std::unique_ptr<Project>> Project::Open(const std::string& path) {
   LAKEQA_RETURN_IF_ERROR(Exec(p->db_, "PRAGMA foreign_keys=ON").WithContext(path));
   Status st = Exec(p->db_, kSchema);
   if (!st.ok()) {
-    if (st.code() == ErrorCode::kCorrupt) return Corrupt(path + " is not a workbench project file (SQLite): " + st.message());
+    if (st.code() == ErrorCode::kCorrupt)
+      return Corrupt(path + " is not a workbench project file (SQLite): " + st.message());
     return st.WithContext(path);
   }
   Stmt get(p->db_, "SELECT value FROM meta WHERE key='schema_version'");
@@ -327,7 +342,9 @@ Result<std::unique_ptr<Project>> Project::Open(const std::string& path) {
       return Unsupported(fmt::format("{}: project schema version {} is newer than this lakeqa ({})", path, v,
                                      kProjectSchemaVersion));
   } else {
-    Stmt put(p->db_, "INSERT INTO meta(key, value) VALUES('schema_version', ?), ('format', 'lakeqa-workbench-project')");
+    Stmt put(
+        p->db_,
+        "INSERT INTO meta(key, value) VALUES('schema_version', ?), ('format', 'lakeqa-workbench-project')");
     put.Bind(1, std::to_string(kProjectSchemaVersion));
     LAKEQA_RETURN_IF_ERROR(put.Run().WithContext(path));
   }
@@ -356,9 +373,10 @@ Result<ProjectTask> Project::GetTask(int64_t id) {
 }
 
 Result<ProjectTask> Project::GetTaskLocked(int64_t id) {
-  Stmt q(db_,
-         "SELECT id, question_id, question, answer, datasets_used, hops, status, version, origin, created_by, "
-         "created_at, updated_by, updated_at, content_version FROM tasks WHERE id = ?");
+  Stmt q(
+      db_,
+      "SELECT id, question_id, question, answer, datasets_used, hops, status, version, origin, created_by, "
+      "created_at, updated_by, updated_at, content_version FROM tasks WHERE id = ?");
   q.Bind(1, id);
   if (!q.Step()) {
     LAKEQA_RETURN_IF_ERROR(q.status());
@@ -379,9 +397,10 @@ Result<ProjectTask> Project::GetTaskLocked(int64_t id) {
   t.updated_by = q.Text(11);
   t.updated_at = q.Text(12);
   t.content_version = q.Int(13);
-  Stmt n(db_,
-         "SELECT key, source, fact, subquestion, answer, hop, reasoning, last_run FROM nodes WHERE task_id = ? "
-         "ORDER BY position");
+  Stmt n(
+      db_,
+      "SELECT key, source, fact, subquestion, answer, hop, reasoning, last_run FROM nodes WHERE task_id = ? "
+      "ORDER BY position");
   n.Bind(1, id);
   while (n.Step()) {
     ProjectNode node;
@@ -412,7 +431,8 @@ Status Project::WriteNodesLocked(const ProjectTask& task) {
   del.Bind(1, task.id);
   LAKEQA_RETURN_IF_ERROR(del.Run());
   Stmt ins(db_,
-           "INSERT INTO nodes(task_id, position, key, source, fact, subquestion, answer, hop, reasoning, last_run) "
+           "INSERT INTO nodes(task_id, position, key, source, fact, subquestion, answer, hop, reasoning, "
+           "last_run) "
            "VALUES(?,?,?,?,?,?,?,?,?,?)");
   int64_t pos = 0;
   for (const ProjectNode& n : task.nodes) {
@@ -451,8 +471,8 @@ Result<ProjectTask> Project::CreateTask(ProjectTask task, const std::string& who
     e.Bind(1, task.question_id);
     if (e.Step())
       return Status(ErrorCode::kAlreadyExists,
-                    fmt::format("the project already has a task with question_id \"{}\" (task {})", task.question_id,
-                                e.Int(0)));
+                    fmt::format("the project already has a task with question_id \"{}\" (task {})",
+                                task.question_id, e.Int(0)));
   }
   std::string now = NowIso();
   Stmt ins(db_,
@@ -543,7 +563,9 @@ Result<ProjectTask> Project::SetStatus(int64_t id, const std::string& status, in
                     current.question_id, current.updated_by, current.updated_at, current.content_version));
   }
   std::string now = NowIso();
-  Stmt up(db_, "UPDATE tasks SET status=?, version=version+1, updated_by=?, updated_at=? WHERE id=? AND version=?");
+  Stmt up(
+      db_,
+      "UPDATE tasks SET status=?, version=version+1, updated_by=?, updated_at=? WHERE id=? AND version=?");
   up.Bind(1, status).Bind(2, who).Bind(3, now).Bind(4, id).Bind(5, base_version);
   LAKEQA_RETURN_IF_ERROR(up.Run());
   Json d = detail.is_object() ? detail : Json::object();
@@ -613,7 +635,8 @@ Result<std::vector<Review>> Project::Reviews(int64_t task_id) {
   while (q.Step()) {
     Json body = ParseStored(q.Text(1));
     auto r = Review::FromJson(body);
-    if (!r.ok()) return Corrupt(fmt::format("{}: review {} does not parse: {}", path_, q.Int(0), r.status().message()));
+    if (!r.ok())
+      return Corrupt(fmt::format("{}: review {} does not parse: {}", path_, q.Int(0), r.status().message()));
     r->id = q.Int(0);
     r->task_id = task_id;
     r->adjudicator = body.value("adjudicator", false);
@@ -651,8 +674,7 @@ Result<std::vector<std::string>> Project::Authors(int64_t task_id) {
          "SELECT DISTINCT who FROM audit WHERE task_id = ? AND action IN ('created', 'saved') ORDER BY who");
   q.Bind(1, task_id);
   std::vector<std::string> out;
-  while (q.Step())
-    out.push_back(q.Text(0));
+  while (q.Step()) out.push_back(q.Text(0));
   LAKEQA_RETURN_IF_ERROR(q.status());
   return out;
 }
@@ -666,8 +688,11 @@ Status Project::Log(int64_t task_id, const std::string& who, const std::string& 
 
 Result<std::vector<AuditEntry>> Project::Audit(int64_t task_id, size_t limit) {
   std::lock_guard<std::mutex> lock(mu_);
-  Stmt q(db_, task_id ? "SELECT id, task_id, at, who, action, detail FROM audit WHERE task_id = ? ORDER BY id DESC LIMIT ?"
-                      : "SELECT id, task_id, at, who, action, detail FROM audit WHERE ? = 0 ORDER BY id DESC LIMIT ?");
+  Stmt q(db_,
+         task_id
+             ? "SELECT id, task_id, at, who, action, detail FROM audit WHERE task_id = ? ORDER BY id DESC "
+               "LIMIT ?"
+             : "SELECT id, task_id, at, who, action, detail FROM audit WHERE ? = 0 ORDER BY id DESC LIMIT ?");
   q.Bind(1, task_id).Bind(2, static_cast<int64_t>(limit));
   std::vector<AuditEntry> out;
   while (q.Step()) {
@@ -690,7 +715,9 @@ Result<ReviewPolicy> Project::Policy() {
 Status Project::SetPolicy(const ReviewPolicy& policy, const std::string& who) {
   std::lock_guard<std::mutex> lock(mu_);
   Transaction tx(db_);
-  Stmt put(db_, "INSERT INTO meta(key, value) VALUES('review_policy', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  Stmt put(db_,
+           "INSERT INTO meta(key, value) VALUES('review_policy', ?) ON CONFLICT(key) DO UPDATE SET value = "
+           "excluded.value");
   put.Bind(1, DumpJson(policy.ToJson()));
   LAKEQA_RETURN_IF_ERROR(put.Run());
   Stmt log(db_, "INSERT INTO audit(task_id, at, who, action, detail) VALUES(0,?,?,'policy',?)");

@@ -17,7 +17,8 @@ Result<ApiReply> AddReview(Workbench::Impl& w, const ApiRequest& req) {
   r.task_id = t.id;
   r.reviewer = req.who;
   if (t.status != "in_review")
-    return InvalidArgument("task " + t.question_id + " is " + t.status + ": only a task in review takes reviews");
+    return InvalidArgument("task " + t.question_id + " is " + t.status +
+                           ": only a task in review takes reviews");
   // The version a review names is the content version the reviewer read (the page shows no other); the
   // lock version a status change moves is accepted too, as it names the same content. Older content is a
   // conflict.
@@ -37,11 +38,13 @@ Result<ApiReply> AddReview(Workbench::Impl& w, const ApiRequest& req) {
   std::set<std::string> keys;
   for (const auto& n : t.nodes) keys.insert(n.key);
   for (const auto& v : r.nodes) {
-    if (!keys.count(v.node)) return InvalidArgument("the review judges node \"" + v.node + "\", which the task does not have");
+    if (!keys.count(v.node))
+      return InvalidArgument("the review judges node \"" + v.node + "\", which the task does not have");
   }
   std::vector<std::string> problems;
   for (const auto& n : t.nodes) {
-    auto it = std::find_if(r.nodes.begin(), r.nodes.end(), [&](const NodeVerdict& v) { return v.node == n.key; });
+    auto it =
+        std::find_if(r.nodes.begin(), r.nodes.end(), [&](const NodeVerdict& v) { return v.node == n.key; });
     if (it == r.nodes.end() || !it->sound || !it->complete) {
       problems.push_back("node " + n.key + ": say whether its fact is sound and complete");
     } else if (r.verdict == "accept" && (!*it->sound || !*it->complete)) {
@@ -50,10 +53,12 @@ Result<ApiReply> AddReview(Workbench::Impl& w, const ApiRequest& req) {
     }
   }
   if (!r.chain_valid) problems.push_back("say whether the chain is valid");
-  if (!r.natural || !r.no_leakage) problems.push_back("say whether the rewritten question is natural and free of leakage");
-  if (r.verdict == "accept" && ((r.chain_valid && !*r.chain_valid) || (r.natural && !*r.natural) ||
-                                (r.no_leakage && !*r.no_leakage)))
-    problems.push_back("an accepting review cannot fail the chain or rewrite checks (choose revise or reject)");
+  if (!r.natural || !r.no_leakage)
+    problems.push_back("say whether the rewritten question is natural and free of leakage");
+  if (r.verdict == "accept" &&
+      ((r.chain_valid && !*r.chain_valid) || (r.natural && !*r.natural) || (r.no_leakage && !*r.no_leakage)))
+    problems.push_back(
+        "an accepting review cannot fail the chain or rewrite checks (choose revise or reject)");
   if (r.verdict != "accept" && r.comment.find_first_not_of(" \t\r\n") == std::string::npos)
     problems.push_back("a " + r.verdict + " verdict needs a comment saying what to change");
   if (!problems.empty()) {
@@ -62,7 +67,8 @@ Result<ApiReply> AddReview(Workbench::Impl& w, const ApiRequest& req) {
     return InvalidArgument("review not recorded: " + msg);
   }
   LAKEQA_ASSIGN_OR_RETURN(ReviewPolicy policy, w.project->Policy());
-  r.adjudicator = std::find(policy.adjudicators.begin(), policy.adjudicators.end(), r.reviewer) != policy.adjudicators.end();
+  r.adjudicator = std::find(policy.adjudicators.begin(), policy.adjudicators.end(), r.reviewer) !=
+                  policy.adjudicators.end();
   r.task_version = t.content_version;
   LAKEQA_ASSIGN_OR_RETURN(Review stored, w.project->AddReview(r));
   LAKEQA_ASSIGN_OR_RETURN(auto reviews, w.project->Reviews(t.id));

@@ -30,8 +30,7 @@ bool Match(std::string_view pattern, std::string_view path, std::vector<std::str
   for (size_t i = 0; i < p.size(); ++i) {
     if (p[i] == "{+}") {
       std::string tail;
-      for (size_t j = i; j < s.size(); ++j)
-        tail += (j > i ? "/" : "") + std::string(s[j]);
+      for (size_t j = i; j < s.size(); ++j) tail += (j > i ? "/" : "") + std::string(s[j]);
       out.push_back(std::move(tail));
     } else if (p[i] == "{}") {
       out.emplace_back(s[i]);
@@ -57,7 +56,8 @@ Status CheckSegments(std::string_view path) {
 // A user name for the audit log: printable, at most 64 bytes.
 Status CheckWho(const std::string& who) {
   if (who.empty())
-    return InvalidArgument("\"who\" (your name, for the audit log) is required: set it at the top of the page");
+    return InvalidArgument(
+        "\"who\" (your name, for the audit log) is required: set it at the top of the page");
   if (who.size() > 64) return InvalidArgument("\"who\" must be at most 64 bytes");
   for (unsigned char c : who) {
     if (c < 0x20 || c == 0x7f) return InvalidArgument("\"who\" must not contain control characters");
@@ -92,7 +92,8 @@ server::MountResponse ServeAsset(const server::MountRequest& req) {
   server::MountResponse out;
   if (req.method != "GET" && req.method != "HEAD") {
     out.status = 405;
-    out.body = DumpJson(ErrorJson(Unsupported(req.method + " " + req.path + ": the UI's files are read-only")));
+    out.body =
+        DumpJson(ErrorJson(Unsupported(req.method + " " + req.path + ": the UI's files are read-only")));
     return out;
   }
   std::string rel = req.path.substr(std::string_view("/ui/").size());
@@ -106,18 +107,20 @@ server::MountResponse ServeAsset(const server::MountRequest& req) {
       out.headers.emplace_back("X-Content-Type-Options", "nosniff");
       if (rel == "index.html") {
         static const std::string hash = ImportMapHash(a.data);
-        out.headers.emplace_back("Content-Security-Policy",
-                                 "default-src 'self'; script-src 'self' " + hash +
-                                     "; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
-                                     "frame-ancestors 'none'");
+        out.headers.emplace_back(
+            "Content-Security-Policy",
+            "default-src 'self'; script-src 'self' " + hash +
+                "; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+                "frame-ancestors 'none'");
       }
       return out;
     }
   }
   out.status = 404;
-  std::string hint = rel.rfind("vendor/", 0) == 0
-                         ? " (the front-end libraries are missing from this build: run scripts/setup, then rebuild)"
-                         : "";
+  std::string hint =
+      rel.rfind("vendor/", 0) == 0
+          ? " (the front-end libraries are missing from this build: run scripts/setup, then rebuild)"
+          : "";
   out.body = DumpJson(ErrorJson(NotFound("no UI file " + req.path + hint)));
   return out;
 }
@@ -129,8 +132,9 @@ ApiReply Workbench::Impl::Dispatch(const server::MountRequest& http) {
   // `serve` and `ui` are one set). On top of that every API request carries a header a cross-site form
   // cannot send, so a browser must preflight it, and this server grants no CORS except to --allowed-origin.
   if (http.Header("x-lakeqa-client").empty())
-    return ErrorReply(Status(ErrorCode::kPermissionDenied,
-                             "API requests must carry the header X-Lakeqa-Client (the workbench page sends it)"));
+    return ErrorReply(
+        Status(ErrorCode::kPermissionDenied,
+               "API requests must carry the header X-Lakeqa-Client (the workbench page sends it)"));
   if (Status st = CheckSegments(http.path); !st.ok()) return ErrorReply(st);
   std::vector<std::string> args;
   const Route* route = nullptr;
@@ -147,8 +151,10 @@ ApiReply Workbench::Impl::Dispatch(const server::MountRequest& http) {
   }
   if (!route) {
     if (path_known)
-      return {405, ErrorJson(Unsupported(http.method + " is not allowed on " + http.path + " (docs/ui.md lists the API)"))};
-    return ErrorReply(NotFound("no API route " + http.method + " " + http.path + " (docs/ui.md lists the API)"));
+      return {405, ErrorJson(Unsupported(http.method + " is not allowed on " + http.path +
+                                         " (docs/ui.md lists the API)"))};
+    return ErrorReply(
+        NotFound("no API route " + http.method + " " + http.path + " (docs/ui.md lists the API)"));
   }
   Json body = Json::object();
   if (http.body.find_first_not_of(" \t\r\n") != std::string::npos) {

@@ -62,9 +62,7 @@ void ForEachLine(std::string_view text, Fn fn) {
   while (reader.Next()) fn(reader.line(), reader.number());
 }
 
-Json Field(const Json& j, const char* name) {
-  return j.is_object() && j.contains(name) ? j[name] : Json();
-}
+Json Field(const Json& j, const char* name) { return j.is_object() && j.contains(name) ? j[name] : Json(); }
 
 }  // namespace
 
@@ -79,7 +77,8 @@ struct RunLibrary::Loaded {
   std::vector<std::string> warnings;
 };
 
-RunLibrary::RunLibrary(std::vector<std::string> paths, std::function<std::string(const std::string&)> category_of)
+RunLibrary::RunLibrary(std::vector<std::string> paths,
+                       std::function<std::string(const std::string&)> category_of)
     : paths_(std::move(paths)), category_of_(std::move(category_of)) {}
 
 std::vector<std::string> RunLibrary::Discover() {
@@ -109,7 +108,8 @@ Result<std::string> RunLibrary::DirOf(const std::string& run_id) {
   if (!number) return InvalidArgument("a run id is a number from GET /api/runs, not '" + run_id + "'");
   size_t i = std::stoul(run_id);
   if (i >= dirs_.size())
-    return NotFound("no run " + run_id + " (" + std::to_string(dirs_.size()) + " runs: GET /api/runs lists them)");
+    return NotFound("no run " + run_id + " (" + std::to_string(dirs_.size()) +
+                    " runs: GET /api/runs lists them)");
   return dirs_[i];
 }
 
@@ -126,10 +126,8 @@ Result<std::shared_ptr<RunLibrary::Loaded>> RunLibrary::Load(const std::string& 
   l->dir = dir;
   l->stamp = stamp;
   LAKEQA_ASSIGN_OR_RETURN(Json report, ReadReport(*l));
-  if (report.is_object() && report.contains("per_task"))
-    AddReportRows(report, *l);
-  else
-    LAKEQA_RETURN_IF_ERROR(AddPredictionRows(*l));
+  if (report.is_object() && report.contains("per_task")) AddReportRows(report, *l);
+  else LAKEQA_RETURN_IF_ERROR(AddPredictionRows(*l));
   std::lock_guard<std::mutex> lock(mu_);
   cache_[dir] = l;
   return l;
@@ -151,8 +149,7 @@ Result<Json> RunLibrary::ReadReport(Loaded& l) {
   }
   std::vector<std::string> paths = TaskPaths(l.run_json);
   eval::LoadResult tasks = paths.empty() ? eval::LoadResult{} : eval::LoadTasks(paths);
-  for (const auto& e : tasks.errors)
-    l.warnings.push_back(e.status.message());
+  for (const auto& e : tasks.errors) l.warnings.push_back(e.status.message());
   if (tasks.tasks.empty()) return report;
   LAKEQA_ASSIGN_OR_RETURN(eval::RunData run, eval::LoadRun(l.dir));
   l.source = "scored from the task files run.json names (no report.json: run `lakeqa eval`)";
@@ -160,9 +157,9 @@ Result<Json> RunLibrary::ReadReport(Loaded& l) {
 }
 
 void RunLibrary::AddReportRows(Json& report, Loaded& l) const {
-  for (const char* k : {"tasks", "em", "lenient", "dacc_p", "dacc_r", "dacc_f1", "dret_p", "dret_r", "dret_f1",
-                        "runtime_s", "cost_usd", "funnel", "status", "by_hops", "tokens", "judge", "warnings",
-                        "not_run"}) {
+  for (const char* k :
+       {"tasks", "em", "lenient", "dacc_p", "dacc_r", "dacc_f1", "dret_p", "dret_r", "dret_f1", "runtime_s",
+        "cost_usd", "funnel", "status", "by_hops", "tokens", "judge", "warnings", "not_run"}) {
     if (report.contains(k)) l.summary[k] = report[k];
   }
   for (Json& t : report["per_task"]) {
@@ -274,11 +271,13 @@ Json RunLibrary::List() {
     const Json& rj = (*l)->run_json;
     e["agent"] = Field(rj, "agent");
     e["model"] = Field(rj, "model");
-    e["created_at"] = rj.is_object() && rj.contains("started_at") ? rj["started_at"] : Field(rj, "created_at");
+    e["created_at"] =
+        rj.is_object() && rj.contains("started_at") ? rj["started_at"] : Field(rj, "created_at");
     e["source"] = (*l)->source;
     e["scored"] = (*l)->source.rfind("predictions only", 0) != 0;
-    for (const char* k : {"tasks", "em", "lenient", "dacc_p", "dacc_r", "dacc_f1", "dret_p", "dret_r", "dret_f1",
-                          "runtime_s", "cost_usd", "funnel", "status", "by_hops", "tokens", "judge"}) {
+    for (const char* k :
+         {"tasks", "em", "lenient", "dacc_p", "dacc_r", "dacc_f1", "dret_p", "dret_r", "dret_f1", "runtime_s",
+          "cost_usd", "funnel", "status", "by_hops", "tokens", "judge"}) {
       e[k] = Field((*l)->summary, k);
     }
     out.push_back(std::move(e));
@@ -288,12 +287,8 @@ Json RunLibrary::List() {
 
 Result<Json> RunLibrary::Tasks(const std::string& run_id) {
   LAKEQA_ASSIGN_OR_RETURN(auto l, Load(run_id));
-  return Json{{"run", run_id},
-              {"dir", l->dir},
-              {"source", l->source},
-              {"summary", l->summary},
-              {"warnings", l->warnings},
-              {"rows", l->rows}};
+  return Json{{"run", run_id},         {"dir", l->dir},           {"source", l->source},
+              {"summary", l->summary}, {"warnings", l->warnings}, {"rows", l->rows}};
 }
 
 Result<Json> RunLibrary::Task(const std::string& run_id, const std::string& task_id) {

@@ -100,7 +100,9 @@ Result<ApiReply> CheckTaskContent(Workbench::Impl& w, const ApiRequest& req) {
   for (const auto& f : w.Findings(t)) findings.push_back(f.ToJson());
   for (const auto& l : w.Leakage(t)) leaks.push_back(l.ToJson());
   return ApiReply{200,
-                  {{"structure", AnalyzeStructure(t).ToJson()}, {"findings", findings}, {"leakage", leaks},
+                  {{"structure", AnalyzeStructure(t).ToJson()},
+                   {"findings", findings},
+                   {"leakage", leaks},
                    {"lakeqa", ToLakeQaJson(t)}}};
 }
 
@@ -115,7 +117,8 @@ Result<ApiReply> RunNode(Workbench::Impl& w, const ApiRequest& req) {
   std::map<std::string, std::string> answers;
   for (const auto& n : t.nodes) {
     if (n.key == key) node = &n;
-    else if (!n.answer.is_null()) answers[n.key] = n.answer.is_string() ? n.answer.get<std::string>() : n.answer.dump();
+    else if (!n.answer.is_null())
+      answers[n.key] = n.answer.is_string() ? n.answer.get<std::string>() : n.answer.dump();
   }
   if (!node) return NotFound("task " + t.question_id + " has no node \"" + key + "\"");
   Json run = {{"node", key}, {"source", node->source}, {"ran_by", req.who}, {"ran_at", NowIso()}};
@@ -128,13 +131,15 @@ Result<ApiReply> RunNode(Workbench::Impl& w, const ApiRequest& req) {
   }
   if (node->fact.find_first_not_of(" \t\r\n") == std::string::npos) {
     run["ok"] = false;
-    run["error"] = "node " + key + " has no fact to run: write Python that sets `answer` (the source is at local_path)";
+    run["error"] =
+        "node " + key + " has no fact to run: write Python that sets `answer` (the source is at local_path)";
     run["error_code"] = "invalid_argument";
   } else if (!missing.empty()) {
     std::string list;
     for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
     run["ok"] = false;
-    run["error"] = "node " + key + " uses the answer of node " + list + ", which has none yet: run that node first";
+    run["error"] =
+        "node " + key + " uses the answer of node " + list + ", which has none yet: run that node first";
     run["error_code"] = "invalid_argument";
   } else {
     LAKEQA_ASSIGN_OR_RETURN(auto session, w.env->sessions->Create());
@@ -142,7 +147,8 @@ Result<ApiReply> RunNode(Workbench::Impl& w, const ApiRequest& req) {
     agent::FactRun fr = agent::RunFact(
         [&](const std::string& tool, const Json& args) { return w.env->tools->Call(*session, tool, args); },
         node->source, code);
-    run["elapsed_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    run["elapsed_ms"] =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     (void)w.env->sessions->Close(session->id());
     run["sentence"] = !fr.code;
     run["dataset"] = fr.dataset;
@@ -174,7 +180,8 @@ Result<ApiReply> SetStatus(Workbench::Impl& w, const ApiRequest& req) {
   if (req.body.contains("note") && req.body["note"].is_string()) detail["note"] = req.body["note"];
   if (to == "in_review") {
     if (from != "draft" && from != "revised")
-      return InvalidArgument("only a draft or a revised task can be sent to review (task " + t.question_id + " is " + from + ")");
+      return InvalidArgument("only a draft or a revised task can be sent to review (task " + t.question_id +
+                             " is " + from + ")");
     std::vector<Finding> f = w.Findings(t);
     if (HasErrors(f)) {
       Json fj = Json::array();
@@ -184,15 +191,17 @@ Result<ApiReply> SetStatus(Workbench::Impl& w, const ApiRequest& req) {
         fj.push_back(x.ToJson());
         if (x.severity == "error" && n++ == 0) first = x.message;
       }
-      ApiReply r = ErrorReply(InvalidArgument(fmt::format("cannot send {} to review: {}{}", t.question_id, first,
-                                                          n > 1 ? fmt::format(" (and {} more)", n - 1) : "")));
+      ApiReply r =
+          ErrorReply(InvalidArgument(fmt::format("cannot send {} to review: {}{}", t.question_id, first,
+                                                 n > 1 ? fmt::format(" (and {} more)", n - 1) : "")));
       r.body["findings"] = fj;
       return r;
     }
   } else if (to == "draft") {
     if (from == "draft") return InvalidArgument("task " + t.question_id + " is already a draft");
   } else {
-    return InvalidArgument("'" + to + "' is not a status one sets by hand: send a task to review (in_review) or back to "
+    return InvalidArgument("'" + to +
+                           "' is not a status one sets by hand: send a task to review (in_review) or back to "
                            "draft; reviews decide accepted, revised and rejected");
   }
   auto r = w.project->SetStatus(t.id, to, base, req.who, detail);
@@ -203,7 +212,8 @@ Result<ApiReply> SetStatus(Workbench::Impl& w, const ApiRequest& req) {
 
 std::string FileSafe(const std::string& s) {
   std::string out;
-  for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
+  for (char c : s)
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
   return out.empty() ? "task" : out;
 }
 
@@ -232,7 +242,8 @@ Result<ApiReply> Export(Workbench::Impl& w, const ApiRequest& req) {
   LAKEQA_RETURN_IF_ERROR(WriteFileAtomic(path, DumpJson(doc, 4) + "\n"));
   // An earlier export in another k-d folder (the structure changed since) would be a second copy.
   std::error_code ec;
-  for (auto it = fs::directory_iterator(w.export_dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+  for (auto it = fs::directory_iterator(w.export_dir, ec); !ec && it != fs::directory_iterator();
+       it.increment(ec)) {
     fs::path other = it->path() / name;
     if (it->path().filename() != folder && fs::exists(other, ec)) fs::remove(other, ec);
   }
@@ -253,19 +264,21 @@ Result<ApiReply> Export(Workbench::Impl& w, const ApiRequest& req) {
                    {"nodes_grounded", verify.nodes_grounded},
                    {"results", verify.results}};
   bool grounded = verify.tasks > 0 && verify.all_grounded();
-  (void)w.project->Log(t.id, req.who, "exported",
-                       {{"path", path}, {"version", t.content_version}, {"valid", validation.ok()}, {"grounded", grounded}});
-  return ApiReply{200,
-                  {{"path", path},
-                   {"folder", folder},
-                   {"lakeqa", doc},
-                   {"findings", fj},
-                   {"validate", validation.ToJson()},
-                   {"verify", verify_j},
-                   {"ok", validation.ok() && grounded},
-                   {"commands",
-                    {"lakeqa tasks validate " + path,
-                     "lakeqa tasks verify " + path + " --lake " + w.options.lake_uri + " --index " + w.options.index_dir}}}};
+  (void)w.project->Log(
+      t.id, req.who, "exported",
+      {{"path", path}, {"version", t.content_version}, {"valid", validation.ok()}, {"grounded", grounded}});
+  return ApiReply{
+      200,
+      {{"path", path},
+       {"folder", folder},
+       {"lakeqa", doc},
+       {"findings", fj},
+       {"validate", validation.ToJson()},
+       {"verify", verify_j},
+       {"ok", validation.ok() && grounded},
+       {"commands",
+        {"lakeqa tasks validate " + path, "lakeqa tasks verify " + path + " --lake " + w.options.lake_uri +
+                                              " --index " + w.options.index_dir}}}};
 }
 
 Result<ApiReply> LakeQaJson(Workbench::Impl& w, const ApiRequest& req) {
@@ -276,13 +289,15 @@ Result<ApiReply> LakeQaJson(Workbench::Impl& w, const ApiRequest& req) {
 Result<ApiReply> Import(Workbench::Impl& w, const ApiRequest& req) {
   LAKEQA_ASSIGN_OR_RETURN(std::string text, RequireString(req.body, "text"));
   std::string name = req.body.value("name", std::string("upload.json"));
-  eval::LoadResult loaded = name.size() > 6 && name.substr(name.size() - 6) == ".jsonl" ? eval::ParseTaskLines(text, name)
-                                                                                        : eval::ParseTaskDocument(text, name);
+  eval::LoadResult loaded = name.size() > 6 && name.substr(name.size() - 6) == ".jsonl"
+                                ? eval::ParseTaskLines(text, name)
+                                : eval::ParseTaskDocument(text, name);
   Json imported = Json::array(), errors = Json::array();
   for (const auto& e : loaded.errors) errors.push_back(e.status.message());
   for (const eval::Task& task : loaded.tasks) {
     if (task.format != eval::TaskFormat::kLakeQa) {
-      errors.push_back(task.Where() + ": a CMDBench question, not a LakeQA task: only LakeQA tasks can be edited");
+      errors.push_back(task.Where() +
+                       ": a CMDBench question, not a LakeQA task: only LakeQA tasks can be edited");
       continue;
     }
     ProjectTask pt = FromEvalTask(task);
@@ -294,7 +309,8 @@ Result<ApiReply> Import(Workbench::Impl& w, const ApiRequest& req) {
     imported.push_back({{"id", created->id}, {"question_id", created->question_id}});
   }
   if (imported.empty() && !errors.empty()) {
-    ApiReply r = ErrorReply(InvalidArgument("nothing imported from " + name + ": " + errors[0].get<std::string>()));
+    ApiReply r =
+        ErrorReply(InvalidArgument("nothing imported from " + name + ": " + errors[0].get<std::string>()));
     r.body["errors"] = errors;
     return r;
   }

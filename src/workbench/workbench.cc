@@ -53,9 +53,7 @@ Workbench::Impl::~Impl() {
 
 Workbench::~Workbench() = default;
 
-server::SessionManager& Workbench::sessions() {
-  return *impl_->env->sessions;
-}
+server::SessionManager& Workbench::sessions() { return *impl_->env->sessions; }
 
 Result<std::unique_ptr<Workbench>> Workbench::Open(std::unique_ptr<lake::Store> store,
                                                    const WorkbenchOptions& options) {
@@ -91,7 +89,8 @@ Result<std::unique_ptr<Workbench>> Workbench::Open(std::unique_ptr<lake::Store> 
     return text.status().WithContext(index_dir.Text());
   }
   Impl* self = &w;
-  w.runs = std::make_unique<RunLibrary>(options.runs, [self](const std::string& d) { return self->CategoryOf(d); });
+  w.runs = std::make_unique<RunLibrary>(options.runs,
+                                        [self](const std::string& d) { return self->CategoryOf(d); });
   if (!options.model.empty()) {
     LAKEQA_ASSIGN_OR_RETURN(llm::ModelSpec spec, llm::ParseModelSpec(options.model));
     llm::ClientOptions co;
@@ -141,9 +140,7 @@ std::optional<uint64_t> Workbench::Impl::DatasetsWith(const std::string& word) {
   return static_cast<uint64_t>(r->total);
 }
 
-uint64_t Workbench::Impl::TotalDatasets() {
-  return text ? text->num_docs() : 0;
-}
+uint64_t Workbench::Impl::TotalDatasets() { return text ? text->num_docs() : 0; }
 
 Result<catalog::DatasetRecord> Workbench::Impl::Dataset(const std::string& full_id) {
   std::lock_guard<std::mutex> lock(catalog_mu);
@@ -189,12 +186,14 @@ std::vector<LeakFlag> Workbench::Impl::Leakage(const ProjectTask& task) {
     answers.push_back({"", task.answer.is_string() ? task.answer.get<std::string>() : task.answer.dump()});
   LeakOptions lo;
   lo.total_datasets = TotalDatasets();
-  return CheckLeakage(task.question, sources, answers, [this](const std::string& w) { return DatasetsWith(w); }, lo);
+  return CheckLeakage(
+      task.question, sources, answers, [this](const std::string& w) { return DatasetsWith(w); }, lo);
 }
 
 std::vector<Finding> Workbench::Impl::Findings(const ProjectTask& task) {
   std::vector<Finding> f = CheckTask(task, [this](const std::string& p) { return FileExists(p); });
-  for (const LeakFlag& l : Leakage(task)) f.push_back({"warning", l.node, "question", "leakage: " + l.message});
+  for (const LeakFlag& l : Leakage(task))
+    f.push_back({"warning", l.node, "question", "leakage: " + l.message});
   return f;
 }
 
@@ -209,10 +208,8 @@ Json Workbench::Impl::ReviewState(const ProjectTask& task, const std::vector<Rev
   std::set<std::string> by_authors;
   for (const Review& r : reviews) {
     if (r.task_version < task.content_version) continue;
-    if (is_author(r.reviewer))
-      by_authors.insert(r.reviewer);
-    else
-      latest[r.reviewer] = &r;
+    if (is_author(r.reviewer)) by_authors.insert(r.reviewer);
+    else latest[r.reviewer] = &r;
   }
   const Review* adjudication = nullptr;
   Json reviewers = Json::array();
@@ -238,8 +235,9 @@ Json Workbench::Impl::ReviewState(const ProjectTask& task, const std::vector<Rev
   }
   std::string message;
   if (met) {
-    message = fmt::format("{} review{} of version {}{}: {}", count, count == 1 ? "" : "s", task.content_version,
-                          adjudicated ? " including an adjudicator" : "", decision.get<std::string>());
+    message =
+        fmt::format("{} review{} of version {}{}: {}", count, count == 1 ? "" : "s", task.content_version,
+                    adjudicated ? " including an adjudicator" : "", decision.get<std::string>());
   } else {
     int more = std::max(0, policy.min_reviews - count);
     std::vector<std::string> need;
@@ -247,15 +245,15 @@ Json Workbench::Impl::ReviewState(const ProjectTask& task, const std::vector<Rev
     if (policy.require_adjudicator && !adjudicated) {
       std::string names;
       for (const auto& a : policy.adjudicators) names += (names.empty() ? "" : ", ") + a;
-      need.push_back("an adjudicator's review" + (names.empty() ? std::string(" (no adjudicator is named yet)") : " (" + names + ")"));
+      need.push_back("an adjudicator's review" +
+                     (names.empty() ? std::string(" (no adjudicator is named yet)") : " (" + names + ")"));
     }
     for (size_t i = 0; i < need.size(); ++i) message += (i ? " and " : "") + need[i];
     message += fmt::format(" of version {} needed", task.content_version);
   }
   if (!by_authors.empty()) {
     std::string names;
-    for (const auto& a : by_authors)
-      names += (names.empty() ? "" : ", ") + a;
+    for (const auto& a : by_authors) names += (names.empty() ? "" : ", ") + a;
     message += fmt::format(" (not counted: the review by {}, an author of the task)", names);
   }
   return {{"version", task.content_version},
@@ -274,7 +272,8 @@ Json Workbench::Impl::ReviewState(const ProjectTask& task, const std::vector<Rev
 Result<ProjectTask> Workbench::Impl::LoadTask(const std::string& id_text) {
   char* end = nullptr;
   long long id = std::strtoll(id_text.c_str(), &end, 10);
-  if (id_text.empty() || *end != '\0' || id <= 0) return InvalidArgument("task id must be a positive number, got '" + id_text + "'");
+  if (id_text.empty() || *end != '\0' || id <= 0)
+    return InvalidArgument("task id must be a positive number, got '" + id_text + "'");
   return project->GetTask(id);
 }
 
@@ -315,9 +314,7 @@ Result<int64_t> RequireInt(const Json& body, const char* name) {
   return body[name].get<int64_t>();
 }
 
-ApiReply ErrorReply(const Status& status) {
-  return {HttpStatusFor(status.code()), ErrorJson(status)};
-}
+ApiReply ErrorReply(const Status& status) { return {HttpStatusFor(status.code()), ErrorJson(status)}; }
 
 std::vector<std::string> ApiRequest::Params(std::string_view name) const {
   std::vector<std::string> out;

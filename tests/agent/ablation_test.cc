@@ -56,8 +56,7 @@ class Scripted {
   Scripted()
       : srv_([](const std::string&, const Json& body) {
           int turn = 0;
-          for (const Json& m : body["messages"])
-            turn += m["role"] == "assistant";
+          for (const Json& m : body["messages"]) turn += m["role"] == "assistant";
           if (turn == 0) return OpenAiToolCallStream("search_keyword", {{"keywords", {"parks"}}}, "c0");
           if (turn == 1)
             return OpenAiToolCallStream(
@@ -97,8 +96,7 @@ class Scripted {
     std::atomic<bool> cancel{false};
     ep.result = MakeLlmAgent(*client_, "openai", "gpt-test", nullptr, cfg)->Run(task, env, cancel);
     auto all = srv_.Bodies();
-    for (size_t i = before; i < all.size(); ++i)
-      ep.bodies.push_back(Json::parse(all[i]));
+    for (size_t i = before; i < all.size(); ++i) ep.bodies.push_back(Json::parse(all[i]));
     return ep;
   }
 
@@ -116,16 +114,11 @@ Json Rest(Json body) {
 }
 std::vector<std::string> ToolNames(const Json& body) {
   std::vector<std::string> out;
-  for (const Json& t : body["tools"])
-    out.push_back(t["function"]["name"].get<std::string>());
+  for (const Json& t : body["tools"]) out.push_back(t["function"]["name"].get<std::string>());
   return out;
 }
-std::string System(const Json& body) {
-  return body["messages"][0]["content"].get<std::string>();
-}
-std::string FirstUser(const Json& body) {
-  return body["messages"][1]["content"].get<std::string>();
-}
+std::string System(const Json& body) { return body["messages"][0]["content"].get<std::string>(); }
+std::string FirstUser(const Json& body) { return body["messages"][1]["content"].get<std::string>(); }
 // Turn N's tool result as the model saw it, without the remaining-time line (it moves with the clock).
 std::string ToolResult(const Json& body, size_t nth) {
   size_t seen = 0;
@@ -314,8 +307,7 @@ TEST(Ablation, EachLevelChangesOnlyWhatItSays) {
       EXPECT_EQ(fact, want_fact);
     }
     // The trace names the ablation on every event.
-    for (const Json& ev : ep.result.trace)
-      EXPECT_EQ(ev["ablation"], ParseAblations(e.specs)->Label());
+    for (const Json& ev : ep.result.trace) EXPECT_EQ(ev["ablation"], ParseAblations(e.specs)->Label());
     EXPECT_EQ(ep.result.answer, "1853");
   }
 }

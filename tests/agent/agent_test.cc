@@ -87,8 +87,7 @@ TEST(Prompts, CleanAnswerFollowsTheReferenceHarness) {
 
 TEST(Prompts, TruncateKeepsHeadAndTailOnUtf8Boundaries) {
   std::string s;
-  for (int i = 0; i < 3000; ++i)
-    s += "é";
+  for (int i = 0; i < 3000; ++i) s += "é";
   std::string t = internal::Truncate(s, 4000);
   EXPECT_LT(t.size(), s.size());
   EXPECT_NE(t.find("...[truncated]..."), std::string::npos);
@@ -154,8 +153,7 @@ struct LlmFixture {
   explicit LlmFixture(Turn script)
       : srv([script](const std::string&, const Json& body) {
           int turn = 0;
-          for (const Json& m : body["messages"])
-            turn += m["role"] == "assistant";
+          for (const Json& m : body["messages"]) turn += m["role"] == "assistant";
           return script(body, turn);
         }) {
     llm::ClientOptions o;
@@ -191,12 +189,9 @@ Reply RawToolCall(const std::string& name, const std::string& args_text) {
 TEST(LlmAgent, ErrorsGoBackToTheModelAndTheAnswerIsCleaned) {
   LlmFixture f([](const Json&, int turn) -> Reply {
     switch (turn) {
-      case 0:
-        return OpenAiToolCallStream("browse_web", {{"url", "x"}}, "c0");
-      case 1:
-        return RawToolCall("search_keyword", "{\"keywords\": [\"parks\"");  // malformed JSON
-      case 2:
-        return OpenAiToolCallStream("search_keyword", {{"keywords", {"parks"}}}, "c2");
+      case 0: return OpenAiToolCallStream("browse_web", {{"url", "x"}}, "c0");
+      case 1: return RawToolCall("search_keyword", "{\"keywords\": [\"parks\"");  // malformed JSON
+      case 2: return OpenAiToolCallStream("search_keyword", {{"keywords", {"parks"}}}, "c2");
       case 3: {
         Reply r = JsonReply(
             200, {{"model", "gpt-test"},

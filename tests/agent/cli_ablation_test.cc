@@ -26,14 +26,12 @@ struct Model {
   ModelServer srv{[this](const std::string&, const Json& body) {
     if (!body.contains("tools")) return OpenAiTextStream("OK");  // the preflight
     int turn = 0;
-    for (const Json& m : body["messages"])
-      turn += m["role"] == "assistant";
+    for (const Json& m : body["messages"]) turn += m["role"] == "assistant";
     if (turn == 0) {
       std::lock_guard<std::mutex> lock(mu);
       first_messages.push_back(body["messages"][1]["content"].get<std::string>());
       std::vector<std::string> names;
-      for (const Json& t : body["tools"])
-        names.push_back(t["function"]["name"].get<std::string>());
+      for (const Json& t : body["tools"]) names.push_back(t["function"]["name"].get<std::string>());
       tool_lists.push_back(names);
       return OpenAiToolCallStream("search_keyword", {{"keywords", {"parks"}}}, "c0");
     }
@@ -91,8 +89,7 @@ TEST_F(CliAblation, AnAblatedRunRecordsItselfAndRefusesToMix) {
       << log;
   auto preds = Lines(dir_ + "/abl/predictions.jsonl");
   ASSERT_EQ(preds.size(), 4u) << log;
-  for (const Json& p : preds)
-    EXPECT_EQ(p["answer"], "1853");
+  for (const Json& p : preds) EXPECT_EQ(p["answer"], "1853");
 
   Json run = Json::parse(*ReadFile(dir_ + "/abl/run.json"));
   EXPECT_EQ(run["ablation"],
@@ -104,8 +101,7 @@ TEST_F(CliAblation, AnAblatedRunRecordsItselfAndRefusesToMix) {
   EXPECT_EQ(trace[0]["tool"], "download");
   EXPECT_EQ(trace[0]["by"], "ablation");
   EXPECT_EQ(trace[0]["status"], "ok") << trace[0].dump();
-  for (const Json& e : trace)
-    EXPECT_EQ(e["ablation"], "search=preloaded,decompose=ideal");
+  for (const Json& e : trace) EXPECT_EQ(e["ablation"], "search=preloaded,decompose=ideal");
   // The model was told where the real tools put the gold files, and the chain.
   ASSERT_EQ(m.first_messages.size(), 4u);
   for (const std::string& msg : m.first_messages) {
@@ -131,8 +127,7 @@ TEST_F(CliAblation, EpochsRunResumeAndScoreEveryEpoch) {
   auto preds = Lines(dir_ + "/ep/predictions.jsonl");
   ASSERT_EQ(preds.size(), 8u);
   std::map<int, int> per_epoch;
-  for (const Json& p : preds)
-    ++per_epoch[p["epoch"].get<int>()];
+  for (const Json& p : preds) ++per_epoch[p["epoch"].get<int>()];
   EXPECT_EQ(per_epoch, (std::map<int, int>{{1, 4}, {2, 4}}));
   EXPECT_TRUE(PathExists(dir_ + "/ep/traces/C1.jsonl"));
   EXPECT_TRUE(PathExists(dir_ + "/ep/traces/epoch-2/C1.jsonl"));

@@ -30,8 +30,7 @@ inline std::string Bin() {
 
 inline pid_t Spawn(const std::vector<std::string>& args, const std::string& log) {
   std::vector<char*> argv;
-  for (const auto& a : args)
-    argv.push_back(const_cast<char*>(a.c_str()));
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);

@@ -47,8 +47,7 @@ int RunCliWithin(const std::vector<std::string>& args, const std::string& log, i
 Reply Answering(const Json& body) {
   if (!body.contains("tools")) return OpenAiTextStream("OK");
   int turn = 0;
-  for (const Json& m : body["messages"])
-    turn += m["role"] == "assistant";
+  for (const Json& m : body["messages"]) turn += m["role"] == "assistant";
   if (turn == 0) return OpenAiToolCallStream("search_keyword", {{"keywords", {"parks"}}}, "c0");
   return OpenAiToolCallStream("submit_answer", {{"answer", "[1853]"}}, "c1");
 }
@@ -63,8 +62,8 @@ std::string Log(const std::string& path) { return ReadFile(path).value_or("<no l
 class CliHarness : public CliRun {
  protected:
   std::vector<std::string> Baseline(const std::string& out, const std::string& tasks) {
-    return {"run",    "--tasks",      tasks,       "--index", dir_ + "/idx",       "--lake",
-            dir_ + "/lake", "--out", dir_ + "/" + out, "--agent", "baseline"};
+    return {"run",   "--tasks",        tasks,     "--index", dir_ + "/idx", "--lake", dir_ + "/lake",
+            "--out", dir_ + "/" + out, "--agent", "baseline"};
   }
   std::vector<std::string> Llm(const std::string& out, const std::string& url, const std::string& model) {
     auto a = Base(out);
@@ -85,7 +84,8 @@ TEST_F(CliHarness, RunJsonIsVersionedAndEvalReadsItAsWritten) {
   EXPECT_EQ(meta["task_count"], 4);
   EXPECT_EQ(meta["status"], "complete");
   EXPECT_EQ(meta["lake"]["uri"], meta["index"]["lake"]) << meta.dump(2);
-  ASSERT_EQ(RunCli({"eval", "--run", dir_ + "/base", "--json"}, dir_ + "/eval.log"), 0) << Log(dir_ + "/eval.log");
+  ASSERT_EQ(RunCli({"eval", "--run", dir_ + "/base", "--json"}, dir_ + "/eval.log"), 0)
+      << Log(dir_ + "/eval.log");
   Json report = ReadJson(dir_ + "/base/report.json");
   EXPECT_EQ(report["tasks"], 4) << report.dump();
   EXPECT_TRUE(report["not_run"].empty());
@@ -140,7 +140,8 @@ TEST_F(CliHarness, ADifferentLakeIsRefusedUnlessForced) {
   std::string log = Log(dir_ + "/run.log");
   EXPECT_NE(log.find("--force"), std::string::npos) << log;
   EXPECT_NE(log.find(dir_ + "/lake"), std::string::npos) << log;
-  EXPECT_EQ(RunCliWithin({"serve", "--index", dir_ + "/idx", "--lake", dir_ + "/other-lake", "--listen", "127.0.0.1:0"},
+  EXPECT_EQ(RunCliWithin({"serve", "--index", dir_ + "/idx", "--lake", dir_ + "/other-lake", "--listen",
+                          "127.0.0.1:0"},
                          dir_ + "/serve.log", 30),
             2)
       << Log(dir_ + "/serve.log");
@@ -171,8 +172,7 @@ TEST_F(CliHarness, PredictionsAndReportsCountToolCallsAlike) {
   ModelServer srv([](const std::string&, const Json& body) {
     if (!body.contains("tools")) return OpenAiTextStream("OK");
     int turn = 0;
-    for (const Json& m : body["messages"])
-      turn += m["role"] == "assistant";
+    for (const Json& m : body["messages"]) turn += m["role"] == "assistant";
     if (turn == 0) return OpenAiToolCallStream("search_keyword", {{"keywords", {"parks"}}}, "c0");
     if (turn == 1) return OpenAiToolCallStream("no_such_tool", Json::object(), "c1");
     return OpenAiToolCallStream("submit_answer", {{"answer", "The answer is [1,853]"}}, "c2");
@@ -242,11 +242,14 @@ TEST_F(CliHarness, ADeadOrRefusingEndpointStopsTheRunAtThePreflight) {
   EXPECT_EQ(meta["invocations"][0]["preflight"]["ok"], false) << meta.dump(2);
 
   ModelServer srv([](const std::string&, const Json&) {
-    return JsonReply(401, {{"error", {{"message", "Incorrect API key provided"}, {"code", "invalid_api_key"}}}});
+    return JsonReply(401,
+                     {{"error", {{"message", "Incorrect API key provided"}, {"code", "invalid_api_key"}}}});
   });
-  EXPECT_EQ(RunCli(Llm("denied", srv.Url(), "openai:gpt-5.2"), dir_ + "/denied.log"), 5) << Log(dir_ + "/denied.log");
+  EXPECT_EQ(RunCli(Llm("denied", srv.Url(), "openai:gpt-5.2"), dir_ + "/denied.log"), 5)
+      << Log(dir_ + "/denied.log");
   EXPECT_EQ(srv.calls(), 1);
-  EXPECT_NE(Log(dir_ + "/denied.log").find("Incorrect API key"), std::string::npos) << Log(dir_ + "/denied.log");
+  EXPECT_NE(Log(dir_ + "/denied.log").find("Incorrect API key"), std::string::npos)
+      << Log(dir_ + "/denied.log");
 }
 
 // Issue 14, defect 5: failed tasks make the run exit with partial_failure's code (12); --max-failures N
@@ -255,7 +258,8 @@ TEST_F(CliHarness, FailedTasksExitNonZeroAndMaxFailuresStopsTheRun) {
   // Preflight fine, every task's request refused (400 is final: no retries).
   ModelServer srv([](const std::string&, const Json& body) {
     if (!body.contains("tools")) return OpenAiTextStream("OK");
-    return JsonReply(400, {{"error", {{"message", "tools are not supported"}, {"type", "invalid_request_error"}}}});
+    return JsonReply(
+        400, {{"error", {{"message", "tools are not supported"}, {"type", "invalid_request_error"}}}});
   });
   auto args = Llm("fail", srv.Url(), "openai:gpt-5.2");
   args.insert(args.end(), {"--max-failures", "1", "--json"});
@@ -269,8 +273,8 @@ TEST_F(CliHarness, FailedTasksExitNonZeroAndMaxFailuresStopsTheRun) {
   // A cassette that has no answer for --offline: every task fails, and the run says so in its exit code.
   ASSERT_TRUE(WriteFileAtomic(dir_ + "/empty.jsonl", "").ok());
   auto offline = Base("offline");
-  offline.insert(offline.end(),
-                 {"--agent", "llm", "--model", "openai:gpt-5.2", "--offline", "--cassette", dir_ + "/empty.jsonl"});
+  offline.insert(offline.end(), {"--agent", "llm", "--model", "openai:gpt-5.2", "--offline", "--cassette",
+                                 dir_ + "/empty.jsonl"});
   EXPECT_EQ(RunCli(offline, dir_ + "/offline.log"), 12) << Log(dir_ + "/offline.log");
   EXPECT_NE(Log(dir_ + "/offline.log").find("4 failed"), std::string::npos) << Log(dir_ + "/offline.log");
 }
@@ -279,7 +283,8 @@ TEST_F(CliHarness, FailedTasksExitNonZeroAndMaxFailuresStopsTheRun) {
 // report.html, and is left out of sums.
 TEST_F(CliHarness, AnUnpricedModelsCostIsUnknownEverywhere) {
   ModelServer srv([](const std::string&, const Json& body) { return Answering(body); });
-  ASSERT_EQ(RunCli(Llm("unpriced", srv.Url(), "openai:no-such-price"), dir_ + "/run.log"), 0) << Log(dir_ + "/run.log");
+  ASSERT_EQ(RunCli(Llm("unpriced", srv.Url(), "openai:no-such-price"), dir_ + "/run.log"), 0)
+      << Log(dir_ + "/run.log");
   for (const Json& p : Lines(dir_ + "/unpriced/predictions.jsonl"))
     EXPECT_TRUE(p["cost_usd"].is_null()) << p.dump();
   std::string log = Log(dir_ + "/run.log");

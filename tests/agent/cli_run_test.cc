@@ -33,18 +33,21 @@ using testing::WriteText;
 
 // `lakeqa tasks verify`: the annotation guideline's grounding check through the same oracle and tools.
 TEST_F(CliRun, TasksVerifyGroundsEveryNodeAndReportsAWrongOne) {
-  ASSERT_EQ(RunCli({"tasks", "verify", dir_ + "/tasks", "--lake", dir_ + "/lake", "--index", dir_ + "/idx", "--json"},
+  ASSERT_EQ(RunCli({"tasks", "verify", dir_ + "/tasks", "--lake", dir_ + "/lake", "--index", dir_ + "/idx",
+                    "--json"},
                    dir_ + "/verify.log"),
             0)
       << *ReadFile(dir_ + "/verify.log");
   // A task whose fact code yields 32 while its node claims 33 is not grounded: exit 6, the node named.
-  Json bad = Task("BAD", "import csv\nrows = list(csv.DictReader(open(local_path)))\n"
-                         "answer = str(max(int(r['acres']) for r in rows))\n");
+  Json bad = Task("BAD",
+                  "import csv\nrows = list(csv.DictReader(open(local_path)))\n"
+                  "answer = str(max(int(r['acres']) for r in rows))\n");
   bad["nodes"]["1"]["answer"] = "33";
   WriteText(dir_ + "/bad/k-1-d-2/task_1.json", bad.dump());
-  ASSERT_EQ(RunCli({"tasks", "verify", dir_ + "/bad", "--lake", dir_ + "/lake", "--index", dir_ + "/idx", "--json"},
-                   dir_ + "/verify-bad.log"),
-            6);
+  ASSERT_EQ(
+      RunCli({"tasks", "verify", dir_ + "/bad", "--lake", dir_ + "/lake", "--index", dir_ + "/idx", "--json"},
+             dir_ + "/verify-bad.log"),
+      6);
   std::string log = *ReadFile(dir_ + "/verify-bad.log");
   Json j = Json::parse(log.substr(log.find('{')));
   EXPECT_EQ(j["tasks_grounded"], 0);
@@ -70,7 +73,9 @@ TEST_F(CliRun, OracleReachesFullExactMatchOnItsLake) {
 
   // `lakeqa eval` reads what `lakeqa run` wrote, as it is: EM 100%, every gold dataset accessed, and the
   // code's boto3 reads counted in D_acc through the session's own record.
-  ASSERT_EQ(RunCli({"eval", "--run", dir_ + "/oracle", "--tasks", dir_ + "/tasks", "--json"}, dir_ + "/eval.log"), 0)
+  ASSERT_EQ(
+      RunCli({"eval", "--run", dir_ + "/oracle", "--tasks", dir_ + "/tasks", "--json"}, dir_ + "/eval.log"),
+      0)
       << *ReadFile(dir_ + "/eval.log");
   Json report = Json::parse(*ReadFile(dir_ + "/oracle/report.json"));
   EXPECT_EQ(report["em"], 1.0) << report.dump();
@@ -93,14 +98,12 @@ TEST_F(CliRun, LlmRunSurvivesSigintResumesAndReplaysOffline) {
   ModelServer srv([&](const std::string&, const Json& body) {
     if (!body.contains("tools")) return OpenAiTextStream("OK");  // the run's preflight request
     int turn = 0;
-    for (const Json& m : body["messages"])
-      turn += m["role"] == "assistant";
+    for (const Json& m : body["messages"]) turn += m["role"] == "assistant";
     std::string q = body["messages"][1]["content"].get<std::string>();
     // Task C3 hangs on its first call until the test has interrupted the run.
     if (q.find("Task C3") != std::string::npos) {
       c3_waiting = true;
-      for (int i = 0; i < 500 && slow.load(); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      for (int i = 0; i < 500 && slow.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     if (turn == 0) return OpenAiToolCallStream("search_keyword", {{"keywords", {"parks"}}}, "c0");
     return OpenAiToolCallStream("submit_answer", {{"answer", "[1853]"}}, "c1");
@@ -126,8 +129,7 @@ TEST_F(CliRun, LlmRunSurvivesSigintResumesAndReplaysOffline) {
   ASSERT_EQ(RunCli(resume, dir_ + "/llm2.log"), 0) << *ReadFile(dir_ + "/llm2.log");
   auto preds = Lines(dir_ + "/llm/predictions.jsonl");
   ASSERT_EQ(preds.size(), 4u) << *ReadFile(dir_ + "/llm1.log") << *ReadFile(dir_ + "/llm2.log");
-  for (const Json& p : preds)
-    EXPECT_EQ(p["answer"], "1853");
+  for (const Json& p : preds) EXPECT_EQ(p["answer"], "1853");
   // Only the unfinished tasks cost anything: the resumed run's preflight, C4's two turns and C3's second;
   // C3's first turn, answered while the run was stopping, comes from the cassette.
   EXPECT_EQ(srv.calls() - calls_before, 4);
@@ -141,8 +143,7 @@ TEST_F(CliRun, LlmRunSurvivesSigintResumesAndReplaysOffline) {
   ASSERT_EQ(RunCli(offline, dir_ + "/llm3.log"), 0) << *ReadFile(dir_ + "/llm3.log");
   auto replayed = Lines(dir_ + "/replay/predictions.jsonl");
   ASSERT_EQ(replayed.size(), 4u);
-  for (const Json& p : replayed)
-    EXPECT_EQ(p["answer"], "1853");
+  for (const Json& p : replayed) EXPECT_EQ(p["answer"], "1853");
   EXPECT_EQ(srv.calls(), calls_after);
 
   // Bad input: a model without a provider, a missing key for a hosted API.

@@ -1,6 +1,6 @@
-// CMDBench questions through `tasks verify`, `run` and `eval`: table, graph and document questions are grounded
-// by their provenance files and scored against them; a source-routing question by the modalities touched. Also `tasks validate`'s exit codes for a path
-// that does not exist and a folder without task files.
+// CMDBench questions through `tasks verify`, `run` and `eval`: table, graph and document questions are
+// grounded by their provenance files and scored against them; a source-routing question by the modalities
+// touched. Also `tasks validate`'s exit codes for a path that does not exist and a folder without task files.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -36,7 +36,8 @@ class CmdbenchCliTest : public ::testing::Test {
     if (!PathExists(LakeqaBin())) GTEST_SKIP() << "lakeqa binary not built at " << LakeqaBin();
     dir_ = *MakeTempDir("lakeqa-cmdcli-");
     // The sandbox user must reach the scratch folders inside.
-    std::filesystem::permissions(dir_, std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
+    std::filesystem::permissions(dir_,
+                                 std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
                                  std::filesystem::perm_options::add);
     // The layout `lake build --source cmdbench:...` writes (docs/lake-build.md), for one table.
     Put("lake/cmdbench/t_1_13619135_7/t_1_13619135_7.csv",
@@ -44,9 +45,11 @@ class CmdbenchCliTest : public ::testing::Test {
     Put("lake/cmdbench/t_1_13619135_7/metadata.json",
         R"({"kind": "table", "table": "t_1_13619135_7", "page_title": "1999-2000 Toronto Raptors season"})");
     // A graph (Neo4j-import files as the cmdbench source lays them out) and a Wikipedia page beside it.
-    Put("lake/cmdbench/graph_nodes_Player/Player.csv", "wikidata_id:ID(Player),name,height\n"
+    Put("lake/cmdbench/graph_nodes_Player/Player.csv",
+        "wikidata_id:ID(Player),name,height\n"
         "Q201608,Dennis Rodman,201 centimetre\nQ25369,Michael Jordan,198 centimetre\n");
-    Put("lake/cmdbench/graph_nodes_Team/Team.csv", "wikidata_id:ID(Team),name\nQ162990,Detroit Pistons\n"
+    Put("lake/cmdbench/graph_nodes_Team/Team.csv",
+        "wikidata_id:ID(Team),name\nQ162990,Detroit Pistons\n"
         "Q128109,Chicago Bulls\n");
     Put("lake/cmdbench/graph_relation_playsFor/relation_playsFor.csv",
         ":START_ID(Player),:END_ID(Team),start_time\nQ201608,Q162990,1986\nQ201608,Q128109,1995\n"
@@ -54,7 +57,8 @@ class CmdbenchCliTest : public ::testing::Test {
     Put("lake/wikipedia/Washington_Wizards/content.txt",
         "Washington Wizards\nThe Washington Wizards are an American professional basketball team based in "
         "Washington, D.C.\nThey play their home games at Capital One Arena.\n");
-    CmdResult b = Cli("index build -q --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " 2>&1");
+    CmdResult b =
+        Cli("index build -q --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " 2>&1");
     ASSERT_EQ(b.exit_code, 0) << b.out;
   }
   void TearDown() override {
@@ -69,7 +73,8 @@ class CmdbenchCliTest : public ::testing::Test {
   }
   CmdResult Cli(const std::string& args) { return lakeqa::testing::Lakeqa(args); }
   std::string Verify(const std::string& file) {
-    return "tasks verify -q " + Sh(file) + " --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index");
+    return "tasks verify -q " + Sh(file) + " --lake " + Sh(dir_ + "/lake") + " --index " +
+           Sh(dir_ + "/index");
   }
   std::string dir_;
 };
@@ -83,8 +88,8 @@ TEST_F(CmdbenchCliTest, TableQuestionsAreGroundedByTheirProvenanceTable) {
   EXPECT_EQ(j["results"][0]["nodes"][0]["source"], "cmdbench/t_1_13619135_7/t_1_13619135_7.csv");
 
   // The oracle answers it through the tools, and the table counts as accessed.
-  CmdResult run = Cli("run -q --agent oracle --tasks " + Sh(q) + " --lake " + Sh(dir_ + "/lake") + " --index " +
-                      Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run") + " 2>&1");
+  CmdResult run = Cli("run -q --agent oracle --tasks " + Sh(q) + " --lake " + Sh(dir_ + "/lake") +
+                      " --index " + Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run") + " 2>&1");
   ASSERT_EQ(run.exit_code, 0) << run.out;
   std::string preds = *ReadFile(dir_ + "/run/predictions.jsonl");
   Json p = Json::parse(preds.substr(0, preds.find('\n')));
@@ -103,12 +108,13 @@ TEST_F(CmdbenchCliTest, GraphAndDocumentQuestionsRunAndScoreAgainstTheirProvenan
   Json vj = Json::parse(v.out);
   EXPECT_EQ(vj["tasks_grounded"], 2) << v.out;
   EXPECT_EQ(vj["not_applicable"], 1) << v.out;
-  EXPECT_NE(ReadFile(dir_ + "/verify.err")->find("kinds.json [s1]: not applicable: a CMDBench source-routing question: "
-                                                  "its gold is a modality (graph), not a lake file"),
+  EXPECT_NE(ReadFile(dir_ + "/verify.err")
+                ->find("kinds.json [s1]: not applicable: a CMDBench source-routing question: "
+                       "its gold is a modality (graph), not a lake file"),
             std::string::npos);
 
-  CmdResult run = Cli("run -q --agent oracle --tasks " + Sh(q) + " --lake " + Sh(dir_ + "/lake") + " --index " +
-                      Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run") + " 2>&1");
+  CmdResult run = Cli("run -q --agent oracle --tasks " + Sh(q) + " --lake " + Sh(dir_ + "/lake") +
+                      " --index " + Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run") + " 2>&1");
   ASSERT_EQ(run.exit_code, 0) << run.out;
   CmdResult ev = Cli("eval --run " + Sh(dir_ + "/run") + " --tasks " + Sh(q) + " --json 2>/dev/null");
   ASSERT_EQ(ev.exit_code, 0) << ev.out;
@@ -167,9 +173,10 @@ TEST_F(CmdbenchCliTest, SourceQuestionsScoreTheModalitiesAnAgentTouched) {
       return lakeqa::testing::OpenAiToolCallStream("graph_find_nodes", {{"name", "Dennis Rodman"}}, "c1");
     return lakeqa::testing::OpenAiToolCallStream("submit_answer", {{"answer", "yes"}}, "c2");
   });
-  CmdResult run = Cli("run -q --agent llm --model openai:gpt-5.2 --base-url " + Sh(srv.Url() + "/v1") + " --tasks " +
-                      Sh(q) + " --tools graph_find_nodes,search_keyword --lake " + Sh(dir_ + "/lake") + " --index " +
-                      Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run") + " 2>&1");
+  CmdResult run =
+      Cli("run -q --agent llm --model openai:gpt-5.2 --base-url " + Sh(srv.Url() + "/v1") + " --tasks " +
+          Sh(q) + " --tools graph_find_nodes,search_keyword --lake " + Sh(dir_ + "/lake") + " --index " +
+          Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run") + " 2>&1");
   ASSERT_EQ(run.exit_code, 0) << run.out;
   CmdResult ev = Cli("eval --run " + Sh(dir_ + "/run") + " --tasks " + Sh(q) + " --json 2>/dev/null");
   ASSERT_EQ(ev.exit_code, 0) << ev.out;
@@ -193,10 +200,10 @@ TEST_F(CmdbenchCliTest, ValidateExitsNotFoundForAMissingPathOrAnEmptyFolder) {
   EXPECT_EQ(Cli("tasks validate " + Sh(Questions("t.json", {kTableQuestion})) + " >/dev/null").exit_code, 0);
 }
 
-
-// CMDBench's oracle-vs-discovery comparison (its Figure 8): `run --provide-provenance` hands the llm agent the
-// gold contents of each question, read from the lake and the index's graph. A loopback server speaking OpenAI
-// Chat Completions records the first user message of every task and answers at once with submit_answer.
+// CMDBench's oracle-vs-discovery comparison (its Figure 8): `run --provide-provenance` hands the llm agent
+// the gold contents of each question, read from the lake and the index's graph. A loopback server speaking
+// OpenAI Chat Completions records the first user message of every task and answers at once with
+// submit_answer.
 class ProvideProvenanceTest : public CmdbenchCliTest {
  protected:
   struct AgentRun {
@@ -220,9 +227,9 @@ class ProvideProvenanceTest : public CmdbenchCliTest {
       }
       return lakeqa::testing::OpenAiToolCallStream("submit_answer", {{"answer", "37"}}, "c1");
     });
-    r.cmd = Cli("run -q --agent llm --model openai:gpt-5.2 --base-url " + Sh(srv.Url() + "/v1") + " --tasks " +
-                Sh(tasks) + " --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " --out " +
-                Sh(dir_ + "/" + out) + " " + flags + " 2>&1");
+    r.cmd = Cli("run -q --agent llm --model openai:gpt-5.2 --base-url " + Sh(srv.Url() + "/v1") +
+                " --tasks " + Sh(tasks) + " --lake " + Sh(dir_ + "/lake") + " --index " +
+                Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/" + out) + " " + flags + " 2>&1");
     return r;
   }
   // The same tasks with the flag (into <dir>/given) and without it (<dir>/plain); both must succeed.
@@ -263,8 +270,9 @@ TEST_F(ProvideProvenanceTest, HandsTheAgentTheGoldTableRows) {
   Put("lakeqa.json", R"({"question_id": "L1", "question": "q", "answer": "1", "datasets_used": ["a/b/c.csv"],
     "nodes": {"1": {"source": "a/b/c.csv", "fact": "f", "subquestion": "q", "answer": "1"}},
     "reasoning_hops": [{"hop": 1, "node_ids": [1], "reasoning": ["r"], "answer": "1"}]})");
-  CmdResult bad = Cli("run -q --agent baseline --tasks " + Sh(dir_ + "/lakeqa.json") + " --lake " + Sh(dir_ + "/lake") +
-                      " --index " + Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/bad") + " --provide-provenance 2>&1");
+  CmdResult bad =
+      Cli("run -q --agent baseline --tasks " + Sh(dir_ + "/lakeqa.json") + " --lake " + Sh(dir_ + "/lake") +
+          " --index " + Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/bad") + " --provide-provenance 2>&1");
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.out.find("task L1"), std::string::npos) << bad.out;
   EXPECT_NE(bad.out.find("is not a CMDBench question"), std::string::npos) << bad.out;
@@ -277,10 +285,13 @@ TEST_F(ProvideProvenanceTest, CutsABigTableAndSaysSo) {
   for (int i = 1; i <= 40; ++i) wide += std::to_string(i) + "," + std::string(1000, 'x') + "\n";
   Put("lake/cmdbench/t_many/t_many.csv", many);
   Put("lake/cmdbench/t_wide/t_wide.csv", wide);
-  ASSERT_EQ(Cli("index build -q --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " 2>&1").exit_code, 0);
-  std::string q = Questions("big.json", {
-      R"({"qid": "m1", "answer": "row 7", "question": "Which name has n 7?", "provenance_table": {"table": "t_many"}})",
-      R"({"qid": "w1", "answer": "x", "question": "Which text has n 3?", "provenance_table": {"table": "t_wide"}})"});
+  ASSERT_EQ(Cli("index build -q --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " 2>&1")
+                .exit_code,
+            0);
+  std::string q = Questions(
+      "big.json",
+      {R"({"qid": "m1", "answer": "row 7", "question": "Which name has n 7?", "provenance_table": {"table": "t_many"}})",
+       R"({"qid": "w1", "answer": "x", "question": "Which text has n 3?", "provenance_table": {"table": "t_wide"}})"});
   AgentRun r = RunLlm(q, "given", "--provide-provenance");
   ASSERT_EQ(r.cmd.exit_code, 0) << r.cmd.out;
   std::string m = r.Of("Which name has n 7?");
@@ -300,10 +311,13 @@ TEST_F(ProvideProvenanceTest, HandsTheAgentTheMatchedSubgraph) {
   const std::string& m = given.messages[0];
   // The nodes the provenance Cypher matched, with their properties, and the edge between them.
   EXPECT_NE(m.find("2 nodes, 1 edge"), std::string::npos) << m;
-  EXPECT_NE(m.find("Player:Q201608 {\"name\":\"Dennis Rodman\",\"height\":\"201 centimetre\"}"), std::string::npos) << m;
+  EXPECT_NE(m.find("Player:Q201608 {\"name\":\"Dennis Rodman\",\"height\":\"201 centimetre\"}"),
+            std::string::npos)
+      << m;
   EXPECT_NE(m.find("Team:Q162990 {\"name\":\"Detroit Pistons\"}"), std::string::npos) << m;
   EXPECT_NE(m.find("Player:Q201608-[playsFor]->Team:Q162990#"), std::string::npos) << m;
-  EXPECT_NE(m.find("start Player:Q201608, type playsFor, end Team:Q162990 {\"start_time\":\"1986\"}"), std::string::npos)
+  EXPECT_NE(m.find("start Player:Q201608, type playsFor, end Team:Q162990 {\"start_time\":\"1986\"}"),
+            std::string::npos)
       << m;
   // Nothing the query did not match.
   EXPECT_EQ(m.find("Michael Jordan"), std::string::npos) << m;
@@ -315,7 +329,8 @@ TEST_F(ProvideProvenanceTest, HandsTheAgentTheMatchedSubgraph) {
 
 // A sub-graph over the bounds is cut and says so, with the totals; nodes leave room for edges.
 TEST_F(ProvideProvenanceTest, CutsABigSubgraphAndSaysSo) {
-  std::string players = "wikidata_id:ID(Player),name\n", edges = ":START_ID(Player),:END_ID(Team),start_time\n";
+  std::string players = "wikidata_id:ID(Player),name\n",
+              edges = ":START_ID(Player),:END_ID(Team),start_time\n";
   for (int i = 1; i <= 300; ++i) {
     players += "P" + std::to_string(i) + ",Player " + std::to_string(i) + "\n";
     edges += "P" + std::to_string(i) + ",Q1,2000\n";
@@ -323,8 +338,11 @@ TEST_F(ProvideProvenanceTest, CutsABigSubgraphAndSaysSo) {
   Put("lake/cmdbench/graph_nodes_Player/Player.csv", players);
   Put("lake/cmdbench/graph_nodes_Team/Team.csv", "wikidata_id:ID(Team),name\nQ1,Big Team\n");
   Put("lake/cmdbench/graph_relation_playsFor/relation_playsFor.csv", edges);
-  ASSERT_EQ(Cli("index build -q --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " 2>&1").exit_code, 0);
-  std::string q = Questions("big_graph.json", {R"j({"qid": "b1", "answer": "300", "question": "How many played for Big Team?",
+  ASSERT_EQ(Cli("index build -q --lake " + Sh(dir_ + "/lake") + " --index " + Sh(dir_ + "/index") + " 2>&1")
+                .exit_code,
+            0);
+  std::string q = Questions("big_graph.json",
+                            {R"j({"qid": "b1", "answer": "300", "question": "How many played for Big Team?",
     "provenance_graph": {"cypher": "MATCH (p:Player)-[r:playsFor]->(t:Team {name: 'Big Team'}) RETURN count(p)",
     "type": "sub-graph"}})j"});
   AgentRun r = RunLlm(q, "given", "--provide-provenance");
@@ -333,8 +351,10 @@ TEST_F(ProvideProvenanceTest, CutsABigSubgraphAndSaysSo) {
   const std::string& m = r.messages[0];
   EXPECT_NE(m.find("301 nodes, 300 edges (the first 100 nodes and 100 edges shown)"), std::string::npos) << m;
   size_t node_lines = 0, edge_lines = 0;
-  for (size_t at = m.find("\n  node "); at != std::string::npos; at = m.find("\n  node ", at + 1)) ++node_lines;
-  for (size_t at = m.find("\n  edge "); at != std::string::npos; at = m.find("\n  edge ", at + 1)) ++edge_lines;
+  for (size_t at = m.find("\n  node "); at != std::string::npos; at = m.find("\n  node ", at + 1))
+    ++node_lines;
+  for (size_t at = m.find("\n  edge "); at != std::string::npos; at = m.find("\n  edge ", at + 1))
+    ++edge_lines;
   EXPECT_EQ(node_lines, 100u);
   EXPECT_EQ(edge_lines, 100u);
   EXPECT_EQ(Json::parse(*ReadFile(dir_ + "/given/run.json"))["config"]["provenance"]["graph"]["cut"], 1);
@@ -342,7 +362,8 @@ TEST_F(ProvideProvenanceTest, CutsABigSubgraphAndSaysSo) {
 
 // A provenance Cypher lakeqa cannot run stops the run before any task, naming the task and the error.
 TEST_F(ProvideProvenanceTest, RefusesAGraphQuestionWhoseCypherFails) {
-  std::string q = Questions("bad_graph.json", {kGraphQuestion, R"({"qid": "g2", "answer": "x", "question": "Who?",
+  std::string q =
+      Questions("bad_graph.json", {kGraphQuestion, R"({"qid": "g2", "answer": "x", "question": "Who?",
     "provenance_graph": {"cypher": "MATCH (p:Player {name: 'Dennis Rodman') RETURN p.name", "type": "point"}})"});
   AgentRun r = RunLlm(q, "given", "--provide-provenance");
   EXPECT_NE(r.cmd.exit_code, 0) << r.cmd.out;
@@ -361,12 +382,14 @@ TEST_F(ProvideProvenanceTest, RefusesAGraphQuestionWhoseCypherFails) {
 // A graph question over an index without a graph is refused, naming the task, not handed an empty sub-graph.
 TEST_F(ProvideProvenanceTest, RefusesAGraphQuestionWithoutAGraph) {
   Put("tablelake/cmdbench/t_1_13619135_7/t_1_13619135_7.csv", "game,date\n65,March 19\n");
-  ASSERT_EQ(Cli("index build -q --lake " + Sh(dir_ + "/tablelake") + " --index " + Sh(dir_ + "/tableindex") + " 2>&1")
+  ASSERT_EQ(Cli("index build -q --lake " + Sh(dir_ + "/tablelake") + " --index " + Sh(dir_ + "/tableindex") +
+                " 2>&1")
                 .exit_code,
             0);
   std::string q = Questions("graph.json", {kGraphQuestion});
-  CmdResult r = Cli("run -q --agent baseline --tasks " + Sh(q) + " --lake " + Sh(dir_ + "/tablelake") + " --index " +
-                    Sh(dir_ + "/tableindex") + " --out " + Sh(dir_ + "/run") + " --provide-provenance 2>&1");
+  CmdResult r =
+      Cli("run -q --agent baseline --tasks " + Sh(q) + " --lake " + Sh(dir_ + "/tablelake") + " --index " +
+          Sh(dir_ + "/tableindex") + " --out " + Sh(dir_ + "/run") + " --provide-provenance 2>&1");
   EXPECT_NE(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("task g1"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("no graph at"), std::string::npos) << r.out;
@@ -385,8 +408,9 @@ TEST_F(ProvideProvenanceTest, HandsTheAgentTheGoldParagraph) {
   EXPECT_NE(m.find("Washington Wizards, paragraph 1 (lake file wikipedia/Washington_Wizards/content.txt"),
             std::string::npos)
       << m;
-  EXPECT_NE(m.find("The Washington Wizards are an American professional basketball team based in Washington, D.C."),
-            std::string::npos)
+  EXPECT_NE(
+      m.find("The Washington Wizards are an American professional basketball team based in Washington, D.C."),
+      std::string::npos)
       << m;
   EXPECT_EQ(m.find("home games"), std::string::npos) << m;  // line 2 is another paragraph
   std::string f = given.Of("When were the Lakers founded?");
@@ -413,8 +437,9 @@ TEST_F(ProvideProvenanceTest, NamesTheGoldSource) {
   auto [given, plain] = GivenAndPlain(q);
   ASSERT_EQ(given.messages.size(), 1u);
   const std::string& m = given.messages[0];
-  EXPECT_NE(m.find("the graph source: node labels Player, Team; relationship types (Player)-[playsFor]->(Team)"),
-            std::string::npos)
+  EXPECT_NE(
+      m.find("the graph source: node labels Player, Team; relationship types (Player)-[playsFor]->(Team)"),
+      std::string::npos)
       << m;
   EXPECT_EQ(m.find("Dennis Rodman"), std::string::npos) << m;  // the source, nothing more
   ASSERT_EQ(plain.messages.size(), 1u);

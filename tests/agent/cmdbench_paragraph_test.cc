@@ -66,7 +66,8 @@ TEST_F(CmdbenchParagraphTest, IndexBuildWritesOneUnitPerParagraphAndReportsUnrea
   EXPECT_EQ(p["paragraphs"], 5) << p;  // Ohio 2, Texas 2, Columbus 1
   EXPECT_EQ(p["errors"], 1) << p;
   EXPECT_EQ(p["error_files"][0]["file"], "wikipedia/Broken/content.txt");
-  EXPECT_NE(p["error_files"][0]["error"].get<std::string>().find("NUL byte at offset 13"), std::string::npos) << p;
+  EXPECT_NE(p["error_files"][0]["error"].get<std::string>().find("NUL byte at offset 13"), std::string::npos)
+      << p;
   EXPECT_TRUE(PathExists(dir_ + "/index/paragraphs/index.json"));
 }
 
@@ -124,13 +125,17 @@ TEST_F(CmdbenchParagraphTest, AllScopeSearchesEveryParagraphWithoutBeingToldTheP
 
 TEST_F(CmdbenchParagraphTest, AnIndexWithoutParagraphsAndABadScopeAreRefusedNamingTheFix) {
   Build();
-  CmdResult bad = lakeqa::testing::Lakeqa("eval cmdbench --task paragraph --questions " + Sh(dir_ + "/q.json") +
-                                          " --index " + Sh(dir_ + "/index") + " --paragraph-scope pages 2>&1");
+  CmdResult bad =
+      lakeqa::testing::Lakeqa("eval cmdbench --task paragraph --questions " + Sh(dir_ + "/q.json") +
+                              " --index " + Sh(dir_ + "/index") + " --paragraph-scope pages 2>&1");
   EXPECT_NE(bad.exit_code, 0);
-  EXPECT_NE(bad.out.find("--paragraph-scope must be gold-pages or all, got 'pages'"), std::string::npos) << bad.out;
-  ASSERT_TRUE(RemoveAll(dir_ + "/index/paragraphs").ok());  // as an index built before paragraphs were indexed
-  CmdResult old = lakeqa::testing::Lakeqa("eval cmdbench --task paragraph --questions " + Sh(dir_ + "/q.json") +
-                                          " --index " + Sh(dir_ + "/index") + " --json 2>&1");
+  EXPECT_NE(bad.out.find("--paragraph-scope must be gold-pages or all, got 'pages'"), std::string::npos)
+      << bad.out;
+  ASSERT_TRUE(
+      RemoveAll(dir_ + "/index/paragraphs").ok());  // as an index built before paragraphs were indexed
+  CmdResult old =
+      lakeqa::testing::Lakeqa("eval cmdbench --task paragraph --questions " + Sh(dir_ + "/q.json") +
+                              " --index " + Sh(dir_ + "/index") + " --json 2>&1");
   EXPECT_NE(old.exit_code, 0);
   EXPECT_NE(old.out.find("no paragraph index"), std::string::npos) << old.out;
   EXPECT_NE(old.out.find("rebuild it with `lakeqa index build"), std::string::npos) << old.out;

@@ -30,11 +30,12 @@ using testing::RunCli;
 
 // A chat.completion whose message is `message` (text, tool calls), as a whole JSON answer.
 Reply Completion(const Json& message) {
-  return JsonReply(200, {{"id", "chatcmpl-d"},
-                         {"object", "chat.completion"},
-                         {"model", "gpt-test"},
-                         {"choices", Json::array({{{"index", 0}, {"message", message}, {"finish_reason", "stop"}}})},
-                         {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 10}, {"total_tokens", 110}}}});
+  return JsonReply(
+      200, {{"id", "chatcmpl-d"},
+            {"object", "chat.completion"},
+            {"model", "gpt-test"},
+            {"choices", Json::array({{{"index", 0}, {"message", message}, {"finish_reason", "stop"}}})},
+            {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 10}, {"total_tokens", 110}}}});
 }
 
 Json Call(const std::string& id, const std::string& name, const Json& args) {
@@ -114,7 +115,8 @@ TEST_F(CliRun, FormatsRunDocumentsExactlyWhatRunWrites) {
   };
   std::set<std::string> predictions, events, run_json;
   for (const Invocation& r : runs) {
-    std::vector<std::string> args = {"run", "--index", dir_ + "/idx", "--lake", dir_ + "/lake", "--out", dir_ + "/" + r.out};
+    std::vector<std::string> args = {"run",          "--index", dir_ + "/idx",     "--lake",
+                                     dir_ + "/lake", "--out",   dir_ + "/" + r.out};
     args.insert(args.end(), r.args.begin(), r.args.end());
     ASSERT_EQ(RunCli(args, dir_ + "/" + r.out + ".log"), r.rc) << *ReadFile(dir_ + "/" + r.out + ".log");
     for (const Json& p : Lines(dir_ + "/" + r.out + "/predictions.jsonl"))
@@ -139,8 +141,8 @@ TEST_F(CliRun, FormatsRunDocumentsExactlyWhatRunWrites) {
     }
     for (const std::string& w : *written) {
       if (w.find_first_of(".[") != std::string::npos) continue;
-      EXPECT_TRUE(documented_top.count(w)) << title << ": `lakeqa run` writes `" << w
-                                           << "`, which docs/formats-run.md does not document";
+      EXPECT_TRUE(documented_top.count(w))
+          << title << ": `lakeqa run` writes `" << w << "`, which docs/formats-run.md does not document";
     }
   }
 }

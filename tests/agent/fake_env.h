@@ -73,8 +73,7 @@ class FakeEnv : public ToolEnv {
         std::string lower = id;
         std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
         int score = 0;
-        for (const auto& w : words)
-          score += lower.find(w) != std::string::npos;
+        for (const auto& w : words) score += lower.find(w) != std::string::npos;
         if (score > 0)
           hits.push_back(
               {score, {{"dataset_id", id}, {"namespace", ns.path().filename().string()}, {"score", score}}});
@@ -125,8 +124,7 @@ class FakeEnv : public ToolEnv {
     std::ifstream in(fs::path(lake_) / ns / id / args.value("file_path", ""));
     if (!in) return ErrorJson(NotFound("no file"));
     Json lines = Json::array();
-    for (std::string l; lines.size() < 5 && std::getline(in, l);)
-      lines.push_back(l);
+    for (std::string l; lines.size() < 5 && std::getline(in, l);) lines.push_back(l);
     return {{"dataset_id", id}, {"preview", lines}};
   }
   Json Execute(const Json& args) {
@@ -136,8 +134,7 @@ class FakeEnv : public ToolEnv {
     FILE* p = popen(cmd.c_str(), "r");
     std::string output;
     char buf[4096];
-    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;)
-      output.append(buf, n);
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) output.append(buf, n);
     int rc = pclose(p);
     return {{"output", output}, {"success", rc == 0}};
   }

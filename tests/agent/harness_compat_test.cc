@@ -21,7 +21,6 @@
 namespace lakeqa::agent {
 namespace {
 
-
 // The USGS earthquake feed's properties (26, as in the demo lake's usgs-earthquakes-past-week): a GeoJSON
 // wide enough that its inspect_file result is cut under the harness's protocol.
 const char* kQuakeProps[] = {"mag",  "place", "time",    "updated", "tz",     "url",     "detail",
@@ -37,15 +36,13 @@ std::string WideGeoJson(int features) {
     Json props = Json::object();
     for (const char* p : kQuakeProps) {
       std::string k = p;
-      if (k == "mag" || k == "dmin" || k == "rms")
-        props[k] = 0.5 + i * 0.1;
+      if (k == "mag" || k == "dmin" || k == "rms") props[k] = 0.5 + i * 0.1;
       else if (k == "time" || k == "updated" || k == "tz" || k == "sig" || k == "nst" || k == "gap" ||
                k == "tsunami")
         props[k] = 1517966773840LL + i;
       else if (k == "url" || k == "detail")
         props[k] = "https://earthquake.usgs.gov/earthquakes/feed/v1.0/detail/" + id + ".geojson";
-      else
-        props[k] = k + " value " + std::to_string(i % 7) + " near Castaic, CA";
+      else props[k] = k + " value " + std::to_string(i % 7) + " near Castaic, CA";
     }
     Json f = {{"type", "Feature"},
               {"properties", props},
@@ -139,8 +136,7 @@ TEST_F(HarnessProtocol, ReferenceSchemasArgumentsAndCodeWorkUnchanged) {
 
   Json search = Json::parse(ShownAfter(bodies, 0));
   std::set<std::string> ids;
-  for (const Json& e : search["results"])
-    ids.insert(e["dataset_id"]);
+  for (const Json& e : search["results"]) ids.insert(e["dataset_id"]);
   EXPECT_TRUE(ids.count("austin-water") && ids.count("usgs-quakes")) << search.dump();
   EXPECT_TRUE(search["results_by_prefix"].contains("usgs"));
   EXPECT_EQ(search["count"], search["results"].size());

@@ -46,7 +46,8 @@ class KramaBenchCliTest : public ::testing::Test {
   void SetUp() override {
     if (!PathExists(LakeqaBin())) GTEST_SKIP() << "lakeqa binary not built at " << LakeqaBin();
     dir_ = *MakeTempDir("lakeqa-kbcli-");
-    std::filesystem::permissions(dir_, std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
+    std::filesystem::permissions(dir_,
+                                 std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
                                  std::filesystem::perm_options::add);
     ck_ = dir_ + "/kb";
     Put("kb/workload/fire.json", kWorkload);
@@ -54,8 +55,10 @@ class KramaBenchCliTest : public ::testing::Test {
     Put("kb/data/fire/input/maps/regions.html",
         "<table><tr><th>region</th><th>states</th></tr><tr><td>West</td><td>CA OR WA</td></tr></table>");
     std::string load = "import pandas as pd\ndf = pd.read_csv('./data/fire/input/acres.csv')\n";
-    Put("kb/solutions/fire/fire-easy-1.py", load + "print('loaded', len(df))\nprint(int(df[df.state == 'WA'].acres.iloc[0]))\n");
-    Put("kb/solutions/fire/fire-hard-2.py", load + "df['pc'] = df.acres / df.population\ndf.loc[df.pc.idxmax(), 'state']\n");
+    Put("kb/solutions/fire/fire-easy-1.py",
+        load + "print('loaded', len(df))\nprint(int(df[df.state == 'WA'].acres.iloc[0]))\n");
+    Put("kb/solutions/fire/fire-hard-2.py",
+        load + "df['pc'] = df.acres / df.population\ndf.loc[df.pc.idxmax(), 'state']\n");
     Put("kb/solutions/fire/fire-easy-3.py", load + "print(round(df.acres.mean(), 2))\n");
     Put("kb/solutions/fire/fire-hard-4.py", "import geopandas_not_installed_here\n");
     Put("kb/solutions/fire/fire-easy-5.py", "open('./data/fire/input/usa.gpkg').read()\n");
@@ -72,12 +75,16 @@ class KramaBenchCliTest : public ::testing::Test {
 };
 
 TEST_F(KramaBenchCliTest, BadCheckoutsFailWithTheReason) {
-  CmdResult b = Cli("lake build -q --source kramabench:" + Sh(dir_ + "/nothing") + " --out " + Sh(dir_ + "/l") + " 2>&1");
+  CmdResult b = Cli("lake build -q --source kramabench:" + Sh(dir_ + "/nothing") + " --out " +
+                    Sh(dir_ + "/l") + " 2>&1");
   EXPECT_NE(b.exit_code, 0);
   EXPECT_NE(b.out.find("nothing"), std::string::npos) << b.out;
-  Json s = LakeqaJson("kramabench solutions --json --checkout " + Sh(dir_) + " --lake " + Sh(dir_), 3);  // not_found
-  EXPECT_NE(s["error"]["message"].get<std::string>().find("no workload/<domain>.json"), std::string::npos) << s;
-  Json d = LakeqaJson("kramabench solutions --json --checkout " + Sh(ck_) + " --lake " + Sh(dir_) + " --domain wind", 3);
+  Json s = LakeqaJson("kramabench solutions --json --checkout " + Sh(dir_) + " --lake " + Sh(dir_),
+                      3);  // not_found
+  EXPECT_NE(s["error"]["message"].get<std::string>().find("no workload/<domain>.json"), std::string::npos)
+      << s;
+  Json d = LakeqaJson(
+      "kramabench solutions --json --checkout " + Sh(ck_) + " --lake " + Sh(dir_) + " --domain wind", 3);
   EXPECT_NE(d["error"]["message"].get<std::string>().find("--domain wind"), std::string::npos) << d;
 }
 
@@ -100,7 +107,8 @@ TEST_F(KramaBenchCliTest, BuildValidateStatsOracleAndEval) {
   EXPECT_EQ(st["kramabench"]["answer_types"]["numeric_exact"], 4);
 
   if (!exec::SandboxAvailable().ok()) {
-    LAKEQA_SKIP_MISSING_PROTECTION("Python sandbox unavailable: " + std::string(exec::SandboxAvailable().message()));
+    LAKEQA_SKIP_MISSING_PROTECTION("Python sandbox unavailable: " +
+                                   std::string(exec::SandboxAvailable().message()));
   }
   Json o = LakeqaJson("kramabench solutions --json --timeout-s 60 --checkout " + Sh(ck_) + " --lake " +
                       Sh(dir_ + "/lake") + " --out " + Sh(dir_ + "/oracle.json"));
@@ -114,7 +122,8 @@ TEST_F(KramaBenchCliTest, BuildValidateStatsOracleAndEval) {
   EXPECT_EQ(by["fire-easy-3"]["main_metric"], "rae_score");
   EXPECT_DOUBLE_EQ(by["fire-easy-3"]["score"].get<double>(), 1.0);
   EXPECT_EQ(by["fire-hard-4"]["status"], "missing_library");
-  EXPECT_NE(by["fire-hard-4"]["reason"].get<std::string>().find("geopandas_not_installed_here"), std::string::npos);
+  EXPECT_NE(by["fire-hard-4"]["reason"].get<std::string>().find("geopandas_not_installed_here"),
+            std::string::npos);
   EXPECT_EQ(by["fire-easy-5"]["status"], "missing_file");
   EXPECT_EQ(by["fire-easy-5"]["missing_sources"], Json::array({"usa.gpkg"}));
   EXPECT_EQ(by["fire-hard-6"]["status"], "failed");
@@ -170,15 +179,19 @@ TEST_F(KramaBenchCliTest, ReportHtmlHasTheKramaBenchLeaderboardAndOneAnswerTypeV
   ASSERT_NE(at, std::string::npos);
   std::string section = html.substr(at, html.find("<h2", at + 10) - at);
   // The domain's score: (1 + 0 + 1/(1+1/6)) / 3 over success and rae_score.
-  EXPECT_NE(section.find(fmt::format("<td>fire</td><td>3</td><td>{:.2f}%</td>", 100 * (1 + 0 + 1 / (1 + 1.0 / 6)) / 3)),
+  EXPECT_NE(section.find(fmt::format("<td>fire</td><td>3</td><td>{:.2f}%</td>",
+                                     100 * (1 + 0 + 1 / (1 + 1.0 / 6)) / 3)),
             std::string::npos)
       << section;
   EXPECT_NE(section.find("0.500 ± 0.707 (2 of 2)"), std::string::npos) << section;
   EXPECT_NE(section.find("(std: one value)"), std::string::npos) << section;
-  EXPECT_NE(section.find("<td>fire-easy-3</td><td>fire</td><td>numeric_approximate</td><td>rae_score</td><td>0.857</td>"),
-            std::string::npos)
+  EXPECT_NE(
+      section.find(
+          "<td>fire-easy-3</td><td>fire</td><td>numeric_approximate</td><td>rae_score</td><td>0.857</td>"),
+      std::string::npos)
       << section;
-  EXPECT_EQ(html.find(">numeric<"), std::string::npos);  // lakeqa's own class does not appear beside KramaBench's
+  EXPECT_EQ(html.find(">numeric<"),
+            std::string::npos);  // lakeqa's own class does not appear beside KramaBench's
 }
 
 // Issue 30, item 6: the oracle follows gold trails; a KramaBench task has none. Each task is recorded as
@@ -206,8 +219,8 @@ TEST_F(KramaBenchCliTest, TheOracleOnTasksWithoutAGoldTrailIsNotApplicable) {
                         " --index " + Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run") + " 2>/dev/null");
   EXPECT_EQ(Json::parse(again.out, nullptr, false)["skipped"], 8) << again.out;
   // The text summary names them.
-  CmdResult text = Cli("run --agent oracle --tasks " + Workload() + " --lake " + Sh(dir_ + "/lake") + " --index " +
-                       Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run2") + " 2>&1");
+  CmdResult text = Cli("run --agent oracle --tasks " + Workload() + " --lake " + Sh(dir_ + "/lake") +
+                       " --index " + Sh(dir_ + "/index") + " --out " + Sh(dir_ + "/run2") + " 2>&1");
   EXPECT_NE(text.out.find("8 not applicable"), std::string::npos) << text.out;
 
   Json e = LakeqaJson("eval --json --run " + Sh(dir_ + "/run") + " --tasks " + Workload());

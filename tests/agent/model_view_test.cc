@@ -18,8 +18,8 @@
 namespace lakeqa::agent {
 namespace {
 
-
-constexpr int kFirst = 10, kDatasets = 25;  // ids springfield-parks-inventory-10 .. -34: no id is another's prefix
+constexpr int kFirst = 10,
+              kDatasets = 25;  // ids springfield-parks-inventory-10 .. -34: no id is another's prefix
 
 std::string Id(int i) { return "springfield-parks-inventory-" + std::to_string(i); }
 
@@ -30,23 +30,25 @@ class ModelView : public ::testing::Test {
     // Wide tables with long titles and descriptions: a full hit is several hundred characters.
     for (int i = kFirst; i < kFirst + kDatasets; ++i) {
       std::string dir = root_ + "/lake/datagov/" + Id(i);
-      testing::WriteText(dir + "/metadata.json",
-                         Json{{"title", "Springfield Parks and Recreation Department Park Inventory, District " +
-                                            std::to_string(i)},
-                              {"notes", "Every park, playground and open space maintained by the Springfield Parks "
-                                        "and Recreation Department in district " +
-                                            std::to_string(i) +
-                                            ", with acreage, amenities, opening year and the maintaining crew. "
-                                            "Updated monthly."}}
-                             .dump());
+      testing::WriteText(
+          dir + "/metadata.json",
+          Json{{"title",
+                "Springfield Parks and Recreation Department Park Inventory, District " + std::to_string(i)},
+               {"notes",
+                "Every park, playground and open space maintained by the Springfield Parks "
+                "and Recreation Department in district " +
+                    std::to_string(i) +
+                    ", with acreage, amenities, opening year and the maintaining crew. "
+                    "Updated monthly."}}
+              .dump());
       std::string csv =
           "Park Name,Park Acreage Total,Opening Year,Maintaining Crew Identifier,Playground Count,Restroom "
           "Buildings,Picnic Shelter Count,Sports Field Count,Trail Miles Paved,Trail Miles Unpaved,Dog Park "
           "Present,Parking Spaces,Inspection Date\n";
       for (int r = 0; r < 30; ++r)
-        csv += "Park " + std::to_string(r) + "," + std::to_string(r * 3 + i) + "," + std::to_string(1950 + r) +
-               ",crew-" + std::to_string(r % 4) + ",1,2,3,4,1.5,2.5,yes,40,201" + std::to_string(r % 10) +
-               "-05-01\n";
+        csv += "Park " + std::to_string(r) + "," + std::to_string(r * 3 + i) + "," +
+               std::to_string(1950 + r) + ",crew-" + std::to_string(r % 4) + ",1,2,3,4,1.5,2.5,yes,40,201" +
+               std::to_string(r % 10) + "-05-01\n";
       testing::WriteText(dir + "/files/rows.csv", csv);
     }
     int rc = testing::RunCli({"index", "build", "--lake", root_ + "/lake", "--index", root_ + "/index"},
@@ -78,14 +80,12 @@ class ModelView : public ::testing::Test {
   }
   static int Visible(const std::string& text) {
     int n = 0;
-    for (int i = kFirst; i < kFirst + kDatasets; ++i)
-      n += text.find(Id(i)) != std::string::npos;
+    for (int i = kFirst; i < kFirst + kDatasets; ++i) n += text.find(Id(i)) != std::string::npos;
     return n;
   }
   static size_t Occurrences(const std::string& text, const std::string& what) {
     size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-      ++n;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
     return n;
   }
 

@@ -19,8 +19,10 @@ TEST(PromptProfiles, TheLakeQaProfileIsThePapersPromptAndTheDefaultForLakeQaTask
   auto p = ProfilePrompt(kPromptLakeQa, {});
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(*p, DefaultSystemPrompt());
-  EXPECT_EQ(DefaultProfile({TaskOf(eval::TaskFormat::kLakeQa), TaskOf(eval::TaskFormat::kLakeQa)}), kPromptLakeQa);
-  EXPECT_EQ(DefaultProfile({TaskOf(eval::TaskFormat::kLakeQa), TaskOf(eval::TaskFormat::kCmdBench)}), kPromptLake);
+  EXPECT_EQ(DefaultProfile({TaskOf(eval::TaskFormat::kLakeQa), TaskOf(eval::TaskFormat::kLakeQa)}),
+            kPromptLakeQa);
+  EXPECT_EQ(DefaultProfile({TaskOf(eval::TaskFormat::kLakeQa), TaskOf(eval::TaskFormat::kCmdBench)}),
+            kPromptLake);
   EXPECT_EQ(DefaultProfile({TaskOf(eval::TaskFormat::kKramaBench)}), kPromptLake);
 }
 
@@ -33,7 +35,8 @@ TEST(PromptProfiles, TheLakeProfileNamesTheNamespacesEveryToolAndTheBenchmarksAn
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   EXPECT_NE(p->find("namespaces: cmdbench, wikipedia"), std::string::npos) << *p;
   for (const auto& tool : c.tools) EXPECT_NE(p->find("- " + tool), std::string::npos) << tool << " in " << *p;
-  // CMDBench's golds carry units and places ("183 pound", "Houston, Texas"): the paper's "no units" would cost them.
+  // CMDBench's golds carry units and places ("183 pound", "Houston, Texas"): the paper's "no units" would
+  // cost them.
   EXPECT_NE(p->find("[183 pound]"), std::string::npos) << *p;
   EXPECT_EQ(p->find("no labels or units"), std::string::npos) << *p;
   // Nothing of the paper's data.gov advice on a lake that has no data.gov.

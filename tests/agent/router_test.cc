@@ -19,10 +19,11 @@ using V = std::vector<std::string>;
 
 TEST(RouterTest, FixedBaselines) {
   RouterOptions o;
-  for (auto [kind, want] : std::vector<std::pair<std::string, V>>{{"select-doc", {"doc"}},
-                                                                   {"select-table", {"table"}},
-                                                                   {"select-graph", {"graph"}},
-                                                                   {"select-all", {"doc", "table", "graph"}}}) {
+  for (auto [kind, want] :
+       std::vector<std::pair<std::string, V>>{{"select-doc", {"doc"}},
+                                              {"select-table", {"table"}},
+                                              {"select-graph", {"graph"}},
+                                              {"select-all", {"doc", "table", "graph"}}}) {
     o.kind = kind;
     auto r = MakeRouter(o);
     ASSERT_TRUE(r.ok()) << kind;
@@ -57,7 +58,8 @@ TEST(RouterTest, ParsesRepliesAsCmdbenchDoes) {
   EXPECT_FALSE(ParseRouterReply("graph and table").ok());
   std::string p = RouterPrompt("Who won?", {{"graph", "G"}, {"doc", "D"}, {"table", ""}});
   EXPECT_NE(p.find("### Question: Who won?"), std::string::npos);
-  EXPECT_NE(p.find("graph:\nG\n\ndoc:\nD\n\ntable:\n(no such database in this lake)"), std::string::npos) << p;
+  EXPECT_NE(p.find("graph:\nG\n\ndoc:\nD\n\ntable:\n(no such database in this lake)"), std::string::npos)
+      << p;
 }
 
 class LexicalRouterTest : public ::testing::Test {
@@ -121,9 +123,9 @@ TEST_F(LexicalRouterTest, ANamedNodesWordsLeaveTheVocabulary) {
   o.index_dir = dir_;
   auto r = MakeLexicalRouter(o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  // Known words without the name: height (graph only) → graph vocabulary 1; score = (1 + 0 index + 1 entity) / 3.
-  // Counting detroit and piston (doc only, as height, w = ln 4 each) would give graph (1/3 + 1) / 3 = 4/9 and
-  // doc (2/3) / 2 = 1/3.
+  // Known words without the name: height (graph only) → graph vocabulary 1; score = (1 + 0 index + 1 entity)
+  // / 3. Counting detroit and piston (doc only, as height, w = ln 4 each) would give graph (1/3 + 1) / 3 =
+  // 4/9 and doc (2/3) / 2 = 1/3.
   auto sc = (*r)->Scores("height of the Detroit Pistons center");
   EXPECT_DOUBLE_EQ(sc["graph"], 2.0 / 3.0);
   EXPECT_DOUBLE_EQ(sc["doc"], 0.0);

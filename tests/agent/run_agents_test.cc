@@ -25,16 +25,19 @@ class RunAgentsTest : public ::testing::Test {
   void SetUp() override {
     dir_ = *MakeTempDir("run-agents");
     // The code sandbox runs as an unprivileged user that must be able to reach the run folder.
-    std::filesystem::permissions(dir_, std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
+    std::filesystem::permissions(dir_,
+                                 std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
                                  std::filesystem::perm_options::add);
     WriteText(dir_ + "/lake/datagov/city-parks-inventory/files/rows.txt", "name,acres\nA,10\nB,32\nC,5\n");
-    WriteText(dir_ + "/lake/datagov/city-parks-inventory/metadata.json", "{\"title\": \"City Parks Inventory\"}");
+    WriteText(dir_ + "/lake/datagov/city-parks-inventory/metadata.json",
+              "{\"title\": \"City Parks Inventory\"}");
     WriteText(dir_ + "/lake/wikipedia/Springfield/content.txt", "Springfield was founded in 1821.");
     const std::string fact =
         "import csv\nrows = list(csv.DictReader(open(local_path)))\nanswer = str(max(int(r['acres']) for r "
         "in rows))\n";
     for (int i = 1; i <= 2; ++i)
-      WriteText(dir_ + "/tasks/k-1-d-2/task_" + std::to_string(i) + ".json", Task("C" + std::to_string(i), fact).dump());
+      WriteText(dir_ + "/tasks/k-1-d-2/task_" + std::to_string(i) + ".json",
+                Task("C" + std::to_string(i), fact).dump());
     lake::LocalStore store(dir_ + "/lake");
     graph::IndexBuildOptions bo;
     bo.index_dir = dir_ + "/idx";
@@ -105,7 +108,8 @@ TEST_F(RunAgentsTest, RefusedOptionsNameTheFlagAndLeaveNoRunFolder) {
       {"an unknown agent", [](AgentRunOptions& o) { o.agent = "wizard"; }, "expected llm, oracle"},
       {"llm without a model", [](AgentRunOptions& o) { o.agent = "llm"; }, "--model"},
       {"replay without traces", [](AgentRunOptions& o) { o.agent = "replay"; }, "--traces", false},
-      {"an ablation of the oracle", [](AgentRunOptions& o) { o.ablate = {"search=ideal"}; }, "--agent llm only"},
+      {"an ablation of the oracle", [](AgentRunOptions& o) { o.ablate = {"search=ideal"}; },
+       "--agent llm only"},
       {"a bad result view", [](AgentRunOptions& o) { o.result_view = "tiny"; }, "--result-view"},
       {"no tasks", [&](AgentRunOptions& o) { o.tasks = {dir_ + "/nothing-here"}; }, "no task"},
       {"a missing lake", [&](AgentRunOptions& o) { o.lake = dir_ + "/no-lake"; }, "no-lake"},

@@ -39,8 +39,7 @@ std::vector<eval::Task> Tasks(int n) {
 // The scripted model: searches once, then answers ten times the question's number.
 Reply Script(const std::string&, const Json& body) {
   int turn = 0;
-  for (const Json& m : body["messages"])
-    turn += m["role"] == "assistant";
+  for (const Json& m : body["messages"]) turn += m["role"] == "assistant";
   if (turn == 0) return OpenAiToolCallStream("search_keyword", {{"keywords", {"parks"}}}, "c0");
   std::smatch m;
   std::string q = body["messages"][1]["content"].get<std::string>();
@@ -226,8 +225,8 @@ TEST(Runner, RunAndEvalAgreeOnWhichLineOfATaskCounts) {
     std::string current;
   };
   const std::vector<Case> cases = {
-      {{"error", "answered"}, "answered"},  {{"answered", "error"}, "answered"},
-      {{"answered", "crashed"}, "answered"}, {{"error", "crashed"}, "crashed"},
+      {{"error", "answered"}, "answered"},     {{"answered", "error"}, "answered"},
+      {{"answered", "crashed"}, "answered"},   {{"error", "crashed"}, "crashed"},
       {{"max_turns", "answered"}, "answered"}, {{"answered", "timeout"}, "timeout"},
       {{"crashed", "error", "error"}, "error"}};
   for (const Case& c : cases) {

@@ -55,8 +55,10 @@ void BuildAndCatalogue(const ingest::SourceSpec& spec, size_t min_datasets) {
 TEST(BuiltLake, EnwikiIsCataloguedWithoutErrors) {
   TempDir t;
   std::string xml = ingest::testing::kDumpHeader;
-  xml += PageXml({"Alpha Centauri", 0, 1, "'''Alpha Centauri''' is a star system.\n== Stars ==\n* A\n* B\n[[Category:Stars]]", ""});
-  xml += PageXml({"AC/DC", 0, 2, "{{Infobox band|name=AC/DC}}'''AC/DC''' are a rock band formed in 1973.", ""});
+  xml += PageXml({"Alpha Centauri", 0, 1,
+                  "'''Alpha Centauri''' is a star system.\n== Stars ==\n* A\n* B\n[[Category:Stars]]", ""});
+  xml +=
+      PageXml({"AC/DC", 0, 2, "{{Infobox band|name=AC/DC}}'''AC/DC''' are a rock band formed in 1973.", ""});
   xml += PageXml({"Rigil Kentaurus", 0, 3, "#REDIRECT [[Alpha Centauri]]", "Alpha Centauri"});
   WriteBytes(t.path() + "/dump.xml", xml + ingest::testing::kDumpFooter);
   BuildAndCatalogue({ingest::SourceKind::kEnwiki, t.path() + "/dump.xml"}, 2);

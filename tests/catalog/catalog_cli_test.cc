@@ -18,21 +18,27 @@ class CatalogCliTest : public ::testing::Test {
   void SetUp() override {
     if (!PathExists(LakeqaBin())) GTEST_SKIP() << "lakeqa binary not built at " << LakeqaBin();
     dir_ = *MakeTempDir("lakeqa-catcli-");
-    Put("datagov/parks/files/rows.csv", "name,acres,opened\nRiverside,32,1921-05-01\nHilltop,10,1950-01-01\n");
+    Put("datagov/parks/files/rows.csv",
+        "name,acres,opened\nRiverside,32,1921-05-01\nHilltop,10,1950-01-01\n");
     Put("datagov/parks/metadata.json", R"({"title": "City Parks", "tags": ["parks"]})");
     Put("datagov/x/files/a.csv", "k\n1\n");
     Put("other/x/files/b.csv", "k\n2\n");
-    for (int i = 1; i <= 3; ++i) Put("datagov/d" + std::to_string(i) + "/files/f.csv", "v\n" + std::to_string(i) + "\n");
+    for (int i = 1; i <= 3; ++i)
+      Put("datagov/d" + std::to_string(i) + "/files/f.csv", "v\n" + std::to_string(i) + "\n");
     CmdResult b = Cli("index build -q --lake " + Sh(dir_ + "/lake") + " --index " + Sh(index()) + " 2>&1");
     ASSERT_EQ(b.exit_code, 0) << b.out;
   }
   void TearDown() override {
     if (!dir_.empty()) (void)RemoveAll(dir_);
   }
-  void Put(const std::string& key, const std::string& text) { lakeqa::testing::PutFile(dir_ + "/lake", key, text); }
+  void Put(const std::string& key, const std::string& text) {
+    lakeqa::testing::PutFile(dir_ + "/lake", key, text);
+  }
   std::string index() const { return dir_ + "/index"; }
   CmdResult Cli(const std::string& args) { return lakeqa::testing::Lakeqa(args); }
-  Json CliJson(const std::string& args, int want_exit = 0) { return lakeqa::testing::LakeqaJson(args, want_exit); }
+  Json CliJson(const std::string& args, int want_exit = 0) {
+    return lakeqa::testing::LakeqaJson(args, want_exit);
+  }
   std::string dir_;
 };
 

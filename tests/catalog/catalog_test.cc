@@ -52,17 +52,21 @@ class BuilderTest : public ::testing::Test {
   void SetUp() override {
     store_ = std::make_unique<lake::LocalStore>(lake_.path());
     Put("datagov/apd-searches/signed-metadata.txt", kRecord);
-    Put("datagov/apd-searches/files/rows.txt", "Occurred Year,Sector,Council District\n2023,Charlie,1\n2023,Adam,2\n");
+    Put("datagov/apd-searches/files/rows.txt",
+        "Occurred Year,Sector,Council District\n2023,Charlie,1\n2023,Adam,2\n");
     Put("datagov/apd-searches/files/columns.txt", "Occurred Year\nSector\nCouncil District\n");
     Put("datagov/apd-searches/files/data.txt",
         R"({"type":"FeatureCollection","features":[{"type":"Feature","properties":{"DISTRICT":1},"geometry":null}]})");
     Put("datagov/bad-things/signed-metadata.txt", "{\n \"title\": \"Bad\",\n oops }");
     Put("datagov/bad-things/files/empty.txt", "");
-    Put("datagov/bad-things/files/latin1.txt", "name,city\nJos\xE9,Montr\xE9" "al\n");
+    Put("datagov/bad-things/files/latin1.txt",
+        "name,city\nJos\xE9,Montr\xE9"
+        "al\n");
     Put("datagov/bad-things/files/ragged.txt", "a,b,c\n1,2\n3,4,5\n");
     Put("datagov/bad-things/files/truncated.json", "{\"a\": [1, 2,");
     Put("datagov/bad-things/files/odd name \xC3\xA9 #1.csv", "x,y\n1,2\n");
-    Put("wikipedia/2020_in_film/content.txt", "2020 in film\n\nThe year 2020 in film was shaped by the pandemic.\n");
+    Put("wikipedia/2020_in_film/content.txt",
+        "2020 in film\n\nThe year 2020 in film was shaped by the pandemic.\n");
     Put("stray.txt", "not in a dataset");
     // Names that are not valid UTF-8 or hold a newline are still keys like any other.
     Put("datagov/bad-things/files/bad\xFF\xFEname.csv", "x\n1\n");
@@ -70,7 +74,9 @@ class BuilderTest : public ::testing::Test {
     ASSERT_EQ(symlink(lake_.path().c_str(), (lake_.path() + "/datagov/bad-things/files/loop").c_str()), 0);
     ASSERT_EQ(mkfifo((lake_.path() + "/datagov/bad-things/files/fifo").c_str(), 0644), 0);
   }
-  void Put(const std::string& key, const std::string& data) { ASSERT_TRUE(store_->Write(key, data).ok()) << key; }
+  void Put(const std::string& key, const std::string& data) {
+    ASSERT_TRUE(store_->Write(key, data).ok()) << key;
+  }
   std::unique_ptr<Catalog> Open() { return std::move(*Catalog::Open(index_.path() + "/catalog.sqlite")); }
 
   TempDir lake_, index_;
@@ -90,7 +96,8 @@ TEST_F(BuilderTest, CataloguesEverythingAndRecordsErrorsPerFile) {
   EXPECT_EQ(ds->metadata.temporal, "2019/2023");
   EXPECT_EQ(ds->category, "Public Safety");
   EXPECT_EQ(ds->file_count, 4u);
-  EXPECT_EQ(ds->columns, (std::vector<std::string>{"Occurred Year", "Sector", "Council District", "DISTRICT"}));
+  EXPECT_EQ(ds->columns,
+            (std::vector<std::string>{"Occurred Year", "Sector", "Council District", "DISTRICT"}));
   auto rows = cat->GetFile("datagov/apd-searches/files/rows.txt");
   ASSERT_TRUE(rows.ok());
   EXPECT_EQ(rows->format, "csv");
@@ -113,8 +120,9 @@ TEST_F(BuilderTest, CataloguesEverythingAndRecordsErrorsPerFile) {
   EXPECT_EQ((*latin->profile)["encoding"], "latin-1");
   auto ragged = cat->GetFile("datagov/bad-things/files/ragged.txt");
   EXPECT_NE(DumpJson((*ragged->profile)["warnings"]).find("ragged"), std::string::npos);
-  for (const char* odd : {"datagov/bad-things/files/odd name \xC3\xA9 #1.csv", "datagov/bad-things/files/bad\xFF\xFEname.csv",
-                          "datagov/bad-things/files/new\nline.csv"}) {
+  for (const char* odd :
+       {"datagov/bad-things/files/odd name \xC3\xA9 #1.csv", "datagov/bad-things/files/bad\xFF\xFEname.csv",
+        "datagov/bad-things/files/new\nline.csv"}) {
     auto f = cat->GetFile(odd);
     ASSERT_TRUE(f.ok()) << odd;
     EXPECT_EQ(f->format, "csv") << odd;
@@ -201,7 +209,8 @@ TEST_F(BuilderTest, ForEachDatasetVisitsEveryDatasetWithItsFiles) {
     return Status::Ok();
   });
   ASSERT_TRUE(s.ok()) << s.ToString();
-  EXPECT_EQ(ids, (std::vector<std::string>{"datagov/apd-searches", "datagov/bad-things", "wikipedia/2020_in_film"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"datagov/apd-searches", "datagov/bad-things",
+                                           "wikipedia/2020_in_film"}));
   auto ls = [&](const std::string& prefix, uint64_t limit = 100, uint64_t offset = 0) {
     std::vector<std::string> out;
     auto r = cat->ListDatasets(prefix, limit, offset);
@@ -327,8 +336,8 @@ TEST(BuilderCrash, KillDashNineThenRerunGivesTheSameCatalog) {
   ASSERT_TRUE(ingest::SynthesizeLake(store, so).ok());
 
   auto run = [&](const std::string& index, const std::string& extra) {
-    std::string cmd = std::string(bin) + " index build -q --lake " + lake.path() + " --index " + index + " " + extra +
-                      " >/dev/null 2>&1";
+    std::string cmd = std::string(bin) + " index build -q --lake " + lake.path() + " --index " + index + " " +
+                      extra + " >/dev/null 2>&1";
     return std::system(cmd.c_str());
   };
   int rc = run(a.path(), "--debug-kill-after-batches 2");
@@ -340,8 +349,8 @@ TEST(BuilderCrash, KillDashNineThenRerunGivesTheSameCatalog) {
     auto st = (*partial)->Stats();
     EXPECT_GT(st->unprofiled, 0u);
   }
-  ASSERT_EQ(run(a.path(), ""), 0);   // resume
-  ASSERT_EQ(run(b.path(), ""), 0);   // uninterrupted
+  ASSERT_EQ(run(a.path(), ""), 0);  // resume
+  ASSERT_EQ(run(b.path(), ""), 0);  // uninterrupted
   auto ca = Catalog::Open(a.path() + "/catalog.sqlite");
   auto cb = Catalog::Open(b.path() + "/catalog.sqlite");
   auto da = DumpLines(**ca), db = DumpLines(**cb);
@@ -411,27 +420,41 @@ TEST(CatalogCli, JsonOutputsParse) {
   if (!bin || !PathExists(bin)) GTEST_SKIP() << "LAKEQA_BIN (the lakeqa binary) is not set";
   TempDir lake, index, out;
   std::string b(bin);
-  ASSERT_EQ(std::system((b + " lake synth -q --out " + lake.path() + " --datasets 30 --seed 5 > /dev/null").c_str()), 0);
-  ASSERT_EQ(std::system((b + " index build -q --json --lake " + lake.path() + " --index " + index.path() + " > " +
-                         out.path() + "/build.json 2>/dev/null").c_str()), 0);
+  ASSERT_EQ(std::system(
+                (b + " lake synth -q --out " + lake.path() + " --datasets 30 --seed 5 > /dev/null").c_str()),
+            0);
+  ASSERT_EQ(std::system((b + " index build -q --json --lake " + lake.path() + " --index " + index.path() +
+                         " > " + out.path() + "/build.json 2>/dev/null")
+                            .c_str()),
+            0);
   auto build = ParseJson(*ReadFile(out.path() + "/build.json"), "build.json");
   ASSERT_TRUE(build.ok());
   EXPECT_EQ((*build)["datasets"], 30);
-  ASSERT_EQ(std::system((b + " catalog stats --json --index " + index.path() + " > " + out.path() + "/stats.json").c_str()), 0);
+  ASSERT_EQ(
+      std::system(
+          (b + " catalog stats --json --index " + index.path() + " > " + out.path() + "/stats.json").c_str()),
+      0);
   auto stats = ParseJson(*ReadFile(out.path() + "/stats.json"), "stats.json");
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ((*stats)["datasets"], 30);
-  ASSERT_EQ(std::system((b + " catalog ls --json --index " + index.path() + " --prefix datagov/ > " + out.path() + "/ls.json").c_str()), 0);
+  ASSERT_EQ(std::system((b + " catalog ls --json --index " + index.path() + " --prefix datagov/ > " +
+                         out.path() + "/ls.json")
+                            .c_str()),
+            0);
   auto ls = ParseJson(*ReadFile(out.path() + "/ls.json"), "ls.json");
   ASSERT_TRUE(ls.ok());
   ASSERT_FALSE((*ls)["datasets"].empty());
   std::string first = (*ls)["datasets"][0]["id"];
-  ASSERT_EQ(std::system((b + " catalog show --json --index " + index.path() + " '" + first + "' > " + out.path() + "/show.json").c_str()), 0);
+  ASSERT_EQ(std::system((b + " catalog show --json --index " + index.path() + " '" + first + "' > " +
+                         out.path() + "/show.json")
+                            .c_str()),
+            0);
   auto show = ParseJson(*ReadFile(out.path() + "/show.json"), "show.json");
   ASSERT_TRUE(show.ok());
   EXPECT_FALSE((*show)["files"].empty());
   // A missing dataset exits with the not_found code and a JSON error.
-  int rc = std::system((b + " catalog show --json --index " + index.path() + " datagov/nope > /dev/null").c_str());
+  int rc =
+      std::system((b + " catalog show --json --index " + index.path() + " datagov/nope > /dev/null").c_str());
   EXPECT_EQ(WEXITSTATUS(rc), 3);
 }
 

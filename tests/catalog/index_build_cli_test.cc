@@ -42,14 +42,18 @@ class IndexBuildCli : public ::testing::Test {
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   }
   std::string Log(const std::string& log) { return ReadFile(dir_ + "/" + log).value_or(""); }
-  Json Manifest() { return Json::parse(ReadFile(dir_ + "/idx/manifest.json").value_or("null"), nullptr, false); }
+  Json Manifest() {
+    return Json::parse(ReadFile(dir_ + "/idx/manifest.json").value_or("null"), nullptr, false);
+  }
 
   std::string bin_, dir_;
 };
 
 TEST_F(IndexBuildCli, AnotherLakesIndexIsReplacedOnlyWithForce) {
-  ASSERT_EQ(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/idx", "a.log"), 0) << Log("a.log");
-  EXPECT_EQ(Lakeqa("index build -q --lake " + dir_ + "/b --index " + dir_ + "/idx", "b.log"), 4) << Log("b.log");
+  ASSERT_EQ(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/idx", "a.log"), 0)
+      << Log("a.log");
+  EXPECT_EQ(Lakeqa("index build -q --lake " + dir_ + "/b --index " + dir_ + "/idx", "b.log"), 4)
+      << Log("b.log");
   EXPECT_NE(Log("b.log").find("--force"), std::string::npos) << Log("b.log");
   EXPECT_NE(Log("b.log").find(dir_ + "/a"), std::string::npos) << Log("b.log");
   // Refused before anything changed: the index still describes lake a and still answers for it.
@@ -69,7 +73,8 @@ TEST_F(IndexBuildCli, AnotherLakesIndexIsReplacedOnlyWithForce) {
 // Issue 30, item 10: a copy of the lake at another path is the lake the index was built from (the
 // catalog's content fingerprint agrees); the build goes on without --force and the manifest names the copy.
 TEST_F(IndexBuildCli, ACopyOfTheLakeNeedsNoForce) {
-  ASSERT_EQ(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/idx", "a.log"), 0) << Log("a.log");
+  ASSERT_EQ(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/idx", "a.log"), 0)
+      << Log("a.log");
   EXPECT_FALSE(Manifest()["lake_content_sha256"].get<std::string>().empty());
   fs::copy(dir_ + "/a", dir_ + "/a-copy", fs::copy_options::recursive);
   ASSERT_EQ(Lakeqa("index build -q --lake " + dir_ + "/a-copy --index " + dir_ + "/idx", "copy.log"), 0)
@@ -96,7 +101,8 @@ TEST_F(IndexBuildCli, ASymlinkLeadingOutsideTheLakeIsAPerFileErrorInEveryStage) 
   Put("outside/page.txt", "A page from outside the lake.");
   fs::create_directories(dir_ + "/g/wikipedia/Leak");
   fs::create_symlink(dir_ + "/outside/page.txt", dir_ + "/g/wikipedia/Leak/content.txt");
-  ASSERT_EQ(Lakeqa("index build --json --lake " + dir_ + "/g --index " + dir_ + "/idx", "g.json"), 0) << Log("g.json");
+  ASSERT_EQ(Lakeqa("index build --json --lake " + dir_ + "/g --index " + dir_ + "/idx", "g.json"), 0)
+      << Log("g.json");
   std::string out = Log("g.json");
   Json j = Json::parse(out.substr(out.find('{')), nullptr, false);
   ASSERT_TRUE(j.is_object()) << out;
@@ -117,14 +123,16 @@ TEST_F(IndexBuildCli, ASymlinkLeadingOutsideTheLakeIsAPerFileErrorInEveryStage) 
 
 TEST_F(IndexBuildCli, AFailedFirstBuildLeavesNoIndex) {
   // A lake that does not exist: refused before anything is created.
-  EXPECT_EQ(Lakeqa("index build -q --lake " + dir_ + "/no-such-lake --index " + dir_ + "/idx", "missing.log"), 3)
+  EXPECT_EQ(Lakeqa("index build -q --lake " + dir_ + "/no-such-lake --index " + dir_ + "/idx", "missing.log"),
+            3)
       << Log("missing.log");
   EXPECT_FALSE(PathExists(dir_ + "/idx")) << Log("missing.log");
   // A build that fails late (the embedding server is down, after the catalog and the text index were
   // written): no index stays; the catalog's progress is kept aside, where no reader looks.
   fs::create_directories(dir_ + "/mine");
   std::ofstream(dir_ + "/mine/notes.txt") << "the user's own file";
-  EXPECT_NE(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/mine --vectors http:http://127.0.0.1:1",
+  EXPECT_NE(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ +
+                       "/mine --vectors http:http://127.0.0.1:1",
                    "late.log"),
             0)
       << Log("late.log");
@@ -145,9 +153,11 @@ TEST_F(IndexBuildCli, AFailedFirstBuildLeavesNoIndex) {
 }
 
 TEST_F(IndexBuildCli, AFailedRebuildLeavesThePreviousIndexUsable) {
-  ASSERT_EQ(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/idx", "a.log"), 0) << Log("a.log");
+  ASSERT_EQ(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/idx", "a.log"), 0)
+      << Log("a.log");
   Put("a/datagov/trees/files/rows.csv", "species,count\nOak,3\n");
-  EXPECT_NE(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ + "/idx --vectors http:http://127.0.0.1:1",
+  EXPECT_NE(Lakeqa("index build -q --lake " + dir_ + "/a --index " + dir_ +
+                       "/idx --vectors http:http://127.0.0.1:1",
                    "re.log"),
             0)
       << Log("re.log");
@@ -155,7 +165,8 @@ TEST_F(IndexBuildCli, AFailedRebuildLeavesThePreviousIndexUsable) {
   // way the index answers.
   ASSERT_EQ(Lakeqa("search --json --index " + dir_ + "/idx parks", "search.json"), 0) << Log("search.json");
   EXPECT_NE(Log("search.json").find("datagov/parks"), std::string::npos) << Log("search.json");
-  ASSERT_EQ(Lakeqa("catalog show --json --index " + dir_ + "/idx datagov/parks", "show.json"), 0) << Log("show.json");
+  ASSERT_EQ(Lakeqa("catalog show --json --index " + dir_ + "/idx datagov/parks", "show.json"), 0)
+      << Log("show.json");
 }
 
 // Item 4 of issue 25: the default profile is the whole file on a local lake (row counts exact), and a
@@ -165,7 +176,8 @@ TEST_F(IndexBuildCli, LocalLakesAreProfiledWholeAndHeadProfilesSeeInsideLargeXls
     GTEST_SKIP() << "/usr/bin/python3 with zipfile is needed to write the workbook";
   // A CSV of 9,000 rows (about 150 KB) and a real XLSX of about 300 KB (Python's zipfile, deflate).
   std::string csv = "site,reading\n";
-  for (int i = 0; i < 9000; ++i) csv += "beach-" + std::to_string(i % 97) + "," + std::to_string(i * 7 % 1000) + "\n";
+  for (int i = 0; i < 9000; ++i)
+    csv += "beach-" + std::to_string(i % 97) + "," + std::to_string(i * 7 % 1000) + "\n";
   Put("c/kramabench-biomedical/clinical/cities.csv", csv);
   Put("c/kramabench-biomedical/clinical/metadata.json", R"({"title": "clinical/mmc1"})");
   std::string script = dir_ + "/make_xlsx.py";
@@ -189,7 +201,8 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
   ASSERT_GT(fs::file_size(xlsx), 128u * 1024);
 
   // No --profile on a local lake: full, said before any read; the CSV's 9,000 rows are exact.
-  ASSERT_EQ(Lakeqa("index build --lake " + dir_ + "/c --index " + dir_ + "/idx", "auto.log"), 0) << Log("auto.log");
+  ASSERT_EQ(Lakeqa("index build --lake " + dir_ + "/c --index " + dir_ + "/idx", "auto.log"), 0)
+      << Log("auto.log");
   EXPECT_NE(Log("auto.log").find("profile=full"), std::string::npos) << Log("auto.log");
   EXPECT_EQ(Manifest()["build"]["profile"], "full");
   auto search = [&](const std::string& index, const std::string& query, const std::string& log) {
@@ -204,7 +217,8 @@ with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
   EXPECT_EQ(whole["rows_exact"], true) << Log("full.json");
 
   // --profile head: the CSV's count is a lower bound (said so), the workbook's columns are read from its end.
-  ASSERT_EQ(Lakeqa("index build -q --profile head --lake " + dir_ + "/c --index " + dir_ + "/head", "head.log"), 0)
+  ASSERT_EQ(
+      Lakeqa("index build -q --profile head --lake " + dir_ + "/c --index " + dir_ + "/head", "head.log"), 0)
       << Log("head.log");
   Json xl = search("head", "histologic grade figo", "xlsx.json");
   EXPECT_EQ(xl["id"], "kramabench-biomedical/mmc1") << Log("xlsx.json");

@@ -45,7 +45,10 @@ TEST(Strings, Utf8) {
   EXPECT_TRUE(IsValidUtf8("h\xC3\xA9llo"));
   EXPECT_FALSE(IsValidUtf8("h\xC3"));
   EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));  // overlong
-  EXPECT_EQ(SanitizeUtf8("a\xFF" "b"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(SanitizeUtf8("a\xFF"
+                         "b"),
+            "a\xEF\xBF\xBD"
+            "b");
   EXPECT_EQ(TruncateUtf8("h\xC3\xA9llo", 2), "h");
   EXPECT_EQ(Split("a,b,,c", ',').size(), 4u);
   EXPECT_EQ(Trim("  x y \n"), "x y");
@@ -63,8 +66,12 @@ TEST(Strings, XmlEntitiesAndUtf8Encoding) {
 
 TEST(Strings, Base64RoundTripsEveryLengthAndRejectsOtherCharacters) {
   // RFC 4648 section 10's test vectors.
-  const std::pair<std::string, std::string> vectors[] = {{"", ""},         {"f", "Zg=="},     {"fo", "Zm8="},
-                                                         {"foo", "Zm9v"},   {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
+  const std::pair<std::string, std::string> vectors[] = {{"", ""},
+                                                         {"f", "Zg=="},
+                                                         {"fo", "Zm8="},
+                                                         {"foo", "Zm9v"},
+                                                         {"foob", "Zm9vYg=="},
+                                                         {"fooba", "Zm9vYmE="},
                                                          {"foobar", "Zm9vYmFy"}};
   for (const auto& [plain, encoded] : vectors) {
     EXPECT_EQ(EncodeBase64(plain), encoded);
@@ -83,8 +90,10 @@ TEST(Strings, Base64RoundTripsEveryLengthAndRejectsOtherCharacters) {
 
 // The checkout's paths come from the one generated object (build_paths.cc), and they are real.
 TEST(BuildPaths, NameThisCheckout) {
-  EXPECT_TRUE(std::filesystem::exists(build_paths::SourceDir() + "/CMakeLists.txt")) << build_paths::SourceDir();
-  EXPECT_TRUE(std::filesystem::exists(build_paths::BinaryDir() + "/CMakeCache.txt")) << build_paths::BinaryDir();
+  EXPECT_TRUE(std::filesystem::exists(build_paths::SourceDir() + "/CMakeLists.txt"))
+      << build_paths::SourceDir();
+  EXPECT_TRUE(std::filesystem::exists(build_paths::BinaryDir() + "/CMakeCache.txt"))
+      << build_paths::BinaryDir();
   EXPECT_EQ(build_paths::DepsDir(), build_paths::SourceDir() + "/.deps");
 }
 

@@ -56,7 +56,8 @@ TEST(PosixIo, CloseAfterErrorClosesAndNamesThePath) {
 TEST(PosixIo, ListDirSortedSortsAndLeavesOutDotEntries) {
   auto dir = MakeTempDir("lakeqa-posix-io-");
   ASSERT_TRUE(dir.ok());
-  for (const char* name : {"b.csv", "a", "a.txt", "C"}) ASSERT_TRUE(WriteFileAtomic(*dir + "/" + name, "x").ok());
+  for (const char* name : {"b.csv", "a", "a.txt", "C"})
+    ASSERT_TRUE(WriteFileAtomic(*dir + "/" + name, "x").ok());
   ASSERT_TRUE(MakeDirs(*dir + "/sub").ok());
   auto names = ListDirSorted(*dir);
   ASSERT_TRUE(names.ok()) << names.status().ToString();

@@ -1,8 +1,8 @@
 // CMDBench metrics with hand-computed values, and its question files (wrong kinds refused).
 #include <gtest/gtest.h>
 
-#include "lakeqa/common/fs.h"
 #include "eval/test_util.h"
+#include "lakeqa/common/fs.h"
 #include "lakeqa/eval/cmdbench.h"
 
 namespace lakeqa::eval {
@@ -91,15 +91,16 @@ class CmdbenchFiles : public ::testing::Test {
 
 TEST_F(CmdbenchFiles, ReadsEachKind) {
   auto src = LoadCmdbenchQuestionFile(
-      Write("s.json", R"([{"qid": 7, "question": "q?", "provenance_sources": ["doc", "graph"], "original_source": "graph"}])"),
+      Write(
+          "s.json",
+          R"([{"qid": 7, "question": "q?", "provenance_sources": ["doc", "graph"], "original_source": "graph"}])"),
       CmdbenchKind::kSource);
   ASSERT_TRUE(src.ok()) << src.status().ToString();
   EXPECT_EQ((*src)[0].qid, "7");
   EXPECT_EQ((*src)[0].sources, (V{"doc", "graph"}));
-  auto table = LoadCmdbenchQuestionFile(
-      Write("t.json", R"([{"qid": "a", "question": "q?", "answer": "37",
+  auto table = LoadCmdbenchQuestionFile(Write("t.json", R"([{"qid": "a", "question": "q?", "answer": "37",
                            "provenance_table": {"table": "t_1_2_3", "column": "['date', 'high points']"}}])"),
-      CmdbenchKind::kTable);
+                                        CmdbenchKind::kTable);
   ASSERT_TRUE(table.ok()) << table.status().ToString();
   EXPECT_EQ((*table)[0].tables, V{"t_1_2_3"});
   EXPECT_EQ((*table)[0].columns, (V{"date", "high points"}));
@@ -124,16 +125,18 @@ TEST_F(CmdbenchFiles, AFileOfTheWrongKindIsRefusedWithWhatWasExpected) {
   auto r = LoadCmdbenchQuestionFile(p, CmdbenchKind::kGraph);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);
-  EXPECT_NE(r.status().message().find("expected provenance_graph (a CMDBench graph question file), item 0 has "
-                                      "provenance_sources (use --task source for this file)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.status().message().find("expected provenance_graph (a CMDBench graph question file), item 0 has "
+                                "provenance_sources (use --task source for this file)"),
+      std::string::npos)
       << r.status().message();
   auto bad_source = LoadCmdbenchQuestionFile(
       Write("b.json", R"([{"question": "q?", "provenance_sources": ["web"]}])"), CmdbenchKind::kSource);
   ASSERT_FALSE(bad_source.ok());
   EXPECT_NE(bad_source.status().message().find("item 0: provenance_sources holds 'web'"), std::string::npos)
       << bad_source.status().message();
-  EXPECT_FALSE(LoadCmdbenchQuestionFile(Write("o.json", R"({"question": "q?"})"), CmdbenchKind::kSource).ok());
+  EXPECT_FALSE(
+      LoadCmdbenchQuestionFile(Write("o.json", R"({"question": "q?"})"), CmdbenchKind::kSource).ok());
   auto none = LoadCmdbenchQuestionFile(Write("n.json", R"([{"question": "q?"}])"), CmdbenchKind::kDoc);
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.status().message().find("no \"provenance_doc\""), std::string::npos);

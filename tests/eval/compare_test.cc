@@ -117,8 +117,7 @@ TEST(Bootstrap, MatchesExactDistribution) {
     }
     auto cdf = [&](double x) {
       double c = 0;
-      for (double v : exact)
-        c += v <= x + 1e-12;
+      for (double v : exact) c += v <= x + 1e-12;
       return c / exact.size();
     };
     CompareOptions o;
@@ -177,8 +176,7 @@ std::string Shell(const std::string& cmd, int* rc) {
   FILE* f = popen(cmd.c_str(), "r");
   char buf[4096];
   size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    out.append(buf, n);
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
   *rc = pclose(f);
   return out;
 }

@@ -1,5 +1,6 @@
 // The pins of `lakeqa eval suite` (eval/discovery_pins.h): a metric below its pin by more than the tolerance
-// is a regression, above it a stale pin, a collection without pins is stale; pins written now read back clean.
+// is a regression, above it a stale pin, a collection without pins is stale; pins written now read back
+// clean.
 #include "lakeqa/eval/discovery_pins.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +14,8 @@ class DiscoveryPinsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = *MakeTempDir("discovery-pins");
-    suite_ = {SuiteCollection{"dev-a", "dev", "/idx", {}, {}}, SuiteCollection{"test-b", "test", "/idx", {}, {}}};
+    suite_ = {SuiteCollection{"dev-a", "dev", "/idx", {}, {}},
+              SuiteCollection{"test-b", "test", "/idx", {}, {}}};
     measured_.resize(2);
     measured_[0].used.p_at_1 = 0.5;
     measured_[0].used.mrr = 0.6;
@@ -45,7 +47,7 @@ TEST_F(DiscoveryPinsTest, PinsWrittenNowCheckClean) {
 TEST_F(DiscoveryPinsTest, DropsAreRegressionsRisesAndMissingPinsAreStale) {
   Json pins = {{"tolerance", 0.05},
                {"collections", {{"dev-a", {{"p@1", 0.6}, {"mrr", 0.62}}}}}};  // test-b not pinned
-  measured_[0].used.mrr = 0.7;  // above 0.62 + 0.05
+  measured_[0].used.mrr = 0.7;                                                // above 0.62 + 0.05
   auto check = CheckSuitePins(Pins(pins), 0.02, suite_, measured_);
   ASSERT_TRUE(check.ok()) << check.status().ToString();
   ASSERT_EQ(check->regressions.size(), 1u);
@@ -53,7 +55,8 @@ TEST_F(DiscoveryPinsTest, DropsAreRegressionsRisesAndMissingPinsAreStale) {
       << check->regressions[0];
   ASSERT_EQ(check->stale.size(), 2u);
   // In suite order.
-  EXPECT_NE(check->stale[0].find("dev-a mrr 0.7000 > pinned 0.6200 + 0.050"), std::string::npos) << check->stale[0];
+  EXPECT_NE(check->stale[0].find("dev-a mrr 0.7000 > pinned 0.6200 + 0.050"), std::string::npos)
+      << check->stale[0];
   EXPECT_EQ(check->stale[1], "test-b: not pinned");
   EXPECT_FALSE(check->ok());
 }

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "eval/test_util.h"
@@ -135,16 +135,21 @@ TEST(DiscoveryQuestionsTest, MapsTablesToCmdbenchDatasetIds) {
   auto dir = MakeTempDir("lakeqa-discovery-");
   ASSERT_TRUE(dir.ok());
   std::string good = *dir + "/q.json", bad = *dir + "/bad.json";
-  ASSERT_TRUE(WriteFileAtomic(good, R"([{"qid": "a", "question": "Who?", "provenance_table": {"table": "t_1_2_3"}},
-    {"qid": 7, "question": "Which?", "provenance_table": {"table": ["t_1", "t_2", "t_1"]}}])").ok());
+  ASSERT_TRUE(
+      WriteFileAtomic(good, R"([{"qid": "a", "question": "Who?", "provenance_table": {"table": "t_1_2_3"}},
+    {"qid": 7, "question": "Which?", "provenance_table": {"table": ["t_1", "t_2", "t_1"]}}])")
+          .ok());
   auto qs = LoadCmdbenchQuestions(good);
   ASSERT_TRUE(qs.ok()) << qs.status().ToString();
   ASSERT_EQ(qs->size(), 2u);
   EXPECT_EQ((*qs)[0].gold, std::vector<std::string>{"cmdbench/t_1_2_3"});
   EXPECT_EQ((*qs)[1].qid, "7");
   EXPECT_EQ((*qs)[1].gold, (std::vector<std::string>{"cmdbench/t_1", "cmdbench/t_2"}));
-  ASSERT_TRUE(WriteFileAtomic(bad, "[\n  {\"qid\": \"w\", \"question\": \"Who?\", \"provenance_table\": {\"table\": \"t\"}},\n"
-                                   "  {\"qid\": \"x\", \"question\": \"Who?\"}\n]").ok());
+  ASSERT_TRUE(WriteFileAtomic(
+                  bad,
+                  "[\n  {\"qid\": \"w\", \"question\": \"Who?\", \"provenance_table\": {\"table\": \"t\"}},\n"
+                  "  {\"qid\": \"x\", \"question\": \"Who?\"}\n]")
+                  .ok());
   auto b = LoadCmdbenchQuestions(bad);
   ASSERT_FALSE(b.ok());
   EXPECT_NE(b.status().message().find("bad.json:3: item 1 (x)"), std::string::npos) << b.status().message();
@@ -162,18 +167,26 @@ TEST(DiscoveryQuestionsTest, AFolderOfQuestionFilesIsOneCollection) {
   auto dir = MakeTempDir("lakeqa-discovery-dir-");
   ASSERT_TRUE(dir.ok());
   ASSERT_TRUE(MakeDirs(*dir + "/qs").ok());
-  ASSERT_TRUE(WriteFileAtomic(*dir + "/qs/b.json", R"([{"qid": "b1", "question": "Who?", "provenance_table": {"table": "t_2"}}])").ok());
-  ASSERT_TRUE(WriteFileAtomic(*dir + "/qs/a.json", R"([{"qid": "a1", "question": "What?", "provenance_table": {"table": "t_1"}}])").ok());
+  ASSERT_TRUE(WriteFileAtomic(*dir + "/qs/b.json",
+                              R"([{"qid": "b1", "question": "Who?", "provenance_table": {"table": "t_2"}}])")
+                  .ok());
+  ASSERT_TRUE(WriteFileAtomic(*dir + "/qs/a.json",
+                              R"([{"qid": "a1", "question": "What?", "provenance_table": {"table": "t_1"}}])")
+                  .ok());
   ASSERT_TRUE(WriteFileAtomic(*dir + "/qs/notes.txt", "not a question file").ok());
   auto qs = LoadCmdbenchQuestions(*dir + "/qs");
   ASSERT_TRUE(qs.ok()) << qs.status().ToString();
   ASSERT_EQ(qs->size(), 2u);
   EXPECT_EQ((*qs)[0].qid, "a1");
   EXPECT_EQ((*qs)[1].gold, std::vector<std::string>{"cmdbench/t_2"});
-  ASSERT_TRUE(WriteFileAtomic(*dir + "/qs/c.json", R"([{"qid": "a1", "question": "Again?", "provenance_table": {"table": "t_3"}}])").ok());
+  ASSERT_TRUE(
+      WriteFileAtomic(*dir + "/qs/c.json",
+                      R"([{"qid": "a1", "question": "Again?", "provenance_table": {"table": "t_3"}}])")
+          .ok());
   auto dup = LoadCmdbenchQuestions(*dir + "/qs");
   ASSERT_FALSE(dup.ok());
-  EXPECT_NE(dup.status().message().find("qid 'a1' appears twice (first at " + *dir + "/qs/a.json:1)"), std::string::npos)
+  EXPECT_NE(dup.status().message().find("qid 'a1' appears twice (first at " + *dir + "/qs/a.json:1)"),
+            std::string::npos)
       << dup.status().message();
   ASSERT_TRUE(MakeDirs(*dir + "/empty").ok());
   auto empty = LoadCmdbenchQuestions(*dir + "/empty");
@@ -192,15 +205,21 @@ TEST(DiscoveryQuestionsTest, AKramaBenchWorkloadFolderIsRecognised) {
   auto dir = MakeTempDir("lakeqa-discovery-kb-");
   ASSERT_TRUE(dir.ok());
   auto task = [](const std::string& id, const std::string& q, const std::string& src) {
-    return "{\"id\": \"" + id + "\", \"query\": \"" + q + "\", \"answer\": 1, \"answer_type\": \"numeric_exact\", "
-           "\"data_sources\": [\"" + src + "\"], \"subtasks\": []}";
+    return "{\"id\": \"" + id + "\", \"query\": \"" + q +
+           "\", \"answer\": 1, \"answer_type\": \"numeric_exact\", "
+           "\"data_sources\": [\"" +
+           src + "\"], \"subtasks\": []}";
   };
   ASSERT_TRUE(WriteFileAtomic(*dir + "/workload/legal.json",
                               "[" + task("legal-hard-1", "Fraud in 2024?", "a.csv") + ", " +
                                   task("legal-easy-2", "Reports in 2023?", "b.csv") + "]")
                   .ok());
-  ASSERT_TRUE(WriteFileAtomic(*dir + "/workload/legal-tiny.json", "[" + task("legal-hard-1", "Fraud, older wording?", "a.csv") + "]").ok());
-  ASSERT_TRUE(WriteFileAtomic(*dir + "/workload/environment.json", "[" + task("environment-easy-1", "Exceedances 2013?", "w.csv") + "]").ok());
+  ASSERT_TRUE(WriteFileAtomic(*dir + "/workload/legal-tiny.json",
+                              "[" + task("legal-hard-1", "Fraud, older wording?", "a.csv") + "]")
+                  .ok());
+  ASSERT_TRUE(WriteFileAtomic(*dir + "/workload/environment.json",
+                              "[" + task("environment-easy-1", "Exceedances 2013?", "w.csv") + "]")
+                  .ok());
   ASSERT_TRUE(WriteFileAtomic(*dir + "/workload/quick-start-questions.json",
                               "[" + task("environment-easy-1", "Exceedances 2018?", "w18.csv") + "]")
                   .ok());
@@ -210,7 +229,8 @@ TEST(DiscoveryQuestionsTest, AKramaBenchWorkloadFolderIsRecognised) {
   ASSERT_EQ(loaded.notes.size(), 2u);
   EXPECT_NE(loaded.notes[0].find("legal-tiny.json: skipped"), std::string::npos) << loaded.notes[0];
   EXPECT_NE(loaded.notes[0].find("legal-hard-1"), std::string::npos) << loaded.notes[0];
-  EXPECT_NE(loaded.notes[1].find("quick-start-questions.json: skipped"), std::string::npos) << loaded.notes[1];
+  EXPECT_NE(loaded.notes[1].find("quick-start-questions.json: skipped"), std::string::npos)
+      << loaded.notes[1];
   for (const Task& t : loaded.tasks) {
     if (t.id == "legal-hard-1") {
       EXPECT_EQ(t.question, "Fraud in 2024?");
@@ -267,9 +287,19 @@ double ReferenceNdcg(const std::vector<ScoredId>& r, const std::map<std::string,
 }
 
 TEST(DiscoveryMetricsTest, NdcgMatchesItsDefinition) {
-  std::vector<ScoredId> r = Ranked({{"a", 9}, {"b", 8}, {"c", 7}, {"d", 6}, {"e", 5}, {"f", 4}, {"g", 3}, {"h", 2},
-                                    {"i", 1}, {"j", 0.5}, {"k", 0.2}});
-  const std::map<std::string, int> grades[] = {{{"a", 1}}, {{"c", 3}, {"k", 1}}, {{"z", 2}}, {{"b", 1}, {"j", 2}, {"e", 3}}};
+  std::vector<ScoredId> r = Ranked({{"a", 9},
+                                    {"b", 8},
+                                    {"c", 7},
+                                    {"d", 6},
+                                    {"e", 5},
+                                    {"f", 4},
+                                    {"g", 3},
+                                    {"h", 2},
+                                    {"i", 1},
+                                    {"j", 0.5},
+                                    {"k", 0.2}});
+  const std::map<std::string, int> grades[] = {
+      {{"a", 1}}, {{"c", 3}, {"k", 1}}, {{"z", 2}}, {{"b", 1}, {"j", 2}, {"e", 3}}};
   for (const auto& grade : grades) {
     std::vector<std::string> gold;
     for (const auto& [id, x] : grade) gold.push_back(id);
@@ -289,23 +319,32 @@ TEST(DiscoveryQuestionsTest, LakeQaTasksGiveTheirDistinctDatasets) {
   // A valid one-hop task: its node reads the first dataset of datasets_used.
   auto task = [](const std::string& id, const std::string& q, const std::string& used) {
     std::string first = used.substr(0, used.find(','));
-    return "{\"question_id\": \"" + id + "\", \"question\": \"" + q + "\", \"answer\": \"1\", \"nodes\": {\"1\": "
-           "{\"source\": " + first + ", \"fact\": \"answer = 1\", \"subquestion\": \"" + q + "\", \"answer\": \"1\"}}, "
-           "\"datasets_used\": [" + used + "], \"reasoning_hops\": [{\"hop\": 1, \"node_ids\": [1], "
+    return "{\"question_id\": \"" + id + "\", \"question\": \"" + q +
+           "\", \"answer\": \"1\", \"nodes\": {\"1\": "
+           "{\"source\": " +
+           first + ", \"fact\": \"answer = 1\", \"subquestion\": \"" + q +
+           "\", \"answer\": \"1\"}}, "
+           "\"datasets_used\": [" +
+           used +
+           "], \"reasoning_hops\": [{\"hop\": 1, \"node_ids\": [1], "
            "\"reasoning\": [\"Node 1.\"], \"answer\": \"1\"}]}";
   };
   ASSERT_TRUE(WriteFileAtomic(*dir + "/k-1-d-1/task_1.json",
                               task("T1", "How many airports in Austin?",
                                    "\"wikipedia/Texas/content.txt\", \"datagov/airports/files/rows.txt\", "
-                                   "\"datagov/airports/files/other.csv\"")).ok());
-  ASSERT_TRUE(WriteFileAtomic(*dir + "/k-1-d-1/task_2.json", task("T2", "Which park?", "\"datagov/parks/a.csv\"")).ok());
+                                   "\"datagov/airports/files/other.csv\""))
+                  .ok());
+  ASSERT_TRUE(
+      WriteFileAtomic(*dir + "/k-1-d-1/task_2.json", task("T2", "Which park?", "\"datagov/parks/a.csv\""))
+          .ok());
   auto qs = LoadLakeQaQuestions({*dir});
   ASSERT_TRUE(qs.ok()) << qs.status().ToString();
   ASSERT_EQ(qs->size(), 2u);
   EXPECT_EQ((*qs)[0].qid, "T1");
   EXPECT_EQ((*qs)[0].gold, (std::vector<std::string>{"wikipedia/Texas", "datagov/airports"}));
   // A malformed task file is an error naming file:line:column, unless asked to skip it.
-  ASSERT_TRUE(WriteFileAtomic(*dir + "/k-1-d-1/task_3.json", "{\"question_id\": \"T3\",\n \"question\": }").ok());
+  ASSERT_TRUE(
+      WriteFileAtomic(*dir + "/k-1-d-1/task_3.json", "{\"question_id\": \"T3\",\n \"question\": }").ok());
   auto bad = LoadLakeQaQuestions({*dir});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("task_3.json:2:"), std::string::npos) << bad.status().message();
@@ -323,16 +362,21 @@ TEST(DiscoveryQuestionsTest, TrecTopicsAndQrels) {
   ASSERT_TRUE(dir.ok());
   std::string topics = *dir + "/topics.tsv", qrels = *dir + "/qrels.txt", sgml = *dir + "/topics.sgml";
   ASSERT_TRUE(WriteFileAtomic(topics, "1\traptors game log\n\n2\tjazz roster\n").ok());
-  ASSERT_TRUE(WriteFileAtomic(qrels, "1 0 cmdbench/a 1\n1 0 cmdbench/b 2\n1 0 cmdbench/c 0\n2\t0\tcmdbench/d\t1\n").ok());
+  ASSERT_TRUE(
+      WriteFileAtomic(qrels, "1 0 cmdbench/a 1\n1 0 cmdbench/b 2\n1 0 cmdbench/c 0\n2\t0\tcmdbench/d\t1\n")
+          .ok());
   auto qs = LoadTrecQuestions(topics, qrels);
   ASSERT_TRUE(qs.ok()) << qs.status().ToString();
   ASSERT_EQ(qs->size(), 2u);
   EXPECT_EQ((*qs)[0].question, "raptors game log");
-  EXPECT_EQ((*qs)[0].gold, (std::vector<std::string>{"cmdbench/a", "cmdbench/b"}));  // relevance 0 is not relevant
+  EXPECT_EQ((*qs)[0].gold,
+            (std::vector<std::string>{"cmdbench/a", "cmdbench/b"}));  // relevance 0 is not relevant
   EXPECT_EQ((*qs)[0].grade.at("cmdbench/b"), 2);
   EXPECT_EQ((*qs)[1].where, topics + ":3");
-  ASSERT_TRUE(WriteFileAtomic(sgml, "<top>\n<num> Number: 301\n<title> raptors\ngame log\n<desc> ...\n</top>\n"
-                                    "<top>\n<num> Number: 302\n<title> jazz\n</top>\n").ok());
+  ASSERT_TRUE(WriteFileAtomic(sgml,
+                              "<top>\n<num> Number: 301\n<title> raptors\ngame log\n<desc> ...\n</top>\n"
+                              "<top>\n<num> Number: 302\n<title> jazz\n</top>\n")
+                  .ok());
   ASSERT_TRUE(WriteFileAtomic(qrels, "301 0 x 1\n302 0 y 1\n").ok());
   qs = LoadTrecQuestions(sgml, qrels);
   ASSERT_TRUE(qs.ok()) << qs.status().ToString();
@@ -389,4 +433,3 @@ TEST(DiscoveryReportTest, TrecRunExpectationsAndGrid) {
 
 }  // namespace
 }  // namespace lakeqa::eval
-

@@ -101,10 +101,8 @@ TEST(TokenF1, MatchesBruteForce) {
   const char* words[] = {"a", "b", "c", "d", "A,", "b!"};
   for (int trial = 0; trial < 500; ++trial) {
     std::string p, g;
-    for (int i = rng() % 6; i > 0; --i)
-      p += std::string(words[rng() % 6]) + " ";
-    for (int i = rng() % 6; i > 0; --i)
-      g += std::string(words[rng() % 6]) + " ";
+    for (int i = rng() % 6; i > 0; --i) p += std::string(words[rng() % 6]) + " ";
+    for (int i = rng() % 6; i > 0; --i) g += std::string(words[rng() % 6]) + " ";
     EXPECT_NEAR(TokenF1(p, g), BruteF1(p, g), 1e-12) << p << " | " << g;
   }
 }

@@ -151,7 +151,6 @@ TEST(Judge, ServerErrorFailsWithContext) {
   (void)RemoveAll(*d);
 }
 
-
 size_t CacheLines(const std::string& path) {
   auto text = ReadFile(path);
   if (!text.ok()) return 0;
@@ -171,7 +170,8 @@ TEST(Judge, AnUnreadableReplyIsRetriedNeverCachedAndCounted) {
   std::map<std::string, int> seen;
   lakeqa::testing::ModelServer flaky([&](const std::string&, const Json& body) {
     std::lock_guard<std::mutex> lock(mu);
-    if (seen[body["messages"].back()["content"].dump()]++ == 0) return OpenAiText(body, "Let me think about it.");
+    if (seen[body["messages"].back()["content"].dump()]++ == 0)
+      return OpenAiText(body, "Let me think about it.");
     return OpenAiJudge(body);
   });
   JudgeSpec spec{"openai", "judge-test", flaky.Url() + "/v1"};
@@ -190,9 +190,8 @@ TEST(Judge, AnUnreadableReplyIsRetriedNeverCachedAndCounted) {
   ASSERT_TRUE(RemoveAll(*d + "/judge").ok());
 
   // Then: a judge that never answers in the format. Nothing is cached but the no-answer verdict of t6.
-  lakeqa::testing::ModelServer garbled([&](const std::string&, const Json& body) {
-    return OpenAiText(body, "I am not sure.");
-  });
+  lakeqa::testing::ModelServer garbled(
+      [&](const std::string&, const Json& body) { return OpenAiText(body, "I am not sure."); });
   spec.base_url = garbled.Url() + "/v1";
   client = MakeJudgeClient(spec);
   ASSERT_TRUE(client.ok());

@@ -54,7 +54,8 @@ TEST_F(Checkout, MalformedTasksAreReportedPerTaskAndTheRestLoads) {
   EXPECT_NE(r.errors[1].status.message().find("[2] (fire-easy-3): \"query\""), std::string::npos);
   EXPECT_NE(r.errors[2].status.message().find("(fire-easy-4): \"answer\" is missing"), std::string::npos);
   EXPECT_NE(r.errors[3].status.message().find("(fire-easy-5): \"answer_type\""), std::string::npos);
-  EXPECT_NE(r.errors[4].status.message().find("[5]: a KramaBench task must be a JSON object"), std::string::npos);
+  EXPECT_NE(r.errors[4].status.message().find("[5]: a KramaBench task must be a JSON object"),
+            std::string::npos);
 }
 
 TEST_F(Checkout, UnknownAnswerTypeAndMissingSourceAreReportedPerTask) {
@@ -70,7 +71,8 @@ TEST_F(Checkout, UnknownAnswerTypeAndMissingSourceAreReportedPerTask) {
   EXPECT_EQ(v.errors, 1u);
   ASSERT_GE(v.issues.size(), 2u);
   EXPECT_EQ(v.issues[0].task_id, "fire-hard-1");
-  EXPECT_NE(v.issues[0].message.find("unknown answer_type 'fuzzy_text'"), std::string::npos) << v.issues[0].message;
+  EXPECT_NE(v.issues[0].message.find("unknown answer_type 'fuzzy_text'"), std::string::npos)
+      << v.issues[0].message;
   EXPECT_EQ(v.issues[1].task_id, "fire-easy-2");
   EXPECT_NE(v.issues[1].message.find("data source 'gone.gpkg' names no file"), std::string::npos);
   // Scoring refuses the unknown type with the reason; the known one scores.
@@ -225,21 +227,22 @@ TEST(KramaBenchMetrics, MatchKramaBenchsPythonOnEveryCase) {
 
 TEST(KramaBenchMetrics, AnswersAreCastWithPythonsStr) {
   const std::pair<const char*, const char*> kRepr[] = {
-    {R"J(13427.5676)J", R"P(13427.5676)P"},
-    {R"J(1e-05)J", R"P(1e-05)P"},
-    {R"J(0.0001)J", R"P(0.0001)P"},
-    {R"J(1e+16)J", R"P(1e+16)P"},
-    {R"J(1234567890123456.0)J", R"P(1234567890123456.0)P"},
-    {R"J(1.0)J", R"P(1.0)P"},
-    {R"J(-0.0)J", R"P(-0.0)P"},
-    {R"J(7.95e-13)J", R"P(7.95e-13)P"},
-    {R"J(66822738.84)J", R"P(66822738.84)P"},
-    {R"J(2.5e+300)J", R"P(2.5e+300)P"},
-    {R"J(100.0)J", R"P(100.0)P"},
-    {R"J(0.30000000000000004)J", R"P(0.30000000000000004)P"},
-    {R"J([1, "a", 2.5, null, true])J", R"P([1, 'a', 2.5, None, True])P"},
-    {R"J(["it's", "say \"hi\"", "tab\there", "back\\slash", "é "])J", R"P(["it's", 'say "hi"', 'tab\there', 'back\\slash', 'é\xa0'])P"},
-    {R"J({"k": [1, {"n": null}]})J", R"P({'k': [1, {'n': None}]})P"},
+      {R"J(13427.5676)J", R"P(13427.5676)P"},
+      {R"J(1e-05)J", R"P(1e-05)P"},
+      {R"J(0.0001)J", R"P(0.0001)P"},
+      {R"J(1e+16)J", R"P(1e+16)P"},
+      {R"J(1234567890123456.0)J", R"P(1234567890123456.0)P"},
+      {R"J(1.0)J", R"P(1.0)P"},
+      {R"J(-0.0)J", R"P(-0.0)P"},
+      {R"J(7.95e-13)J", R"P(7.95e-13)P"},
+      {R"J(66822738.84)J", R"P(66822738.84)P"},
+      {R"J(2.5e+300)J", R"P(2.5e+300)P"},
+      {R"J(100.0)J", R"P(100.0)P"},
+      {R"J(0.30000000000000004)J", R"P(0.30000000000000004)P"},
+      {R"J([1, "a", 2.5, null, true])J", R"P([1, 'a', 2.5, None, True])P"},
+      {R"J(["it's", "say \"hi\"", "tab\there", "back\\slash", "é "])J",
+       R"P(["it's", 'say "hi"', 'tab\there', 'back\\slash', 'é\xa0'])P"},
+      {R"J({"k": [1, {"n": null}]})J", R"P({'k': [1, {'n': None}]})P"},
   };
   for (const auto& [json, str] : kRepr) EXPECT_EQ(PythonStr(Json::parse(json)), str) << json;
 }
@@ -295,7 +298,8 @@ TEST(KramaBenchMetrics, PythonFloatSyntax) {
 // ---- aggregation ---------------------------------------------------------------------------------------
 
 TEST(KramaBenchAggregate, TotalScoreAsEvaluatePyComputesIt) {
-  auto row = [](std::string id, std::string domain, std::string type, std::map<std::string, std::optional<double>> m) {
+  auto row = [](std::string id, std::string domain, std::string type,
+                std::map<std::string, std::optional<double>> m) {
     return KramaBenchRow{std::move(id), std::move(domain), std::move(type), false, std::move(m)};
   };
   std::vector<KramaBenchRow> rows = {
@@ -303,13 +307,17 @@ TEST(KramaBenchAggregate, TotalScoreAsEvaluatePyComputesIt) {
       row("a2", "a", "string_exact", {{"success", 0.0}}),
       row("a3", "a", "list_exact", {{"f1", 0.5}, {"precision", 1.0}, {"recall", 0.25}}),
       row("b1", "b", "numeric_approximate", {{"mean_relative_absolute_error", 0.25}, {"rae_score", 0.8}}),
-      row("b2", "b", "string_approximate", {{"bleu", 0.1}, {"rouge", 0.3}, {"llm_paraphrase", std::nullopt},
-                                            {"string_bootstrap", std::nullopt}}),
+      row("b2", "b", "string_approximate",
+          {{"bleu", 0.1},
+           {"rouge", 0.3},
+           {"llm_paraphrase", std::nullopt},
+           {"string_bootstrap", std::nullopt}}),
       row("b3", "b", "list_approximate", {{"f1_approximate", 0.0}}),
   };
   KramaBenchTable t = AggregateKramaBench(rows);
   EXPECT_DOUBLE_EQ(*t.score["a"], 0.5);  // (2 * 0.5 + 1 * 0.5) / 3
-  EXPECT_DOUBLE_EQ(*t.score["b"], 0.4);  // 0.8 / 2: the unknown bootstrap counts in the support, as a NaN does
+  EXPECT_DOUBLE_EQ(*t.score["b"],
+                   0.4);  // 0.8 / 2: the unknown bootstrap counts in the support, as a NaN does
   EXPECT_DOUBLE_EQ(*t.score["overall"], (1.0 + 0.5 + 0.8) / 5);
   EXPECT_EQ(t.unknown["b"], 1u);
   EXPECT_EQ(t.metrics["a"]["success"].support, 2u);

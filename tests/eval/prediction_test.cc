@@ -32,11 +32,12 @@ Result<PredictionRecord> Parse(const std::string& line) {
 
 // The documented field order of docs/formats-run.md's example, byte for byte.
 TEST(PredictionRecordTest, WritesTheDocumentedLine) {
-  EXPECT_EQ(DumpJson(Written().ToJson()),
-            R"({"task_id":"EQA000012","status":"answered","answer":"1046","raw_answer":"Final answer: [1,046]",)"
-            R"("reasoning":"summed the rows","sources":["datagov/abc/files/rows.csv"],"turns":14,"tool_calls":13,)"
-            R"("usage":{"input_tokens":52310,"output_tokens":2210,"cache_read_tokens":40960,"cache_write_tokens":7},)"
-            R"("cost_usd":0.213,"elapsed_s":81.4,"returned":["datagov/abc","datagov/def"],"accessed":["datagov/abc"]})");
+  EXPECT_EQ(
+      DumpJson(Written().ToJson()),
+      R"({"task_id":"EQA000012","status":"answered","answer":"1046","raw_answer":"Final answer: [1,046]",)"
+      R"("reasoning":"summed the rows","sources":["datagov/abc/files/rows.csv"],"turns":14,"tool_calls":13,)"
+      R"("usage":{"input_tokens":52310,"output_tokens":2210,"cache_read_tokens":40960,"cache_write_tokens":7},)"
+      R"("cost_usd":0.213,"elapsed_s":81.4,"returned":["datagov/abc","datagov/def"],"accessed":["datagov/abc"]})");
   PredictionRecord r = Written();
   r.cost_usd.reset();
   r.error = "turn limit";
@@ -119,7 +120,8 @@ TEST(PredictionRecordTest, ReadsOldSpellingsAndWritesOne) {
   EXPECT_FALSE(bare->elapsed_s.has_value());  // no runtime: unknown, not 0 s
   EXPECT_FALSE(PredictionFromJson(bare->ToJson(), "a:1")->runtime_s.has_value());
   // runtime_s wins over elapsed_s when a line has both; the scorer scores raw_answer over answer.
-  auto both = Parse(R"({"task_id": "t", "runtime_s": 2, "elapsed_s": 9, "answer": "1046", "raw_answer": "[1,046]"})");
+  auto both =
+      Parse(R"({"task_id": "t", "runtime_s": 2, "elapsed_s": 9, "answer": "1046", "raw_answer": "[1,046]"})");
   ASSERT_TRUE(both.ok());
   EXPECT_EQ(*both->elapsed_s, 2);
   EXPECT_EQ(PredictionFromJson(both->ToJson(), "a:1")->answer, "[1,046]");
@@ -130,19 +132,19 @@ TEST(PredictionRecordTest, BadFieldsNameFileLineAndField) {
     const char* line;
     const char* field;
   };
-  for (const Case& c : {Case{R"({"answer": "x"})", "task_id"}, Case{R"({"task_id": true})", "task_id"},
-                        Case{R"({"task_id": ""})", "task_id"}, Case{R"({"task_id": 1.5})", "task_id"},
-                        Case{R"({"task_id": "t", "status": "exploded"})", "status"},
-                        Case{R"({"task_id": "t", "status": 3})", "status"},
-                        Case{R"({"task_id": "t", "elapsed_s": "slow"})", "elapsed_s"},
-                        Case{R"({"task_id": "t", "runtime_s": []})", "runtime_s"},
-                        Case{R"({"task_id": "t", "cost_usd": "cheap"})", "cost_usd"},
-                        Case{R"({"task_id": "t", "epoch": 0})", "epoch"},
-                        Case{R"({"task_id": "t", "epoch": "2"})", "epoch"},
-                        Case{R"({"task_id": "t", "turns": "many"})", "turns"},
-                        Case{R"({"task_id": "t", "tokens": 5})", "tokens"},
-                        Case{R"({"task_id": "t", "tokens": {"input": "x"}})", "input"},
-                        Case{R"({"task_id": "t", "usage": {"output_tokens": "x"}})", "output_tokens"}}) {
+  for (const Case& c :
+       {Case{R"({"answer": "x"})", "task_id"}, Case{R"({"task_id": true})", "task_id"},
+        Case{R"({"task_id": ""})", "task_id"}, Case{R"({"task_id": 1.5})", "task_id"},
+        Case{R"({"task_id": "t", "status": "exploded"})", "status"},
+        Case{R"({"task_id": "t", "status": 3})", "status"},
+        Case{R"({"task_id": "t", "elapsed_s": "slow"})", "elapsed_s"},
+        Case{R"({"task_id": "t", "runtime_s": []})", "runtime_s"},
+        Case{R"({"task_id": "t", "cost_usd": "cheap"})", "cost_usd"},
+        Case{R"({"task_id": "t", "epoch": 0})", "epoch"}, Case{R"({"task_id": "t", "epoch": "2"})", "epoch"},
+        Case{R"({"task_id": "t", "turns": "many"})", "turns"},
+        Case{R"({"task_id": "t", "tokens": 5})", "tokens"},
+        Case{R"({"task_id": "t", "tokens": {"input": "x"}})", "input"},
+        Case{R"({"task_id": "t", "usage": {"output_tokens": "x"}})", "output_tokens"}}) {
     auto r = Parse(c.line);
     ASSERT_FALSE(r.ok()) << c.line;
     EXPECT_EQ(r.status().code(), ErrorCode::kParseError) << c.line;

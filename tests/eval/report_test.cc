@@ -86,7 +86,8 @@ TEST_F(Report, HtmlHasChartsTilesFiltersAndTraceLinks) {
   EXPECT_NE(html.find("weak &lt;b&gt;"), std::string::npos);
   // Issue 30, item 8: the answer EM scored (cleaned) beside the raw one; a task that was not answered is
   // not scored (t6 timed out).
-  EXPECT_NE(html.find("<td>Final answer: [Pittsburgh]</td><td class=\"scored\">Pittsburgh</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>Final answer: [Pittsburgh]</td><td class=\"scored\">Pittsburgh</td>"),
+            std::string::npos);
   EXPECT_NE(html.find("<td class=\"scored\"><i>not scored</i></td>"), std::string::npos);
 }
 
@@ -98,7 +99,8 @@ Json ReadTraceScript(const std::string& dir, size_t n) {
   std::string prefix = "lakeqaTrace(" + std::to_string(n) + ",";
   EXPECT_EQ(text->rfind(prefix, 0), 0u);
   EXPECT_EQ(text->substr(text->size() - 3), ");\n");
-  auto j = ParseJson(text->substr(prefix.size(), text->size() - prefix.size() - 3), RunDir::ReportTraceScript(n));
+  auto j =
+      ParseJson(text->substr(prefix.size(), text->size() - prefix.size() - 3), RunDir::ReportTraceScript(n));
   EXPECT_TRUE(j.ok()) << j.status().ToString();
   return j.ok() ? *j : Json();
 }
@@ -152,8 +154,7 @@ std::string RunCapture(const std::string& cmd) {
   if (f == nullptr) return out;
   char buf[4096];
   size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    out.append(buf, n);
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
   pclose(f);
   return out;
 }
@@ -164,8 +165,11 @@ std::string DumpDom(const std::string& chromium, const std::string& dir, const s
   // --no-sandbox: tests may run as root, where Chromium's own sandbox refuses to start.
   std::string cmd = "timeout 90 '" + chromium +
                     "' --headless --no-sandbox --disable-gpu --disable-extensions --no-first-run "
-                    "--user-data-dir='" + dir + "/chromium-profile' --enable-logging=stderr --v=0 "
-                    "--virtual-time-budget=5000 --dump-dom '" + url + "' 2>'" + dir + "/chromium.err'";
+                    "--user-data-dir='" +
+                    dir +
+                    "/chromium-profile' --enable-logging=stderr --v=0 "
+                    "--virtual-time-budget=5000 --dump-dom '" +
+                    url + "' 2>'" + dir + "/chromium.err'";
   return RunCapture(cmd);
 }
 
@@ -216,7 +220,7 @@ TEST_F(Report, TraceLoadsWhenOpenedAndShowsResultsTextTokensAndCode) {
   EXPECT_NE(trace.find("Counting the rows &lt;b&gt;now&lt;/b&gt;."), std::string::npos);  // text, not markup
   EXPECT_NE(trace.find("<pre class=\"code\">import csv\nrows = list("), std::string::npos);
   EXPECT_NE(trace.find("<pre class=\"result\">{\"output\": \"41\\n\"}xxxx"), std::string::npos);
-  EXPECT_NE(trace.find(" bytes)</pre>"), std::string::npos);  // the cap is shown
+  EXPECT_NE(trace.find(" bytes)</pre>"), std::string::npos);          // the cap is shown
   EXPECT_NE(trace.find("search_keyword result"), std::string::npos);  // a summary-only event
   // Other traces stay unloaded.
   EXPECT_EQ(dom.find("data-loaded=\"", dom.find("id=\"trace-5\"")), std::string::npos);
@@ -244,7 +248,8 @@ TEST_F(Report, FiltersByStageHopsStatusAndType) {
   // Two filters together: the rows that match both, as the scores say (the hostile answer makes t2 wrong).
   std::vector<std::string> wrong_two_hops;
   for (const auto& t : score_.tasks)
-    if (std::string(FunnelStageName(t.stage)) == "wrong_answer" && t.hops == 2) wrong_two_hops.push_back(t.task_id);
+    if (std::string(FunnelStageName(t.stage)) == "wrong_answer" && t.hops == 2)
+      wrong_two_hops.push_back(t.task_id);
   EXPECT_EQ(visible("stage=wrong_answer&k=2"), wrong_two_hops);
   std::string type = score_.tasks[1].answer_type;
   std::vector<std::string> same_type;

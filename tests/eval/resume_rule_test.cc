@@ -37,8 +37,7 @@ TEST_F(ResumeRule, AnErrorFixedOnResumeIsScoredAsTheAnswer) {
   EXPECT_EQ(s.tasks[0].task_id, "t1");
   EXPECT_EQ(s.tasks[0].status, "ok");
   EXPECT_TRUE(s.tasks[0].answer.em);
-  for (const std::string& w : s.warnings)
-    EXPECT_EQ(w.find("duplicate"), std::string::npos) << w;
+  for (const std::string& w : s.warnings) EXPECT_EQ(w.find("duplicate"), std::string::npos) << w;
   Json j = s.ToJson();
   ASSERT_TRUE(j["superseded"].is_array()) << j.dump();
   ASSERT_EQ(j["superseded"].size(), 1u);

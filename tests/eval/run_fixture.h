@@ -8,10 +8,10 @@
 
 #include <gtest/gtest.h>
 
-#include "lakeqa/eval/trace_file.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/eval/task.h"
+#include "lakeqa/eval/trace_file.h"
 
 namespace lakeqa::eval::testing {
 
@@ -71,8 +71,7 @@ inline void WriteRun(const std::string& dir, const std::vector<PredSpec>& preds,
               {"turns", p.turns}};
     lines += j.dump() + "\n";
     std::string trace;
-    for (const Json& e : p.events)
-      trace += e.dump() + "\n";
+    for (const Json& e : p.events) trace += e.dump() + "\n";
     if (!p.events.empty()) {
       ASSERT_TRUE(WriteFileAtomic(dir + "/traces/" + TraceFileName(p.task_id) + ".jsonl", trace).ok());
     }

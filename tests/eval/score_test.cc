@@ -39,8 +39,7 @@ TEST_F(RunDir, OracleRunScoresPerfectly) {
     p.task_id = t.id;
     p.answer = PythonStr(t.answer);
     p.events.push_back(Event(1, "search_keyword", GoldDatasets(t), {}));
-    for (const auto& g : GoldDatasets(t))
-      p.events.push_back(Event(2, "inspect_file", {}, {g}));
+    for (const auto& g : GoldDatasets(t)) p.events.push_back(Event(2, "inspect_file", {}, {g}));
     preds.push_back(p);
   }
   WriteRun(dir_, preds);
@@ -126,8 +125,7 @@ TEST_F(RunDir, WeakAgentNumbers) {
   EXPECT_EQ(s.tool_calls.sum, 14);
   EXPECT_EQ(s.tasks[2].sets.failed_calls, 1u);
   size_t by_type = 0;
-  for (const auto& [k, b] : s.by_answer_type)
-    by_type += b.tasks;
+  for (const auto& [k, b] : s.by_answer_type) by_type += b.tasks;
   EXPECT_EQ(by_type, 6u);
   Json j = s.ToJson();
   for (const char* key :
@@ -221,8 +219,7 @@ TEST(SetPrf, MatchesBruteForce) {
     std::vector<std::string> fv(found.begin(), found.end()), gv(gold.begin(), gold.end());
     int hit = 0;
     for (const auto& f : fv) {
-      for (const auto& g : gv)
-        hit += f == g;
+      for (const auto& g : gv) hit += f == g;
     }
     double p = fv.empty() || gv.empty() ? 0 : double(hit) / fv.size();
     double r = fv.empty() || gv.empty() ? 0 : double(hit) / gv.size();
@@ -236,7 +233,7 @@ TEST(SetPrf, MatchesBruteForce) {
 
 TEST(Funnel, MatchesStageRankBruteForce) {
   std::mt19937 rng(5);
-  const char* tools[] = {"search", "search_keyword", "list_files", "download",       "inspect_file",
+  const char* tools[] = {"search", "search_keyword", "list_files",  "download",       "inspect_file",
                          "query",  "execute_code",   "graph_query", "graph_neighbors"};
   for (int trial = 0; trial < 2000; ++trial) {
     auto gold = RandomSet(rng, 6, 3);
@@ -329,8 +326,7 @@ TEST(Summarize, MatchesOrderStatistics) {
   std::mt19937 rng(3);
   for (size_t n : {1u, 2u, 5u, 11u, 21u, 101u}) {
     std::vector<double> v;
-    for (size_t i = 0; i < n; ++i)
-      v.push_back(static_cast<double>(rng() % 1000) / 10);
+    for (size_t i = 0; i < n; ++i) v.push_back(static_cast<double>(rng() % 1000) / 10);
     Distribution d = Summarize(v);
     std::vector<double> s = v;
     std::sort(s.begin(), s.end());
@@ -340,8 +336,7 @@ TEST(Summarize, MatchesOrderStatistics) {
       EXPECT_NEAR(d.p90, s[(n - 1) * 9 / 10], 1e-9) << n;
     }
     double sum = 0;
-    for (double x : v)
-      sum += x;
+    for (double x : v) sum += x;
     EXPECT_NEAR(d.mean, sum / n, 1e-9);
     EXPECT_EQ(d.max, s.back());
   }
@@ -393,8 +388,7 @@ TEST_F(RunDir, OracleOverRealTasks) {
   RunScore s = ScoreRun(*run, loaded.tasks);
   EXPECT_EQ(s.tasks.size(), loaded.tasks.size());
   const std::set<std::string> harness_misses = {"EQA000444", "EQA000312"};
-  for (const TaskScore& t : s.tasks)
-    EXPECT_EQ(t.answer.em, !harness_misses.count(t.task_id)) << t.task_id;
+  for (const TaskScore& t : s.tasks) EXPECT_EQ(t.answer.em, !harness_misses.count(t.task_id)) << t.task_id;
   EXPECT_EQ(truthy, loaded.tasks.size());
   EXPECT_NEAR(s.dret.recall, 1.0, 1e-12);
   EXPECT_NEAR(s.dacc.precision, 1.0, 1e-12);

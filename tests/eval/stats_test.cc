@@ -11,7 +11,9 @@ namespace lakeqa::eval {
 namespace {
 
 TEST(AnswerTypeTest, Classifies) {
-  auto c = [](const Json& a, std::string_view q = "How many?") { return AnswerTypeName(ClassifyAnswer(a, q)); };
+  auto c = [](const Json& a, std::string_view q = "How many?") {
+    return AnswerTypeName(ClassifyAnswer(a, q));
+  };
   EXPECT_EQ(c(2643), "numeric");
   EXPECT_EQ(c(26010.5), "numeric");
   EXPECT_EQ(c("1,046"), "numeric");
@@ -39,7 +41,8 @@ TEST(StatsTest, SmallSet) {
   a.question = "hello world";
   a.answer = 3;
   a.datasets_used = {"wikipedia/A/content.txt", "datagov/b/files/rows.txt", "datagov/b/signed-metadata.txt"};
-  a.nodes = {Node{"1", "wikipedia/A/content.txt", "", "", "x", {}}, Node{"2", "datagov/b/files/rows.txt", "", "", 3, {}}};
+  a.nodes = {Node{"1", "wikipedia/A/content.txt", "", "", "x", {}},
+             Node{"2", "datagov/b/files/rows.txt", "", "", 3, {}}};
   a.hops = {Hop{1, {"1", "2"}, {}, Json()}};
   Task b = a;
   b.question = "The quick brown fox.";

@@ -80,7 +80,8 @@ TEST(DatasetPathTest, SplitsNamespaceAndId) {
   auto r = ParseDatasetPath("datagov/fy-2023/files/rows.txt");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->Key(), "datagov/fy-2023");
-  EXPECT_EQ(ParseDatasetPath("wikipedia/Bear_Lake_County,_Idaho")->Key(), "wikipedia/Bear_Lake_County,_Idaho");
+  EXPECT_EQ(ParseDatasetPath("wikipedia/Bear_Lake_County,_Idaho")->Key(),
+            "wikipedia/Bear_Lake_County,_Idaho");
   EXPECT_FALSE(ParseDatasetPath("datagov").ok());
   EXPECT_FALSE(ParseDatasetPath("datagov//x").ok());
   EXPECT_FALSE(ParseDatasetPath("/abs/path").ok());
@@ -113,7 +114,8 @@ TEST_F(TempDir, MalformedDocumentsGiveClearErrors) {
   e = LoadError(j.dump());
   // Every problem of the task is listed, not just the first.
   EXPECT_NE(e.find("field \"question\" must be a string, got number"), std::string::npos) << e;
-  EXPECT_NE(e.find("field \"datasets_used\" must be an array of lake paths, got string"), std::string::npos) << e;
+  EXPECT_NE(e.find("field \"datasets_used\" must be an array of lake paths, got string"), std::string::npos)
+      << e;
   EXPECT_NE(e.find("node \"2\": field \"source\" must be a string, got array"), std::string::npos) << e;
   EXPECT_NE(e.find("reasoning_hops[0]: \"node_ids\" entries must be integers or strings, got 2.5"),
             std::string::npos)
@@ -133,7 +135,8 @@ TEST_F(TempDir, DuplicateNodeIdsAreRejected) {
 TEST_F(TempDir, JsonlReportsTheBadLineAndLoadsTheRest) {
   Json a = ValidTask(), b = ValidTask();
   b["question_id"] = "T2";
-  std::string path = Write("tasks.jsonl", a.dump() + "\n\n{\"question_id\": \"T3\", \n" + b.dump() + "\n[1,2]\n");
+  std::string path =
+      Write("tasks.jsonl", a.dump() + "\n\n{\"question_id\": \"T3\", \n" + b.dump() + "\n[1,2]\n");
   LoadResult r = LoadTasks({path});
   ASSERT_EQ(r.tasks.size(), 2u);
   EXPECT_EQ(r.tasks[0].line, 1u);
@@ -141,7 +144,8 @@ TEST_F(TempDir, JsonlReportsTheBadLineAndLoadsTheRest) {
   EXPECT_EQ(r.tasks[1].Where(), path + ":4");
   ASSERT_EQ(r.errors.size(), 2u);
   EXPECT_EQ(r.errors[0].line, 3u);
-  EXPECT_NE(r.errors[0].status.message().find(path + ":3:"), std::string::npos) << r.errors[0].status.message();
+  EXPECT_NE(r.errors[0].status.message().find(path + ":3:"), std::string::npos)
+      << r.errors[0].status.message();
   EXPECT_EQ(r.errors[1].line, 5u);
   EXPECT_NE(r.errors[1].status.message().find(path + ":5: a JSONL line must hold one task object"),
             std::string::npos);
@@ -205,7 +209,8 @@ TEST(CmdBenchTest, EveryKindMapsToItsGoldFiles) {
       {"wikipedia_title": "Washington Wizards", "paragraph_id": 0, "text": "Washington Wizards\n"},
       {"wikipedia_title": "Capital One Arena", "paragraph_id": 1}]}},
     {"qid": "s", "question": "q", "answer": "y", "provenance_sources": ["graph", "doc"]}
-  ])", "q.json");
+  ])",
+                                   "q.json");
   ASSERT_TRUE(r.errors.empty()) << r.errors[0].status.ToString();
   ASSERT_EQ(r.tasks.size(), 4u);
   const Task& t = r.tasks[0];
@@ -217,18 +222,20 @@ TEST(CmdBenchTest, EveryKindMapsToItsGoldFiles) {
   EXPECT_EQ(t.cmdbench->kind, CmdbenchKind::kTable);
 
   const Task& g = r.tasks[1];
-  EXPECT_EQ(GoldDatasets(g), (std::vector<std::string>{"cmdbench/graph_nodes_Player", "cmdbench/graph_nodes_Team",
-                                                        "cmdbench/graph_relation_playsFor",
-                                                        "cmdbench/graph_relation_draftedBy"}));
+  EXPECT_EQ(GoldDatasets(g), (std::vector<std::string>{
+                                 "cmdbench/graph_nodes_Player", "cmdbench/graph_nodes_Team",
+                                 "cmdbench/graph_relation_playsFor", "cmdbench/graph_relation_draftedBy"}));
   EXPECT_EQ(g.nodes[0].source, "cmdbench/graph_nodes_Player/Player.csv");
   EXPECT_EQ(g.nodes[2].source, "cmdbench/graph_relation_playsFor/relation_playsFor.csv");
   EXPECT_EQ(g.cmdbench->graph_type, "path");
 
   const Task& d = r.tasks[2];
-  EXPECT_EQ(GoldDatasets(d), (std::vector<std::string>{"wikipedia/Washington_Wizards", "wikipedia/Capital_One_Arena"}));
+  EXPECT_EQ(GoldDatasets(d),
+            (std::vector<std::string>{"wikipedia/Washington_Wizards", "wikipedia/Capital_One_Arena"}));
   EXPECT_EQ(d.nodes[0].source, "wikipedia/Washington_Wizards/content.txt");
   EXPECT_EQ(d.nodes[0].fact,
-            "paragraph 3 of Washington Wizards: They play in Washington. paragraph 0 of Washington Wizards: Washington Wizards");
+            "paragraph 3 of Washington Wizards: They play in Washington. paragraph 0 of Washington Wizards: "
+            "Washington Wizards");
   EXPECT_EQ(d.nodes[1].fact, "paragraph 1 of Capital One Arena");
 
   const Task& s = r.tasks[3];
@@ -246,7 +253,8 @@ TEST(CmdBenchTest, CypherPatternNamesSkipLiteralsCallsAndLists) {
   EXPECT_EQ(n.labels, (std::vector<std::string>{"Player", "Person"}));
   EXPECT_EQ(n.types, (std::vector<std::string>{"coachedBy", "draftedBy"}));
   EXPECT_TRUE(CypherPatternNames("MATCH (n) RETURN n").labels.empty());
-  EXPECT_EQ(CypherPatternNames("MATCH (`my v`:`Odd Label`) RETURN 1").labels, (std::vector<std::string>{"Odd Label"}));
+  EXPECT_EQ(CypherPatternNames("MATCH (`my v`:`Odd Label`) RETURN 1").labels,
+            (std::vector<std::string>{"Odd Label"}));
 }
 
 TEST(CmdBenchTest, ModalityOfADatasetFollowsTheCmdbenchLakeLayout) {
@@ -264,7 +272,8 @@ TEST(CmdBenchTest, MalformedProvenanceIsAParseErrorNamingTheItem) {
     {"qid": "d", "question": "q", "answer": "y", "provenance_doc": {"paragraphs": [{"paragraph_id": 1}]}},
     {"qid": "s", "question": "q", "answer": "y", "provenance_sources": ["web"]},
     {"qid": "n", "question": "q", "answer": "y"}
-  ])", "q.json");
+  ])",
+                                   "q.json");
   EXPECT_TRUE(r.tasks.empty());
   ASSERT_EQ(r.errors.size(), 4u);
   const char* want[] = {"q.json[0] (g): provenance_graph must be an object with a \"cypher\" string",

@@ -1,4 +1,5 @@
-// Helpers shared by the eval tests: locating ../shared/data and the cl100k ranks file (tests/text/cl100k_util.h).
+// Helpers shared by the eval tests: locating ../shared/data and the cl100k ranks file
+// (tests/text/cl100k_util.h).
 #pragma once
 
 #include <cstdlib>

@@ -69,7 +69,8 @@ TEST(HopsTest, ForwardReferenceIsACycle) {
   Task t = ChainTask();
   t.nodes[0].subquestion = "Which county has <hop 3 answer>?";
   HopStructure h = AnalyzeHops(t);
-  EXPECT_TRUE(Has(h.errors, "cyclic hop dependencies: node 1 in hop 1 refers to the answer of hop 3")) << h.errors.size();
+  EXPECT_TRUE(Has(h.errors, "cyclic hop dependencies: node 1 in hop 1 refers to the answer of hop 3"))
+      << h.errors.size();
   t = ChainTask();
   t.nodes[1].depends_on = {"node_3"};
   EXPECT_TRUE(Has(AnalyzeHops(t).errors, "node 2 in hop 2 refers to node 3 of the later hop 3"));
@@ -80,7 +81,8 @@ TEST(HopsTest, CycleWithinAHop) {
   t.nodes[2].subquestion = "x <node_4 answer>";
   t.nodes[3].subquestion = "y <node_3 answer>";
   HopStructure h = AnalyzeHops(t);
-  EXPECT_TRUE(Has(h.errors, "cyclic node dependencies: node 3 → node 4 → node 3")) << (h.errors.empty() ? "" : h.errors[0]);
+  EXPECT_TRUE(Has(h.errors, "cyclic node dependencies: node 3 → node 4 → node 3"))
+      << (h.errors.empty() ? "" : h.errors[0]);
 }
 
 TEST(HopsTest, StructuralProblems) {
@@ -116,7 +118,8 @@ TEST(ValidateTest, FolderMismatchIsAWarningWithTheReason) {
   t.folder_d = 2;
   TaskCheck c = CheckTask(t);
   EXPECT_TRUE(c.errors.empty());
-  EXPECT_TRUE(Has(c.warnings, "does not match folder k-4-d-2: k = 3 (longest hop path) but the folder says 4"));
+  EXPECT_TRUE(
+      Has(c.warnings, "does not match folder k-4-d-2: k = 3 (longest hop path) but the folder says 4"));
 }
 
 TEST(ValidateTest, DuplicateTaskIdsAcrossFiles) {
@@ -149,7 +152,8 @@ TEST(RealTasksTest, LakeQaFull) {
   EXPECT_EQ(e.file, root + "/k-5-d-3/task_37.json");
   EXPECT_EQ(e.line, 64u);
   EXPECT_EQ(e.column, 1u);
-  EXPECT_NE(e.status.message().find("task_37.json:64:1: invalid JSON"), std::string::npos) << e.status.message();
+  EXPECT_NE(e.status.message().find("task_37.json:64:1: invalid JSON"), std::string::npos)
+      << e.status.message();
 
   ValidationReport v = Validate(r);
   // Four released tasks name a node in a hop that their "nodes" object does not have (checked by hand:

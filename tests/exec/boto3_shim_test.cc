@@ -5,15 +5,14 @@
 
 #include <filesystem>
 
+#include "exec/sandbox_available.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/exec/python.h"
-#include "exec/sandbox_available.h"
 #include "support/require_protection.h"
 
 namespace lakeqa::exec {
 namespace {
-
 
 class Boto3ShimTest : public ::testing::Test {
  protected:
@@ -135,7 +134,8 @@ try:
     open('/lake/wikipedia/Austin_Police/content.txt', 'w')
 except OSError as e:
     print('lake read-only', type(e).__name__)
-)PY", /*observe=*/false);
+)PY",
+               /*observe=*/false);
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.stdout_text,
             "APD searches\n"
@@ -143,7 +143,8 @@ except OSError as e:
             "b'Austin' 6\n"
             "25\n"
             "['wikipedia/Austin,_Texas/', 'wikipedia/Austin_Police/']\n"
-            "[('datagov/apd-searches-by-type/files/rows.txt', 240), ('datagov/apd-searches-by-type/metadata.json', 25)]\n"
+            "[('datagov/apd-searches-by-type/files/rows.txt', 240), "
+            "('datagov/apd-searches-by-type/metadata.json', 25)]\n"
             "4\n"
             "NoSuchKey NoSuchKey\nNoSuchKey NoSuchKey\nNoSuchKey NoSuchKey\n"
             "NoSuchBucket\n"
@@ -153,7 +154,8 @@ except OSError as e:
 }
 
 TEST_F(Boto3ShimTest, WithoutALakeTheErrorSaysWhy) {
-  auto r = RunPython(dir_, "import boto3\nboto3.client('s3').get_object(Bucket='b', Key='k')\n", PythonOptions{});
+  auto r =
+      RunPython(dir_, "import boto3\nboto3.client('s3').get_object(Bucket='b', Key='k')\n", PythonOptions{});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_code, 1);
   EXPECT_NE(r->stderr_text.find("no lake is mounted"), std::string::npos) << r->stderr_text;

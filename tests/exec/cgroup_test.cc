@@ -17,7 +17,9 @@
 namespace lakeqa::exec {
 namespace {
 
-std::string Control(const std::string& path) { return std::string(Trim(ReadFile(path).value_or("<unreadable>"))); }
+std::string Control(const std::string& path) {
+  return std::string(Trim(ReadFile(path).value_or("<unreadable>")));
+}
 
 size_t Members(const std::vector<std::string>& dirs) {
   size_t n = 0;
@@ -79,7 +81,8 @@ TEST(SandboxCgroupTest, LimitsAreTheKernelsAndEveryMemberIsKilled) {
     ::pause();
     ::_exit(0);
   }
-  for (int i = 0; i < 500 && Members({dirs[0]}) < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int i = 0; i < 500 && Members({dirs[0]}) < 2; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_EQ(Members({dirs[0]}), 2u) << "the child and its child are in the cgroup";
   (*cg)->KillAll();
   int st = 0;

@@ -176,8 +176,7 @@ TEST_F(ColumnarCacheTest, ConcurrentSessionsImportOneEntry) {
   for (size_t i = 0; i < sbs.size(); ++i)
     threads.emplace_back(
         [&, i] { results[i] = sbs[i]->Query("SELECT sector, sum(value) FROM data GROUP BY 1 ORDER BY 1"); });
-  for (auto& t : threads)
-    t.join();
+  for (auto& t : threads) t.join();
   uint64_t imports = 0;
   for (size_t i = 0; i < sbs.size(); ++i) {
     ASSERT_TRUE(results[i].ok()) << results[i].status().ToString();

@@ -9,10 +9,12 @@ DataFormat F(std::string_view s) { return SniffContent(s).format; }
 
 TEST(FileSniffTest, FormatsFromContent) {
   EXPECT_EQ(F("a,b\n1,2\n3,4\n"), DataFormat::kCsv);
-  EXPECT_EQ(F("\xEF\xBB\xBF" "a\tb\n1\t2\n"), DataFormat::kCsv);
+  EXPECT_EQ(F("\xEF\xBB\xBF"
+              "a\tb\n1\t2\n"),
+            DataFormat::kCsv);
   EXPECT_EQ(F("a;b\r\n1;2\r\n"), DataFormat::kCsv);
   EXPECT_EQ(F("name,notes\nx,\"multi\nline, with commas\"\ny,plain\n"), DataFormat::kCsv);
-  EXPECT_EQ(F("a|b|c\n"), DataFormat::kCsv);  // header only
+  EXPECT_EQ(F("a|b|c\n"), DataFormat::kCsv);                // header only
   EXPECT_EQ(F("Sector\nAdam\nBaker\n"), DataFormat::kCsv);  // one column
   EXPECT_EQ(F("  [{\"a\": 1}]"), DataFormat::kJson);
   EXPECT_EQ(F("{\"a\": 1}\n{\"a\": 2}\n"), DataFormat::kJson);
@@ -55,7 +57,8 @@ TEST(FileSniffTest, ViewNames) {
   EXPECT_EQ(AssignViewNames({"a/files/rows.txt", "b/files/rows.txt", "c/data.csv"}, {}),
             (std::vector<std::string>{"a_files_rows", "b_files_rows", "data"}));
   // Case-insensitive SQL identifiers collide too; names that stay equal get numbers.
-  EXPECT_EQ(AssignViewNames({"x/Rows.csv", "x/rows.CSV"}, {}), (std::vector<std::string>{"x_rows", "x_rows_2"}));
+  EXPECT_EQ(AssignViewNames({"x/Rows.csv", "x/rows.CSV"}, {}),
+            (std::vector<std::string>{"x_rows", "x_rows_2"}));
   EXPECT_EQ(AssignViewNames({"1999 Crime (final).csv", "über.csv", ".csv"}, {}),
             (std::vector<std::string>{"t_1999_crime_final", "ber", "csv"}));
   EXPECT_EQ(AssignViewNames({"d/sandbox_files.csv"}, {"sandbox_files"}),

@@ -18,7 +18,6 @@
 namespace lakeqa::exec {
 namespace {
 
-
 class PythonRunnerTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -69,15 +68,16 @@ TEST_F(PythonRunnerTest, PrintsAndReportsExitCode) {
 
 TEST_F(PythonRunnerTest, PaperGlobalsAndPandas) {
   ASSERT_TRUE(WriteFileAtomic(dir_ + "/ds/files/rows.txt", "Year,Value\n2021,3\n2022,4\n2022,5\n").ok());
-  auto r = Run(
-      "df = pd.read_csv(SANDBOX_DIR + '/ds/files/rows.txt')\n"
-      "print(df.groupby('Year')['Value'].sum().to_dict())\n"
-      "print(FILES)\n"
-      "print(os.getcwd() == SANDBOX_DIR, os.environ['SANDBOX_DIR'] == SANDBOX_DIR)\n"
-      "print(json.dumps({'a': 1}), re.sub('a', 'b', 'aa'), Path(FILES[0]).name)\n");
+  auto r =
+      Run("df = pd.read_csv(SANDBOX_DIR + '/ds/files/rows.txt')\n"
+          "print(df.groupby('Year')['Value'].sum().to_dict())\n"
+          "print(FILES)\n"
+          "print(os.getcwd() == SANDBOX_DIR, os.environ['SANDBOX_DIR'] == SANDBOX_DIR)\n"
+          "print(json.dumps({'a': 1}), re.sub('a', 'b', 'aa'), Path(FILES[0]).name)\n");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   // The sandbox is /sandbox inside: its host path is never shown to the code.
-  EXPECT_EQ(r.stdout_text, "{2021: 3, 2022: 9}\n['/sandbox/ds/files/rows.txt']\nTrue True\n{\"a\": 1} bb rows.txt\n");
+  EXPECT_EQ(r.stdout_text,
+            "{2021: 3, 2022: 9}\n['/sandbox/ds/files/rows.txt']\nTrue True\n{\"a\": 1} bb rows.txt\n");
   EXPECT_EQ(r.stdout_text.find(root_), std::string::npos);
 }
 
@@ -92,19 +92,22 @@ TEST_F(PythonRunnerTest, NoNetworkNotEvenLoopback) {
   socklen_t len = sizeof addr;
   ASSERT_EQ(::getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len), 0);
   int port = ntohs(addr.sin_port);
-  auto r = Run(
-      "import socket\n"
-      "try:\n"
-      "    socket.create_connection(('127.0.0.1', " + std::to_string(port) + "), timeout=2)\n"
-      "    print('connected')\n"
-      "except OSError as e:\n"
-      "    print('refused', type(e).__name__)\n"
-      "try:\n"
-      "    socket.getaddrinfo('example.com', 80)\n"
-      "    print('resolved')\n"
-      "except OSError as e:\n"
-      "    print('no dns')\n"
-      "import os\nprint(sorted(os.listdir('/sys/class/net')) if os.path.exists('/sys/class/net') else 'no sysfs')\n");
+  auto r =
+      Run("import socket\n"
+          "try:\n"
+          "    socket.create_connection(('127.0.0.1', " +
+          std::to_string(port) +
+          "), timeout=2)\n"
+          "    print('connected')\n"
+          "except OSError as e:\n"
+          "    print('refused', type(e).__name__)\n"
+          "try:\n"
+          "    socket.getaddrinfo('example.com', 80)\n"
+          "    print('resolved')\n"
+          "except OSError as e:\n"
+          "    print('no dns')\n"
+          "import os\nprint(sorted(os.listdir('/sys/class/net')) if os.path.exists('/sys/class/net') else "
+          "'no sysfs')\n");
   ::close(s);
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_NE(r.stdout_text.find("refused"), std::string::npos) << r.stdout_text;
@@ -113,22 +116,24 @@ TEST_F(PythonRunnerTest, NoNetworkNotEvenLoopback) {
 }
 
 TEST_F(PythonRunnerTest, HostIsInvisibleAndReadOnly) {
-  auto r = Run(
-      "import os\n"
-      "def probe(p):\n"
-      "    try:\n"
-      "        with open(p) as f: return 'read:' + f.read(20)\n"
-      "    except OSError as e: return type(e).__name__\n"
-      "print(probe('/etc/passwd'))\n"
-      "print(probe('" + root_ + "/secret.txt'))\n"
-      "print(probe('../secret.txt'))\n"
-      "for d in ['/home', '/root', '/work', '/etc/ssl', '/var', '/run']:\n"
-      "    print(d, os.path.exists(d))\n"
-      "for p in ['/usr/evil', '/evil', '/tmp/x', SANDBOX_DIR + '/ok.txt']:\n"
-      "    try:\n"
-      "        open(p, 'w').write('x'); print(p, 'written')\n"
-      "    except OSError as e: print(p, type(e).__name__)\n"
-      "print(len(open('/proc/1/cmdline').read()) > 0, os.getpid() < 10)\n");
+  auto r =
+      Run("import os\n"
+          "def probe(p):\n"
+          "    try:\n"
+          "        with open(p) as f: return 'read:' + f.read(20)\n"
+          "    except OSError as e: return type(e).__name__\n"
+          "print(probe('/etc/passwd'))\n"
+          "print(probe('" +
+          root_ +
+          "/secret.txt'))\n"
+          "print(probe('../secret.txt'))\n"
+          "for d in ['/home', '/root', '/work', '/etc/ssl', '/var', '/run']:\n"
+          "    print(d, os.path.exists(d))\n"
+          "for p in ['/usr/evil', '/evil', '/tmp/x', SANDBOX_DIR + '/ok.txt']:\n"
+          "    try:\n"
+          "        open(p, 'w').write('x'); print(p, 'written')\n"
+          "    except OSError as e: print(p, type(e).__name__)\n"
+          "print(len(open('/proc/1/cmdline').read()) > 0, os.getpid() < 10)\n");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   std::istringstream lines(r.stdout_text);
   std::string line;
@@ -166,17 +171,23 @@ bool ProcessWithMarker(const std::string& marker) {
 
 TEST_F(PythonRunnerTest, WallTimeoutKillsTheWholeTree) {
   std::string marker = "lakeqa_marker_" + std::to_string(::getpid());
-  auto r = Run(
-      "import subprocess, os\n"
-      "subprocess.Popen(['/usr/bin/sleep', '1000'], start_new_session=True, "
-      "env={'M': '" + marker + "'})\n"
-      "subprocess.Popen(['/usr/bin/python3', '-c', 'import time\\nwhile True: time.sleep(1)', '" + marker + "'])\n"
-      "if os.fork() == 0:\n"
-      "    os.setsid()\n"
-      "    os.execv('/usr/bin/sleep', ['sleep', '999', '" + marker + "'])\n"
-      "print('spawned', flush=True)\n"
-      "while True: pass\n",
-      Limits(6000));
+  auto r =
+      Run("import subprocess, os\n"
+          "subprocess.Popen(['/usr/bin/sleep', '1000'], start_new_session=True, "
+          "env={'M': '" +
+              marker +
+              "'})\n"
+              "subprocess.Popen(['/usr/bin/python3', '-c', 'import time\\nwhile True: time.sleep(1)', '" +
+              marker +
+              "'])\n"
+              "if os.fork() == 0:\n"
+              "    os.setsid()\n"
+              "    os.execv('/usr/bin/sleep', ['sleep', '999', '" +
+              marker +
+              "'])\n"
+              "print('spawned', flush=True)\n"
+              "while True: pass\n",
+          Limits(6000));
   EXPECT_TRUE(r.timed_out);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(r.stdout_text, "spawned\n");
@@ -219,25 +230,27 @@ TEST_F(PythonRunnerTest, DataPackagesImportInTheSandbox) {
       "print(pd.read_excel('t.xlsx')['b'].sum())\n"
       "print(bs4.BeautifulSoup('<p>hi</p>', 'html.parser').p.text)\n"
       "print(round(scipy.stats.pearsonr([1, 2, 3], [2, 4, 7])[0], 3))\n"
-      "plt.plot([1, 2]); buf = io.BytesIO(); plt.savefig(buf, format='png'); print(buf.getvalue()[:4] == b'\\x89PNG')\n"
-      "g = geopandas.GeoDataFrame(geometry=[shapely.geometry.Point(0, 0).buffer(1)]); print(round(g.area[0], 1))\n",
+      "plt.plot([1, 2]); buf = io.BytesIO(); plt.savefig(buf, format='png'); print(buf.getvalue()[:4] == "
+      "b'\\x89PNG')\n"
+      "g = geopandas.GeoDataFrame(geometry=[shapely.geometry.Point(0, 0).buffer(1)]); print(round(g.area[0], "
+      "1))\n",
       Limits(60000));
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.stdout_text, "2\nhi\n0.993\nTrue\n3.1\n") << r.stderr_text;
 }
 
 TEST_F(PythonRunnerTest, MemoryLimitGivesMemoryError) {
-  auto r = Run(
-      "import numpy as np\n"
-      "try:\n"
-      "    a = np.ones(3 * 2**30 // 8)\n"
-      "    print('allocated')\n"
-      "except MemoryError:\n"
-      "    print('MemoryError')\n"
-      "try:\n"
-      "    b = bytearray(3 * 2**30)\n"
-      "except MemoryError:\n"
-      "    print('MemoryError')\n");
+  auto r =
+      Run("import numpy as np\n"
+          "try:\n"
+          "    a = np.ones(3 * 2**30 // 8)\n"
+          "    print('allocated')\n"
+          "except MemoryError:\n"
+          "    print('MemoryError')\n"
+          "try:\n"
+          "    b = bytearray(3 * 2**30)\n"
+          "except MemoryError:\n"
+          "    print('MemoryError')\n");
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.stdout_text, "MemoryError\nMemoryError\n");
 }
@@ -245,27 +258,27 @@ TEST_F(PythonRunnerTest, MemoryLimitGivesMemoryError) {
 TEST_F(PythonRunnerTest, FileSizeAndDiskLimits) {
   PythonOptions o;
   o.limits.max_file_bytes = 1 << 20;
-  auto r = Run(
-      "try:\n"
-      "    with open('big.bin', 'wb') as f: f.write(b'x' * (2 << 20))\n"
-      "    print('wrote')\n"
-      "except OSError as e:\n"
-      "    print('refused', e.errno)\n",
-      o);
+  auto r =
+      Run("try:\n"
+          "    with open('big.bin', 'wb') as f: f.write(b'x' * (2 << 20))\n"
+          "    print('wrote')\n"
+          "except OSError as e:\n"
+          "    print('refused', e.errno)\n",
+          o);
   EXPECT_EQ(r.stdout_text, "refused 27\n") << r.stderr_text;  // EFBIG
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat((dir_ + "/big.bin").c_str(), &st), 0);
   EXPECT_LE(st.st_size, 1 << 20);
 
   o.limits.max_disk_bytes = 8 << 20;
   o.limits.wall_ms = 20000;
-  r = Run(
-      "import time\n"
-      "for i in range(1000):\n"
-      "    with open(f'f{i}.bin', 'wb') as f: f.write(b'y' * (1 << 20))\n"
-      "    time.sleep(0.01)\n"
-      "print('done')\n",
-      o);
+  r =
+      Run("import time\n"
+          "for i in range(1000):\n"
+          "    with open(f'f{i}.bin', 'wb') as f: f.write(b'y' * (1 << 20))\n"
+          "    time.sleep(0.01)\n"
+          "print('done')\n",
+          o);
   EXPECT_TRUE(r.disk_exceeded);
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.stdout_text.find("done"), std::string::npos);
@@ -275,15 +288,15 @@ TEST_F(PythonRunnerTest, FileSizeAndDiskLimits) {
 TEST_F(PythonRunnerTest, OpenFileLimit) {
   PythonOptions o;
   o.limits.max_open_files = 32;
-  auto r = Run(
-      "import os\n"
-      "fds = []\n"
-      "try:\n"
-      "    while len(fds) < 1000: fds.append(os.open('/dev/null', os.O_RDONLY))\n"
-      "    print('opened', len(fds))\n"
-      "except OSError as e:\n"
-      "    print('refused', e.errno, len(fds) < 32)\n",
-      o);
+  auto r =
+      Run("import os\n"
+          "fds = []\n"
+          "try:\n"
+          "    while len(fds) < 1000: fds.append(os.open('/dev/null', os.O_RDONLY))\n"
+          "    print('opened', len(fds))\n"
+          "except OSError as e:\n"
+          "    print('refused', e.errno, len(fds) < 32)\n",
+          o);
   EXPECT_EQ(r.stdout_text, "refused 24 True\n") << r.stderr_text;  // EMFILE
 }
 
@@ -302,10 +315,11 @@ TEST_F(PythonRunnerTest, CpuLimit) {
 TEST_F(PythonRunnerTest, SymlinksStayHarmlessInsideTheJail) {
   // Links are the code's own business: inside the jail /etc/passwd does not exist, and host-side readers
   // (SQL, the tools) never follow a link out of the sandbox (tests/exec/security_test.cc).
-  auto r = Run("import os\nos.symlink('/etc/passwd', 'pw')\nos.symlink('inside.txt', 'ok_link')\n"
-               "open('inside.txt', 'w').write('x')\n"
-               "try:\n    open('pw').read()\nexcept OSError as e:\n    print(type(e).__name__)\n"
-               "print(open('ok_link').read())\n");
+  auto r =
+      Run("import os\nos.symlink('/etc/passwd', 'pw')\nos.symlink('inside.txt', 'ok_link')\n"
+          "open('inside.txt', 'w').write('x')\n"
+          "try:\n    open('pw').read()\nexcept OSError as e:\n    print(type(e).__name__)\n"
+          "print(open('ok_link').read())\n");
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.stdout_text, "FileNotFoundError\nx\n");
 }
@@ -324,7 +338,7 @@ TEST_F(PythonRunnerTest, PlantedInternalSymlinkDoesNotRedirectHostWrites) {
   r = Run("print('again')\n");
   EXPECT_EQ(r.stdout_text, "again\n") << r.stderr_text;
   EXPECT_FALSE(PathExists(root_ + "/run_1.py"));
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::lstat((dir_ + "/.lakeqa").c_str(), &st), 0);
   EXPECT_TRUE(S_ISDIR(st.st_mode));
 }
@@ -335,10 +349,11 @@ TEST_F(PythonRunnerTest, AWalkOfTheSandboxFindsOnlyTheAgentsFiles) {
   o.limits.max_output_bytes = 100;
   Run("open('mine.txt', 'w').write('x')\nprint('y' * 1000)\n", o);
   ASSERT_TRUE(PathExists(dir_ + "/.lakeqa/run_1.py"));
-  auto r = Run("from pathlib import Path\n"
-               "print(sorted(os.path.relpath(os.path.join(d, f)) for d, _, fs in os.walk('.') for f in fs))\n"
-               "print(sorted(str(p) for p in Path('.').rglob('*') if p.is_file()))\n"
-               "print(len(open('/lakeqa/run_1.stdout').read()))\n");
+  auto r =
+      Run("from pathlib import Path\n"
+          "print(sorted(os.path.relpath(os.path.join(d, f)) for d, _, fs in os.walk('.') for f in fs))\n"
+          "print(sorted(str(p) for p in Path('.').rglob('*') if p.is_file()))\n"
+          "print(len(open('/lakeqa/run_1.stdout').read()))\n");
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.stdout_text, "['mine.txt']\n['mine.txt']\n1001\n");
 }

@@ -66,8 +66,9 @@ void MissingBubblewrap() { LAKEQA_SKIP_MISSING_PROTECTION(std::string("bubblewra
 
 TEST(RequireProtection, AMissingProtectionFailsWhereRequired) {
   ScopedEnv ci("CI", nullptr), req("LAKEQA_REQUIRE_SANDBOX", "1");
-  EXPECT_FATAL_FAILURE(MissingBubblewrap(),
-                       "missing protection, required here (LAKEQA_REQUIRE_SANDBOX=1): bubblewrap is not installed");
+  EXPECT_FATAL_FAILURE(
+      MissingBubblewrap(),
+      "missing protection, required here (LAKEQA_REQUIRE_SANDBOX=1): bubblewrap is not installed");
 }
 
 }  // namespace

@@ -19,16 +19,15 @@
 #include "exec/access_watch.h"
 #include "exec/cgroup.h"
 #include "exec/probes.h"
+#include "exec/sandbox_available.h"
 #include "lakeqa/common/cleanup.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/exec/python.h"
-#include "exec/sandbox_available.h"
 #include "lakeqa/exec/sql.h"
 #include "support/require_protection.h"
 
 namespace lakeqa::exec {
 namespace {
-
 
 class SandboxAttack : public ::testing::Test {
  protected:
@@ -75,26 +74,27 @@ TEST_F(SandboxAttack, ForkBombIsBoundedAndTheNextRunWorks) {
     ++tried;
     o.limits.max_processes = 16;
     o.limits.wall_ms = 20000;
-    auto r = Run(
-        "import os, time\n"
-        "n = 0\n"
-        "try:\n"
-        "    for i in range(2000):\n"
-        "        if os.fork() == 0:\n"
-        "            time.sleep(30); os._exit(0)\n"
-        "        n += 1\n"
-        "    print('forked', n)\n"
-        "except OSError as e:\n"
-        "    print('fork refused after', 'few' if n <= 16 else n, e.errno)\n",
-        o);
+    auto r =
+        Run("import os, time\n"
+            "n = 0\n"
+            "try:\n"
+            "    for i in range(2000):\n"
+            "        if os.fork() == 0:\n"
+            "            time.sleep(30); os._exit(0)\n"
+            "        n += 1\n"
+            "    print('forked', n)\n"
+            "except OSError as e:\n"
+            "    print('fork refused after', 'few' if n <= 16 else n, e.errno)\n",
+            o);
     EXPECT_EQ(r.stdout_text, "fork refused after few 11\n") << r.stderr_text;  // EAGAIN
     EXPECT_FALSE(r.timed_out);
     EXPECT_EQ(r.cgroup.empty(), !cgroup);
     ExpectHealthy(o);
   }
   if (tried == 0)
-    LAKEQA_SKIP_MISSING_PROTECTION("neither a cgroup (" + DetectCgroups().detail +
-                                   ") nor RLIMIT_NPROC (lakeqa is root and keeps root in the jail) bounds processes");
+    LAKEQA_SKIP_MISSING_PROTECTION(
+        "neither a cgroup (" + DetectCgroups().detail +
+        ") nor RLIMIT_NPROC (lakeqa is root and keeps root in the jail) bounds processes");
 }
 
 // One process past the limit gets MemoryError (RLIMIT_AS), with or without a cgroup.
@@ -106,13 +106,13 @@ TEST_F(SandboxAttack, AllocationPastTheMemoryLimitFails) {
     PythonOptions o;
     o.use_cgroup = cgroup;
     o.limits.memory_bytes = 256ULL << 20;
-    auto r = Run(
-        "try:\n"
-        "    b = b'x' * (300 << 20)\n"
-        "    print('allocated', len(b))\n"
-        "except MemoryError:\n"
-        "    print('MemoryError')\n",
-        o);
+    auto r =
+        Run("try:\n"
+            "    b = b'x' * (300 << 20)\n"
+            "    print('allocated', len(b))\n"
+            "except MemoryError:\n"
+            "    print('MemoryError')\n",
+            o);
     EXPECT_EQ(r.stdout_text.find("allocated"), std::string::npos) << r.stdout_text;
     EXPECT_TRUE(r.stdout_text == "MemoryError\n" || r.memory_exceeded) << r.stdout_text << r.stderr_text;
     ExpectHealthy(o);
@@ -123,24 +123,25 @@ TEST_F(SandboxAttack, ProcessesTogetherStayUnderTheMemoryLimit) {
   NeedPython();
   if (IsSkipped() || HasFatalFailure()) return;
   if (!DetectCgroups().available)
-    LAKEQA_SKIP_MISSING_PROTECTION("no cgroup, so the limit is per process (RLIMIT_AS): " + DetectCgroups().detail);
+    LAKEQA_SKIP_MISSING_PROTECTION("no cgroup, so the limit is per process (RLIMIT_AS): " +
+                                   DetectCgroups().detail);
   PythonOptions o;
   o.limits.memory_bytes = 256ULL << 20;
   o.limits.wall_ms = 30000;
   // Three children of 120 MB each: every one is under the per-process limit, together they are not.
-  auto r = Run(
-      "import os, time\n"
-      "kids = []\n"
-      "for i in range(3):\n"
-      "    pid = os.fork()\n"
-      "    if pid == 0:\n"
-      "        b = b'x' * (120 << 20)\n"
-      "        time.sleep(3)\n"
-      "        os._exit(0)\n"
-      "    kids.append(pid)\n"
-      "st = [os.waitpid(p, 0)[1] for p in kids]\n"
-      "print('killed', sum(1 for s in st if os.WIFSIGNALED(s)))\n",
-      o);
+  auto r =
+      Run("import os, time\n"
+          "kids = []\n"
+          "for i in range(3):\n"
+          "    pid = os.fork()\n"
+          "    if pid == 0:\n"
+          "        b = b'x' * (120 << 20)\n"
+          "        time.sleep(3)\n"
+          "        os._exit(0)\n"
+          "    kids.append(pid)\n"
+          "st = [os.waitpid(p, 0)[1] for p in kids]\n"
+          "print('killed', sum(1 for s in st if os.WIFSIGNALED(s)))\n",
+          o);
   EXPECT_TRUE(r.memory_exceeded) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(r.stdout_text.find("killed 0"), std::string::npos) << r.stdout_text;
   EXPECT_NE(r.stderr_text.find("memory limit"), std::string::npos) << r.stderr_text;
@@ -153,12 +154,12 @@ TEST_F(SandboxAttack, NestedUserNamespacesAreRefused) {
   PythonOptions o;
   if (!BwrapSupports(o.bwrap, "--disable-userns"))
     LAKEQA_SKIP_MISSING_PROTECTION("this bubblewrap has no --disable-userns (needs 0.8)");
-  auto r = Run(
-      "import ctypes, os\n"
-      "libc = ctypes.CDLL(None, use_errno=True)\n"
-      "r = libc.unshare(0x10000000)\n"  // CLONE_NEWUSER: refused by the user-namespace limit (ENOSPC)
-      "print('user', r, ctypes.get_errno())\n"
-      "print('mount', libc.unshare(0x00020000))\n");  // CLONE_NEWNS: no capability to do it
+  auto r =
+      Run("import ctypes, os\n"
+          "libc = ctypes.CDLL(None, use_errno=True)\n"
+          "r = libc.unshare(0x10000000)\n"  // CLONE_NEWUSER: refused by the user-namespace limit (ENOSPC)
+          "print('user', r, ctypes.get_errno())\n"
+          "print('mount', libc.unshare(0x00020000))\n");  // CLONE_NEWNS: no capability to do it
   EXPECT_EQ(r.stdout_text, "user -1 28\nmount -1\n") << r.stderr_text;
   ExpectHealthy();
 }
@@ -169,21 +170,21 @@ TEST_F(SandboxAttack, DevShmAndDevCannotFillMemory) {
   PythonOptions o;
   o.limits.shm_bytes = 8ULL << 20;
   o.limits.tmp_bytes = 8ULL << 20;
-  auto r = Run(
-      "def fill(p):\n"
-      "    n = 0\n"
-      "    try:\n"
-      "        with open(p, 'wb') as f:\n"
-      "            for i in range(200):\n"
-      "                f.write(b'x' * (1 << 20)); f.flush(); n += 1\n"
-      "    except OSError as e:\n"
-      "        return '%s %d %s' % (p, e.errno, n <= 8)\n"
-      "    return '%s filled %d' % (p, n)\n"
-      "print(fill('/dev/shm/x'))\n"
-      "print(fill('/tmp/x'))\n"
-      "print(fill('/dev/x'))\n"
-      "print(fill('/x'))\n",
-      o);
+  auto r =
+      Run("def fill(p):\n"
+          "    n = 0\n"
+          "    try:\n"
+          "        with open(p, 'wb') as f:\n"
+          "            for i in range(200):\n"
+          "                f.write(b'x' * (1 << 20)); f.flush(); n += 1\n"
+          "    except OSError as e:\n"
+          "        return '%s %d %s' % (p, e.errno, n <= 8)\n"
+          "    return '%s filled %d' % (p, n)\n"
+          "print(fill('/dev/shm/x'))\n"
+          "print(fill('/tmp/x'))\n"
+          "print(fill('/dev/x'))\n"
+          "print(fill('/x'))\n",
+          o);
   EXPECT_EQ(r.stdout_text, "/dev/shm/x 28 True\n/tmp/x 28 True\n/dev/x 30 True\n/x 30 True\n")
       << r.stderr_text;  // ENOSPC, EROFS
   ExpectHealthy();
@@ -197,12 +198,13 @@ TEST_F(SandboxAttack, DiskQuotaHoldsAcrossRuns) {
   o.limits.wall_ms = 20000;
   // lakeqa's own files (downloads) are not the code's: they stay out of the quota.
   ASSERT_TRUE(WriteFileAtomic(dir_ + "/download.bin", std::string(12 << 20, 'd')).ok());
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat((dir_ + "/download.bin").c_str(), &st), 0);
   o.quota_exempt = {{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)}};
   auto write = [](int mib, const char* name) {
     return "import time\nwith open('" + std::string(name) + "', 'wb') as f:\n    for i in range(" +
-           std::to_string(mib) + "):\n        f.write(b'y' * (1 << 20)); f.flush(); time.sleep(0.02)\nprint('wrote')\n";
+           std::to_string(mib) +
+           "):\n        f.write(b'y' * (1 << 20)); f.flush(); time.sleep(0.02)\nprint('wrote')\n";
   };
   auto r = Run(write(5, "a.bin"), o);
   EXPECT_EQ(r.stdout_text, "wrote\n") << r.stderr_text;
@@ -226,13 +228,13 @@ TEST_F(SandboxAttack, FileFloodIsStoppedAtTheFileLimit) {
   PythonOptions o;
   o.limits.max_files = 1000;
   o.limits.wall_ms = 30000;
-  auto r = Run(
-      "import os\n"
-      "os.mkdir('flood')\n"
-      "for i in range(200000):\n"
-      "    open('flood/%d' % i, 'w').close()\n"
-      "print('flooded')\n",
-      o);
+  auto r =
+      Run("import os\n"
+          "os.mkdir('flood')\n"
+          "for i in range(200000):\n"
+          "    open('flood/%d' % i, 'w').close()\n"
+          "print('flooded')\n",
+          o);
   EXPECT_TRUE(r.disk_exceeded) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(r.stdout_text.find("flooded"), std::string::npos);
   EXPECT_FALSE(r.timed_out);
@@ -283,7 +285,8 @@ TEST_F(SandboxAttack, SqlNeverFollowsALinkPlantedAfterAFileFlood) {
       EXPECT_TRUE(r->read_files.empty()) << sql;
       continue;
     }
-    EXPECT_TRUE(r.status().code() == ErrorCode::kPermissionDenied || r.status().code() == ErrorCode::kInvalidArgument)
+    EXPECT_TRUE(r.status().code() == ErrorCode::kPermissionDenied ||
+                r.status().code() == ErrorCode::kInvalidArgument)
         << sql << ": " << r.status().ToString();
     EXPECT_EQ(r.status().message().find("hunter2"), std::string::npos) << sql;
   }
@@ -377,27 +380,29 @@ TEST_F(SandboxAttack, OpensAreObservedAndAForgedLogDoesNotCount) {
   ASSERT_TRUE(WriteFileAtomic(dir_ + "/datagov/dl/files/x.csv", "x\n3\n").ok());
   PythonOptions o;
   o.lake = LakeMount{lake, {"*"}};
-  auto r = Run(
-      "import glob, os\n"
-      "for p in glob.glob('/lake/datagov/real/*/*.csv'): open(p).read()\n"
-      "for f in FILES: open(f).read()\n"
-      "for log in [os.environ.get('LAKEQA_ACCESS_LOG', ''), SANDBOX_DIR + '/.lakeqa/accessed.jsonl']:\n"
-      "    if log:\n"
-      "        try:\n"
-      "            with open(log, 'a') as f:\n"
-      "                f.write('{\"op\": \"get_object\", \"bucket\": \"b\", \"key\": \"datagov/forged/files/f.csv\"}\\n')\n"
-      "        except OSError:\n"
-      "            pass  # the sandbox's .lakeqa is read-only: refused is as good as ignored\n"
-      "print('done')\n",
-      o);
+  auto r =
+      Run("import glob, os\n"
+          "for p in glob.glob('/lake/datagov/real/*/*.csv'): open(p).read()\n"
+          "for f in FILES: open(f).read()\n"
+          "for log in [os.environ.get('LAKEQA_ACCESS_LOG', ''), SANDBOX_DIR + '/.lakeqa/accessed.jsonl']:\n"
+          "    if log:\n"
+          "        try:\n"
+          "            with open(log, 'a') as f:\n"
+          "                f.write('{\"op\": \"get_object\", \"bucket\": \"b\", \"key\": "
+          "\"datagov/forged/files/f.csv\"}\\n')\n"
+          "        except OSError:\n"
+          "            pass  # the sandbox's .lakeqa is read-only: refused is as good as ignored\n"
+          "print('done')\n",
+          o);
   ASSERT_EQ(r.stdout_text, "done\n") << r.stderr_text;
   EXPECT_TRUE(r.access_observed) << r.access_note;
   EXPECT_EQ(r.accessed_keys, (std::vector<std::string>{"datagov/real/files/a.csv"}));
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat((dir_ + "/datagov/dl/files/x.csv").c_str(), &st), 0);
   bool saw_download = false;
   for (const auto& op : r.opened)
-    if (op.where == "sandbox" && op.path == "datagov/dl/files/x.csv" && op.ino == st.st_ino) saw_download = true;
+    if (op.where == "sandbox" && op.path == "datagov/dl/files/x.csv" && op.ino == st.st_ino)
+      saw_download = true;
   EXPECT_TRUE(saw_download);
 }
 
@@ -462,7 +467,8 @@ TEST(TempHygiene, SignalRemovesTemporaryFolders) {
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
   // Its temporary folder (with the sandbox in it) and the Python shim folder are gone.
   EXPECT_FALSE(PathExists(child_tmp));
-  EXPECT_TRUE(std::filesystem::is_empty(tmpdir)) << std::filesystem::begin(std::filesystem::directory_iterator(tmpdir))->path();
+  EXPECT_TRUE(std::filesystem::is_empty(tmpdir))
+      << std::filesystem::begin(std::filesystem::directory_iterator(tmpdir))->path();
   (void)RemoveAll(*base);
 }
 

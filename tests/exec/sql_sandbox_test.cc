@@ -43,7 +43,8 @@ TEST_F(SqlSandboxTest, ViewsPerFileByContentNotExtension) {
       R"({"type":"Feature","properties":{"name":"Zilker","acres":351},"geometry":{"type":"Point","coordinates":[1,2]}},)"
       R"({"type":"Feature","properties":{"name":"Pease","acres":84},"geometry":{"type":"Point","coordinates":[3,4]}}]})");
   Put("sectors/meta.json", R"([{"Sector":"Adam","district":"North"},{"Sector":"Baker","district":"South"}])");
-  Put("wiki/content.txt", "Austin is the capital of Texas. It has parks, lakes and, notably, music.\nMore prose here.\n");
+  Put("wiki/content.txt",
+      "Austin is the capital of Texas. It has parks, lakes and, notably, music.\nMore prose here.\n");
   Put("wiki/page.html", "<!DOCTYPE html><html><body>x</body></html>");
   auto sb = Open();
   ASSERT_NE(sb, nullptr);
@@ -125,7 +126,8 @@ TEST_F(SqlSandboxTest, ValueTypesToJson) {
   ASSERT_NE(sb, nullptr);
   auto r = sb->Query(
       "SELECT 1::TINYINT, 2::BIGINT, 2.5::DOUBLE, 12.34::DECIMAL(10,2), 'x', NULL, true, DATE '2024-02-29', "
-      "TIMESTAMP '2024-01-02 03:04:05', [1,2], {'a': 1}, 'nan'::DOUBLE, 170141183460469231731687303715884105727::HUGEINT;");
+      "TIMESTAMP '2024-01-02 03:04:05', [1,2], {'a': 1}, 'nan'::DOUBLE, "
+      "170141183460469231731687303715884105727::HUGEINT;");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   const auto& row = r->rows.at(0);
   EXPECT_EQ(row[0], 1);
@@ -183,7 +185,8 @@ TEST_F(SqlSandboxTest, OnlyReadOnlyStatements) {
     auto r = sb->Query(sql);
     EXPECT_FALSE(r.ok()) << sql;
     if (!r.ok()) {
-      EXPECT_NE(r.status().message().find("read-only"), std::string::npos) << sql << ": " << r.status().message();
+      EXPECT_NE(r.status().message().find("read-only"), std::string::npos)
+          << sql << ": " << r.status().message();
     }
   }
   EXPECT_FALSE(PathExists(dir_ + "/out.csv"));
@@ -219,7 +222,8 @@ TEST_F(SqlSandboxTest, NoAccessOutsideTheSandbox) {
   for (const auto& sql : escapes) {
     auto r = sb->Query(sql);
     ASSERT_FALSE(r.ok()) << sql;
-    EXPECT_TRUE(r.status().code() == ErrorCode::kPermissionDenied || r.status().code() == ErrorCode::kInvalidArgument)
+    EXPECT_TRUE(r.status().code() == ErrorCode::kPermissionDenied ||
+                r.status().code() == ErrorCode::kInvalidArgument)
         << sql << ": " << r.status().ToString();
     EXPECT_EQ(r.status().message().find("hunter2"), std::string::npos);
   }
@@ -232,11 +236,14 @@ TEST_F(SqlSandboxTest, ConfigurationIsLocked) {
   auto sb = Open();
   ASSERT_NE(sb, nullptr);
   // Even if SET got past the read-only check, the lock holds; check both layers.
-  for (const char* sql : {"SET enable_external_access = true", "RESET lock_configuration",
-                          "SET allowed_directories = ['/']", "SELECT set_config('enable_external_access', true)"}) {
+  for (const char* sql :
+       {"SET enable_external_access = true", "RESET lock_configuration", "SET allowed_directories = ['/']",
+        "SELECT set_config('enable_external_access', true)"}) {
     EXPECT_FALSE(sb->Query(sql).ok()) << sql;
   }
-  auto r = sb->Query("SELECT current_setting('enable_external_access')::VARCHAR, current_setting('lock_configuration')::VARCHAR");
+  auto r = sb->Query(
+      "SELECT current_setting('enable_external_access')::VARCHAR, "
+      "current_setting('lock_configuration')::VARCHAR");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->rows[0][0], "false");
   EXPECT_EQ(r->rows[0][1], "true");
@@ -252,12 +259,15 @@ TEST_F(SqlSandboxTest, SymlinkOutOfTheSandboxIsRefused) {
   auto sb = Open();
   ASSERT_NE(sb, nullptr);
   for (const std::string& sql :
-       {"SELECT * FROM read_csv('" + dir_ + "/link.csv')", std::string("SELECT * FROM read_csv('/sandbox/link.csv')"),
-        std::string("SELECT * FROM 'rel.csv'"), std::string("SELECT * FROM read_csv('up/secret.csv')"),
-        std::string("SELECT * FROM read_text('link.csv')"), std::string("SELECT * FROM read_csv('up/*.csv')")}) {
+       {"SELECT * FROM read_csv('" + dir_ + "/link.csv')",
+        std::string("SELECT * FROM read_csv('/sandbox/link.csv')"), std::string("SELECT * FROM 'rel.csv'"),
+        std::string("SELECT * FROM read_csv('up/secret.csv')"),
+        std::string("SELECT * FROM read_text('link.csv')"),
+        std::string("SELECT * FROM read_csv('up/*.csv')")}) {
     auto r = sb->Query(sql);
     ASSERT_FALSE(r.ok()) << sql;
-    EXPECT_TRUE(r.status().code() == ErrorCode::kPermissionDenied || r.status().code() == ErrorCode::kInvalidArgument)
+    EXPECT_TRUE(r.status().code() == ErrorCode::kPermissionDenied ||
+                r.status().code() == ErrorCode::kInvalidArgument)
         << sql << ": " << r.status().ToString();
     EXPECT_EQ(r.status().message().find("hunter2"), std::string::npos) << sql;
   }

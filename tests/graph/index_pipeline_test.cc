@@ -25,9 +25,11 @@ class IndexPipelineTest : public ::testing::Test {
     Put("datagov/parks/metadata.json", R"({"title": "City Parks Inventory"})");
     Put("datagov/libraries/files/rows.csv", "branch,books\nNorth,1200\n");
     Put("datagov/libraries/metadata.json", R"({"title": "Public Library Branches"})");
-    Put("cmdbench/graph_nodes_Player/Player.csv", "wikidata_id:ID(Player),name\nP1,Dennis Rodman\nP2,Tall Guy\n");
+    Put("cmdbench/graph_nodes_Player/Player.csv",
+        "wikidata_id:ID(Player),name\nP1,Dennis Rodman\nP2,Tall Guy\n");
     Put("cmdbench/graph_nodes_Team/Team.csv", "wikidata_id:ID(Team),name\nT1,Detroit Pistons\n");
-    Put("cmdbench/graph_relation_playsFor/relation_playsFor.csv", ":START_ID(Player),:END_ID(Team)\nP1,T1\nP2,T1\n");
+    Put("cmdbench/graph_relation_playsFor/relation_playsFor.csv",
+        ":START_ID(Player),:END_ID(Team)\nP1,T1\nP2,T1\n");
   }
   void TearDown() override {
     if (!root_.empty()) (void)RemoveAll(root_);

@@ -52,22 +52,27 @@ class CatalogDocsTest : public ::testing::Test {
   void SetUp() override {
     store_ = std::make_unique<lake::LocalStore>(lake_.path);
     Put("datagov/apd-searches/signed-metadata.txt", kApd);
-    Put("datagov/apd-searches/files/rows.txt", "Occurred Year,Sector,Council District\n2023,Charlie,1\n2022,Adam,2\n");
+    Put("datagov/apd-searches/files/rows.txt",
+        "Occurred Year,Sector,Council District\n2023,Charlie,1\n2022,Adam,2\n");
     Put("datagov/parks/signed-metadata.txt", kParks);
     Put("datagov/parks/files/rows.txt", "Park Name,Facility\nZilker,Pool\nPease,Playground\n");
     Put("datagov/budget-2021/signed-metadata.txt", kBudget);
     Put("datagov/budget-2021/files/rows.txt", "Department,Amount\nSheriff,1000\nLibrary,200\n");
     Put("wikipedia/2020_in_film/content.txt",
-        "2020 in film\n\nThe year 2020 in film was shaped by the pandemic, with cinemas closed for months.\n");
+        "2020 in film\n\nThe year 2020 in film was shaped by the pandemic, with cinemas closed for "
+        "months.\n");
     // A cmdbench-style table: its metadata.json is not a data.gov record, so the title comes from the
     // profile's text sample (page and section titles).
     Put("cmdbench/t_1_13619135_7/metadata.json",
         R"({"kind": "table", "table": "t_1_13619135_7", "page_title": "1999-2000 Toronto Raptors season",)"
         R"( "section_title": "Game log", "caption": "March games"})");
     Put("cmdbench/t_1_13619135_7/t_1_13619135_7.csv",
-        "game,date,team,high points\n60,March 19,Houston,Vince Carter (37)\n61,March 21,Boston,Vince Carter (31)\n");
+        "game,date,team,high points\n60,March 19,Houston,Vince Carter (37)\n61,March 21,Boston,Vince Carter "
+        "(31)\n");
   }
-  void Put(const std::string& key, const std::string& data) { ASSERT_TRUE(store_->Write(key, data).ok()) << key; }
+  void Put(const std::string& key, const std::string& data) {
+    ASSERT_TRUE(store_->Write(key, data).ok()) << key;
+  }
 
   void Build(TextBuildReport* report = nullptr, TextBuildOptions o = QuietText()) {
     auto r = catalog::BuildCatalog(*store_, index_.path, QuietBuild());
@@ -102,12 +107,12 @@ TEST_F(CatalogDocsTest, SearchFindsTheRightDataset) {
   Build(&r);
   EXPECT_EQ(r.datasets, 5u);
   EXPECT_EQ(r.added, 5u);
-  EXPECT_EQ(Top("police searches"), "datagov/apd-searches");      // title and description
-  EXPECT_EQ(Top("playground pool"), "datagov/parks");               // description and cell values
+  EXPECT_EQ(Top("police searches"), "datagov/apd-searches");  // title and description
+  EXPECT_EQ(Top("playground pool"), "datagov/parks");         // description and cell values
   EXPECT_EQ(Top("department budget"), "datagov/budget-2021");
-  EXPECT_EQ(Top("pandemic cinemas"), "wikipedia/2020_in_film");     // content sample
-  EXPECT_EQ(Top("sector"), "datagov/apd-searches");                 // column name
-  EXPECT_EQ(Top("Raptors game log"), "cmdbench/t_1_13619135_7");    // metadata.json fallback title
+  EXPECT_EQ(Top("pandemic cinemas"), "wikipedia/2020_in_film");       // content sample
+  EXPECT_EQ(Top("sector"), "datagov/apd-searches");                   // column name
+  EXPECT_EQ(Top("Raptors game log"), "cmdbench/t_1_13619135_7");      // metadata.json fallback title
   EXPECT_EQ(Top("Vince Carter Houston"), "cmdbench/t_1_13619135_7");  // sampled values
   auto f = Search("namespace:wikipedia");
   ASSERT_EQ(f.hits.size(), 1u);
@@ -126,30 +131,33 @@ TEST_F(CatalogDocsTest, DocumentFieldsAreBoundedAndComplete) {
   tiny.max_values_bytes = 10;
   tiny.max_files = 1;
   bool seen = false;
-  ASSERT_TRUE((*cat)->ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
-    if (d.FullId() != "datagov/apd-searches") return Status::Ok();
-    seen = true;
-    Document doc = DatasetDocument(d, files);
-    std::multimap<std::string, std::string> f(doc.fields.begin(), doc.fields.end());
-    EXPECT_EQ(doc.id, "datagov/apd-searches");
-    EXPECT_EQ(f.find("title")->second, "APD Searches by Type");
-    EXPECT_EQ(f.find("publisher")->second, "City of Austin");
-    EXPECT_EQ(f.find("namespace")->second, "datagov");
-    EXPECT_EQ(f.find("format")->second, "csv");
-    EXPECT_EQ(f.count("columns"), 3u);
-    EXPECT_EQ(f.count("file_names"), 2u);
-    Document small = DatasetDocument(d, files, tiny);
-    size_t value_bytes = 0, names = 0;
-    for (const auto& [k, v] : small.fields) {
-      if (k == "values") value_bytes += v.size();
-      if (k == "file_names") ++names;
-    }
-    EXPECT_LE(value_bytes, 10u);
-    EXPECT_EQ(names, 1u);
-    EXPECT_EQ(Fingerprint(doc), Fingerprint(DatasetDocument(d, files)));
-    EXPECT_NE(Fingerprint(doc), Fingerprint(small));
-    return Status::Ok();
-  }).ok());
+  ASSERT_TRUE((*cat)
+                  ->ForEachDataset(
+                      [&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
+                        if (d.FullId() != "datagov/apd-searches") return Status::Ok();
+                        seen = true;
+                        Document doc = DatasetDocument(d, files);
+                        std::multimap<std::string, std::string> f(doc.fields.begin(), doc.fields.end());
+                        EXPECT_EQ(doc.id, "datagov/apd-searches");
+                        EXPECT_EQ(f.find("title")->second, "APD Searches by Type");
+                        EXPECT_EQ(f.find("publisher")->second, "City of Austin");
+                        EXPECT_EQ(f.find("namespace")->second, "datagov");
+                        EXPECT_EQ(f.find("format")->second, "csv");
+                        EXPECT_EQ(f.count("columns"), 3u);
+                        EXPECT_EQ(f.count("file_names"), 2u);
+                        Document small = DatasetDocument(d, files, tiny);
+                        size_t value_bytes = 0, names = 0;
+                        for (const auto& [k, v] : small.fields) {
+                          if (k == "values") value_bytes += v.size();
+                          if (k == "file_names") ++names;
+                        }
+                        EXPECT_LE(value_bytes, 10u);
+                        EXPECT_EQ(names, 1u);
+                        EXPECT_EQ(Fingerprint(doc), Fingerprint(DatasetDocument(d, files)));
+                        EXPECT_NE(Fingerprint(doc), Fingerprint(small));
+                        return Status::Ok();
+                      })
+                  .ok());
   EXPECT_TRUE(seen);
 }
 
@@ -220,10 +228,13 @@ TEST_F(CatalogDocsTest, FacetCountsEqualAFullScan) {
   auto cat = catalog::Catalog::Open(index_.path + "/catalog.sqlite");
   ASSERT_TRUE(cat.ok());
   std::map<std::string, Document> docs;
-  ASSERT_TRUE((*cat)->ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& f) {
-    docs[d.FullId()] = DatasetDocument(d, f);
-    return Status::Ok();
-  }).ok());
+  ASSERT_TRUE(
+      (*cat)
+          ->ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& f) {
+            docs[d.FullId()] = DatasetDocument(d, f);
+            return Status::Ok();
+          })
+          .ok());
   const std::vector<std::string> facets = {"namespace", "format", "category", "tags", "publisher"};
   for (const std::string q : {"", "city", "2020 OR police", "vince"}) {
     SearchOptions o;
@@ -262,35 +273,38 @@ TEST_F(CatalogDocsTest, ChunksWindowWithOverlap) {
   EXPECT_GT(r.chunks, 5u);
   auto cat = catalog::Catalog::Open(index_.path + "/catalog.sqlite");
   ASSERT_TRUE(cat.ok());
-  ASSERT_TRUE((*cat)->ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& f) {
-    auto chunks = ChunkDocuments(d, f, o.chunk);
-    // Reference: the words of every chunk, re-joined without the overlaps, are the dataset's words.
-    std::vector<std::string> all;
-    for (size_t i = 0; i < chunks.size(); ++i) {
-      EXPECT_EQ(chunks[i].id, d.FullId() + "#" + std::to_string(i));
-      std::string text;
-      for (const auto& [k, v] : chunks[i].fields) {
-        if (k == "text") text = v;
-      }
-      std::vector<std::string> w;
-      for (auto p : Split(text, ' ')) w.emplace_back(p);
-      EXPECT_LE(w.size(), 10u);
-      if (i + 1 < chunks.size()) {
-        EXPECT_EQ(w.size(), 10u);
-      }
-      if (i > 0) {
-        EXPECT_TRUE(std::equal(all.end() - 3, all.end(), w.begin())) << d.FullId() << " chunk " << i;
-        all.insert(all.end(), w.begin() + 3, w.end());
-      } else {
-        all = w;
-      }
-    }
-    if (d.FullId() == "wikipedia/Long_page") {
-      EXPECT_NE(std::find(all.begin(), all.end(), "w24"), all.end());
-      EXPECT_EQ(std::count(all.begin(), all.end(), "w7"), 1);
-    }
-    return Status::Ok();
-  }).ok());
+  ASSERT_TRUE(
+      (*cat)
+          ->ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& f) {
+            auto chunks = ChunkDocuments(d, f, o.chunk);
+            // Reference: the words of every chunk, re-joined without the overlaps, are the dataset's words.
+            std::vector<std::string> all;
+            for (size_t i = 0; i < chunks.size(); ++i) {
+              EXPECT_EQ(chunks[i].id, d.FullId() + "#" + std::to_string(i));
+              std::string text;
+              for (const auto& [k, v] : chunks[i].fields) {
+                if (k == "text") text = v;
+              }
+              std::vector<std::string> w;
+              for (auto p : Split(text, ' ')) w.emplace_back(p);
+              EXPECT_LE(w.size(), 10u);
+              if (i + 1 < chunks.size()) {
+                EXPECT_EQ(w.size(), 10u);
+              }
+              if (i > 0) {
+                EXPECT_TRUE(std::equal(all.end() - 3, all.end(), w.begin())) << d.FullId() << " chunk " << i;
+                all.insert(all.end(), w.begin() + 3, w.end());
+              } else {
+                all = w;
+              }
+            }
+            if (d.FullId() == "wikipedia/Long_page") {
+              EXPECT_NE(std::find(all.begin(), all.end(), "w24"), all.end());
+              EXPECT_EQ(std::count(all.begin(), all.end(), "w7"), 1);
+            }
+            return Status::Ok();
+          })
+          .ok());
   auto reader = IndexReader::Open(index_.path + "/chunks");
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   EXPECT_EQ((*reader)->num_docs(), r.chunks);
@@ -307,7 +321,8 @@ TEST_F(CatalogDocsTest, ChunksWindowWithOverlap) {
 }
 
 TEST_F(CatalogDocsTest, YearRangesMatchTheirEndYear) {
-  Put("cmdbench/t_9/metadata.json", R"({"page_title": "2008\u201309 Boston Celtics season", "section_title": "Roster"})");
+  Put("cmdbench/t_9/metadata.json",
+      R"({"page_title": "2008\u201309 Boston Celtics season", "section_title": "Roster"})");
   Put("cmdbench/t_9/t_9.csv", "player,years\nRay Allen,2007-12\n");
   Build();
   EXPECT_EQ(Top("2009 Celtics"), "cmdbench/t_9");
@@ -319,7 +334,8 @@ TEST_F(CatalogDocsTest, RepeatedTextCountsOnceAndCoverageAndRowsAreKept) {
   Put("cmdbench/t_2_7/metadata.json",
       R"({"kind": "table", "page_title": "2008\u201309 Utah Jazz season", "section_title": "Game log",)"
       R"( "caption": "Game log", "title": "2008\u201309 Utah Jazz season \u2014 Game log", "description": "Game log"})");
-  Put("cmdbench/t_2_7/t_2_7.csv", "game,date,score\n50,February 2,W 100-90\n51,March 1,L 80-99\n52,March 3,W 1-0\n");
+  Put("cmdbench/t_2_7/t_2_7.csv",
+      "game,date,score\n50,February 2,W 100-90\n51,March 1,L 80-99\n52,March 3,W 1-0\n");
   Put("datagov/dated/signed-metadata.txt",
       R"({"metadata": {"title": "Permits", "notes": "Permits issued from 2019-03-15 to 04/30/2019. More below."}})");
   Put("datagov/dated/files/rows.txt", "Issued Date,Kind\n2019-03-15,fence\n2019-04-02,deck\n");
@@ -327,10 +343,13 @@ TEST_F(CatalogDocsTest, RepeatedTextCountsOnceAndCoverageAndRowsAreKept) {
   auto cat = catalog::Catalog::Open(index_.path + "/catalog.sqlite");
   ASSERT_TRUE(cat.ok());
   std::map<std::string, Document> docs;
-  ASSERT_TRUE((*cat)->ForEachDataset([&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
-    docs[d.FullId()] = DatasetDocument(d, files);
-    return Status::Ok();
-  }).ok());
+  ASSERT_TRUE((*cat)
+                  ->ForEachDataset(
+                      [&](const catalog::DatasetRecord& d, const std::vector<catalog::FileRecord>& files) {
+                        docs[d.FullId()] = DatasetDocument(d, files);
+                        return Status::Ok();
+                      })
+                  .ok());
   auto fields = [&](const std::string& id) {
     std::multimap<std::string, std::string> f(docs[id].fields.begin(), docs[id].fields.end());
     return f;
@@ -338,13 +357,17 @@ TEST_F(CatalogDocsTest, RepeatedTextCountsOnceAndCoverageAndRowsAreKept) {
   auto jazz = fields("cmdbench/t_2_7");
   EXPECT_EQ(jazz.count("description"), 0u);  // == the section title
   ASSERT_EQ(jazz.count("coverage"), 1u);
-  EXPECT_EQ(jazz.find("coverage")->second, "February, March; 2008\xE2\x80\x93" "2009");
+  EXPECT_EQ(jazz.find("coverage")->second,
+            "February, March; 2008\xE2\x80\x93"
+            "2009");
   EXPECT_EQ(jazz.find("rows")->second, "3");
   auto dated = fields("datagov/dated");
   EXPECT_EQ(dated.find("coverage")->second, "March, April; 2019");  // numeric dates name their months
   auto raptors = fields("cmdbench/t_1_13619135_7");
   EXPECT_EQ(raptors.find("description")->second, "March games");  // a caption that says more is kept
-  EXPECT_EQ(raptors.find("coverage")->second, "March; 1999\xE2\x80\x93" "2000");
+  EXPECT_EQ(raptors.find("coverage")->second,
+            "March; 1999\xE2\x80\x93"
+            "2000");
   EXPECT_EQ(fields("wikipedia/2020_in_film").count("rows"), 0u);  // unknown stays unknown
   Build();
   EXPECT_EQ(Top("Jazz games in February 2009"), "cmdbench/t_2_7");
@@ -359,9 +382,12 @@ TEST_F(CatalogDocsTest, NearDuplicatesAreGroupedWithWhatDiffers) {
         R"({"kind": "table", "title": "2004\u201305 Toronto Raptors season \u2014 Game log"})");
     Put("cmdbench/" + name + "/" + name + ".csv", csv);
   };
-  table("t_1_9_3", "game,date,team,no.\n1,November 3,Houston,4\n2,November 5,Miami,5\n3,November 7,Boston,6\n");
-  table("t_2_9_3", "game,date,team\n1,November 3,Houston\n2,November 5,Miami\n3,November 7,Boston\n4,November 9,Utah\n");
-  table("t_1_9_4", "game,date,team,no.\n14,December 1,Denver,4\n15,December 3,Phoenix,5\n16,December 5,Dallas,6\n");
+  table("t_1_9_3",
+        "game,date,team,no.\n1,November 3,Houston,4\n2,November 5,Miami,5\n3,November 7,Boston,6\n");
+  table("t_2_9_3",
+        "game,date,team\n1,November 3,Houston\n2,November 5,Miami\n3,November 7,Boston\n4,November 9,Utah\n");
+  table("t_1_9_4",
+        "game,date,team,no.\n14,December 1,Denver,4\n15,December 3,Phoenix,5\n16,December 5,Dallas,6\n");
   TextBuildReport r;
   Build(&r);
   EXPECT_EQ(r.near_duplicates.title_groups, 1u);
@@ -403,7 +429,8 @@ TEST_F(CatalogDocsTest, NearDuplicatesAreGroupedWithWhatDiffers) {
 }
 
 // Brute-force S3 ListObjectsV2 over a sorted key list.
-PrefixResult ReferenceList(const std::vector<std::string>& keys, const std::string& prefix, const std::string& delim) {
+PrefixResult ReferenceList(const std::vector<std::string>& keys, const std::string& prefix,
+                           const std::string& delim) {
   PrefixResult r;
   std::set<std::string> seen;
   for (const auto& k : keys) {
@@ -422,15 +449,25 @@ PrefixResult ReferenceList(const std::vector<std::string>& keys, const std::stri
 TEST(PrefixTest, EqualsBruteForceListing) {
   TempDir lake, index;
   lake::LocalStore store(lake.path);
-  std::vector<std::string> ids = {"cmdbench/graph_nodes_Player", "cmdbench/graph_nodes_Team", "cmdbench/graph_relation_playsFor",
-                                  "cmdbench/t_1_100_1", "cmdbench/t_1_100_2", "cmdbench/t_1_200_1", "cmdbench/t_2_100_1",
-                                  "datagov/a", "datagov/a-b", "datagov/b", "wikipedia/X", "wikipedia/X_(film)"};
+  std::vector<std::string> ids = {"cmdbench/graph_nodes_Player",
+                                  "cmdbench/graph_nodes_Team",
+                                  "cmdbench/graph_relation_playsFor",
+                                  "cmdbench/t_1_100_1",
+                                  "cmdbench/t_1_100_2",
+                                  "cmdbench/t_1_200_1",
+                                  "cmdbench/t_2_100_1",
+                                  "datagov/a",
+                                  "datagov/a-b",
+                                  "datagov/b",
+                                  "wikipedia/X",
+                                  "wikipedia/X_(film)"};
   for (const auto& id : ids) ASSERT_TRUE(store.Write(id + "/data.csv", "a,b\n1,2\n").ok());
   ASSERT_TRUE(catalog::BuildCatalog(store, index.path, QuietBuild()).ok());
   auto cat = catalog::Catalog::Open(index.path + "/catalog.sqlite");
   ASSERT_TRUE(cat.ok());
   std::sort(ids.begin(), ids.end());
-  for (const std::string prefix : {"", "c", "cmdbench", "cmdbench/", "cmdbench/t_1_", "datagov/a", "wikipedia/X", "zzz"}) {
+  for (const std::string prefix :
+       {"", "c", "cmdbench", "cmdbench/", "cmdbench/t_1_", "datagov/a", "wikipedia/X", "zzz"}) {
     for (const std::string delim : {"", "/", "_", "_1"}) {
       PrefixResult want = ReferenceList(ids, prefix, delim);
       for (uint64_t page : {1, 2, 3, 1000}) {

@@ -38,7 +38,8 @@ Json HashedEmbedding(const std::string& s) {
     w.clear();
   };
   for (char c : s + " ") {
-    if (std::isalnum(static_cast<unsigned char>(c))) w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     else flush();
   }
   double n = 0;
@@ -61,8 +62,13 @@ class EmbeddingsServer {
       Json data = Json::array();
       const Json& input = body["input"];
       for (size_t i = 0; i < input.size(); ++i)
-        data.push_back({{"object", "embedding"}, {"index", i}, {"embedding", HashedEmbedding(input[i].get<std::string>())}});
-      Json out = {{"object", "list"}, {"data", data}, {"model", body["model"]}, {"usage", {{"prompt_tokens", 1}, {"total_tokens", 1}}}};
+        data.push_back({{"object", "embedding"},
+                        {"index", i},
+                        {"embedding", HashedEmbedding(input[i].get<std::string>())}});
+      Json out = {{"object", "list"},
+                  {"data", data},
+                  {"model", body["model"]},
+                  {"usage", {{"prompt_tokens", 1}, {"total_tokens", 1}}}};
       res.set_content(out.dump(), "application/json");
     });
     port_ = srv_.bind_to_any_port("127.0.0.1");
@@ -112,9 +118,12 @@ class CliVectors : public ::testing::Test {
     bin_ = env && *env ? env : lakeqa::build_paths::BinaryDir() + "/lakeqa";
     if (!std::filesystem::exists(bin_)) GTEST_SKIP() << bin_ << " not built";
     // Three datasets whose file and column names (what the vector index embeds) name their topic.
-    Put("datagov/volcanoes/files/volcano_eruptions.csv", "Volcano,Eruption Year,Lava Volume\nHekla,1991,0.15\n");
-    Put("datagov/jazz/files/jazz_albums.csv", "Musician,Album,Saxophone,Trumpet\nColtrane,Giant Steps,tenor,none\n");
-    Put("datagov/tennis/files/tennis_matches.csv", "Player,Tournament,Racket,Score\nGraf,Wimbledon,Wilson,6-4\n");
+    Put("datagov/volcanoes/files/volcano_eruptions.csv",
+        "Volcano,Eruption Year,Lava Volume\nHekla,1991,0.15\n");
+    Put("datagov/jazz/files/jazz_albums.csv",
+        "Musician,Album,Saxophone,Trumpet\nColtrane,Giant Steps,tenor,none\n");
+    Put("datagov/tennis/files/tennis_matches.csv",
+        "Player,Tournament,Racket,Score\nGraf,Wimbledon,Wilson,6-4\n");
   }
   void Put(const std::string& key, const std::string& data) {
     std::string path = lake_.path + "/" + key;
@@ -136,8 +145,9 @@ class CliVectors : public ::testing::Test {
 TEST_F(CliVectors, HttpEmbedderBuildThenVectorAndHybridSearch) {
   EmbeddingsServer server;
   setenv("LAKEQA_TEST_EMBED_KEY", "sekrit", 1);
-  std::string build = "index build -q --json --lake " + lake_.path + " --index " + index_.path + " --vectors http:" +
-                      server.url() + " --embed-model hashed-64 --embed-key-env LAKEQA_TEST_EMBED_KEY";
+  std::string build = "index build -q --json --lake " + lake_.path + " --index " + index_.path +
+                      " --vectors http:" + server.url() +
+                      " --embed-model hashed-64 --embed-key-env LAKEQA_TEST_EMBED_KEY";
   Json b = RunJson(build);
   EXPECT_EQ(b["vectors"]["embedder"], "http:hashed-64");
   EXPECT_EQ(b["vectors"]["rebuilt"], true);
@@ -173,9 +183,9 @@ TEST_F(CliVectors, HttpEmbedderBuildThenVectorAndHybridSearch) {
 
 TEST_F(CliVectors, BadVectorsOptionFailsBeforeTheCrawl) {
   int rc = 0;
-  std::string out = Shell(bin_ + " index build -q --lake " + lake_.path + " --index " + index_.path +
-                              " --vectors word2vec 2>&1",
-                          &rc);
+  std::string out = Shell(
+      bin_ + " index build -q --lake " + lake_.path + " --index " + index_.path + " --vectors word2vec 2>&1",
+      &rc);
   EXPECT_NE(rc, 0);
   EXPECT_NE(out.find("--vectors"), std::string::npos) << out;
   EXPECT_NE(out.find("word2vec"), std::string::npos) << out;
@@ -194,7 +204,8 @@ TEST_F(CliVectors, GloveBuildThenVectorSearch) {
                    " --vectors glove --glove " + glove);
   EXPECT_EQ(b["vectors"]["embedder"], "glove-sg-100d-sif");
   EXPECT_EQ(b["vectors"]["documents"], 3);
-  Json v = RunJson("search --index " + index_.path + " --mode vector --glove " + glove + " --json 'volcano lava'");
+  Json v =
+      RunJson("search --index " + index_.path + " --mode vector --glove " + glove + " --json 'volcano lava'");
   ASSERT_FALSE(v["hits"].empty()) << v.dump();
   EXPECT_EQ(v["hits"][0]["id"], "datagov/volcanoes") << v.dump();
 }

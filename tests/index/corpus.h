@@ -10,8 +10,8 @@
 namespace lakeqa::index::testing {
 
 inline std::vector<std::string> Vocabulary(size_t n, uint32_t seed) {
-  static const char* kSyl[] = {"ba", "ko", "ri", "tes", "mun", "dal", "ve", "sor", "pi", "lan", "qu", "zen",
-                               "hor", "ga", "ni", "cri", "me", "aus", "tin", "ed"};
+  static const char* kSyl[] = {"ba", "ko",  "ri",  "tes", "mun", "dal", "ve", "sor", "pi",  "lan",
+                               "qu", "zen", "hor", "ga",  "ni",  "cri", "me", "aus", "tin", "ed"};
   std::mt19937 rng(seed);
   std::vector<std::string> words;
   while (words.size() < n) {
@@ -43,7 +43,8 @@ class CorpusGen {
     return s;
   }
   Document Doc(size_t i) {
-    static const char* kCat[] = {"Public Safety", "Education", "Health", "Transportation", "Finance", "Environment"};
+    static const char* kCat[] = {"Public Safety",  "Education", "Health",
+                                 "Transportation", "Finance",   "Environment"};
     static const char* kFmt[] = {"CSV", "json", "XLSX", "pdf"};
     Document d;
     d.id = "ds-" + std::to_string(i);
@@ -54,7 +55,8 @@ class CorpusGen {
     d.Add("namespace", rng_() % 4 ? "datagov" : "wikipedia");
     d.Add("format", kFmt[rng_() % 4]);
     if (rng_() % 3 == 0) d.Add("format", kFmt[rng_() % 4]);
-    for (int t = 1 + static_cast<int>(rng_() % 2); t > 0; --t) d.Add("file_names", Word() + "_" + Word() + ".csv");
+    for (int t = 1 + static_cast<int>(rng_() % 2); t > 0; --t)
+      d.Add("file_names", Word() + "_" + Word() + ".csv");
     for (int t = 2 + static_cast<int>(rng_() % 5); t > 0; --t)
       d.Add("columns", rng_() % 2 ? Word() + "_" + Word() : Word());
     if (rng_() % 2) d.Add("content", Words(0, 80));
@@ -85,7 +87,8 @@ class CorpusGen {
   }
 
  private:
-  static constexpr const char* kIdents[] = {"2017-18", "K-8", "vadir", "apd-searches-by-type", "file_name.csv"};
+  static constexpr const char* kIdents[] = {"2017-18", "K-8", "vadir", "apd-searches-by-type",
+                                            "file_name.csv"};
   std::mt19937 rng_;
   std::vector<std::string> words_;
 };

@@ -31,7 +31,8 @@ SearchOptions Facet(const std::string& f) {
 Document Doc(int i) {
   Document d;
   d.id = "d" + std::to_string(i);
-  d.Add("title", "crime report " + std::to_string(i)).Add("description", "austin police incidents by district");
+  d.Add("title", "crime report " + std::to_string(i))
+      .Add("description", "austin police incidents by district");
   d.Add("format", i % 2 ? "csv" : "json").Add("columns", "incident_id");
   return d;
 }
@@ -166,12 +167,13 @@ TEST_P(CorruptTest, ReportsCorruptNamingTheFile) {
 
 INSTANTIATE_TEST_SUITE_P(Files, CorruptTest,
                          ::testing::Values("tdi/truncate", "pst/truncate", "nrm/truncate", "sto/truncate",
-                                           "del/truncate", "tdi/magic", "pst/magic", "sto/empty",
-                                           "tdi/flip", "pst/flip", "nrm/flip", "sto/flip", "del/flip",
-                                           "pst/tail", "index.json/truncate", "index.json/empty"),
+                                           "del/truncate", "tdi/magic", "pst/magic", "sto/empty", "tdi/flip",
+                                           "pst/flip", "nrm/flip", "sto/flip", "del/flip", "pst/tail",
+                                           "index.json/truncate", "index.json/empty"),
                          [](const auto& info) {
                            std::string s = info.param;
-                           for (char& c : s) if (c == '/' || c == '.') c = '_';
+                           for (char& c : s)
+                             if (c == '/' || c == '.') c = '_';
                            return s;
                          });
 

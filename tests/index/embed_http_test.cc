@@ -51,8 +51,7 @@ class FakeEmbeddingsServer {
     });
     port_ = srv_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { srv_.listen_after_bind(); });
-    while (!srv_.is_running())
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    while (!srv_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   ~FakeEmbeddingsServer() {
     srv_.stop();
@@ -95,12 +94,10 @@ HttpEmbedderOptions Opts(const std::string& url) {
 
 void ExpectUnit(const std::vector<float>& v, const Json& raw) {
   double n = 0;
-  for (const Json& x : raw)
-    n += x.get<double>() * x.get<double>();
+  for (const Json& x : raw) n += x.get<double>() * x.get<double>();
   n = std::sqrt(n);
   ASSERT_EQ(v.size(), raw.size());
-  for (size_t i = 0; i < v.size(); ++i)
-    EXPECT_NEAR(v[i], raw[i].get<double>() / n, 1e-6);
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_NEAR(v[i], raw[i].get<double>() / n, 1e-6);
 }
 
 TEST(HttpEmbedderTest, BatchesSortsByIndexAndAuthenticates) {

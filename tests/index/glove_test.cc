@@ -24,8 +24,7 @@ void Put(std::string& s, T v) {
 
 uint32_t Fnv(const std::string& s, size_t n) {
   uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; ++i)
-    h = (h ^ static_cast<uint8_t>(s[i])) * 16777619u;
+  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<uint8_t>(s[i])) * 16777619u;
   return h;
 }
 
@@ -45,11 +44,9 @@ std::string HandMadeBinary() {
   Put<uint64_t>(s, 9);  // "catdogthe"
   Put<uint32_t>(s, Fnv(s, 56));
   Put<uint32_t>(s, 0);
-  for (float f : {1.0f, 0.0f, 0.0f, 2.0f, 3.0f, 4.0f})
-    Put(s, f);
+  for (float f : {1.0f, 0.0f, 0.0f, 2.0f, 3.0f, 4.0f}) Put(s, f);
   // sorted: cat, dog, the
-  for (uint32_t e : {0u, 3u, 0u, 5u, 3u, 3u, 1u, 0u, 6u, 3u, 2u, 1u})
-    Put(s, e);
+  for (uint32_t e : {0u, 3u, 0u, 5u, 3u, 3u, 1u, 0u, 6u, 3u, 2u, 1u}) Put(s, e);
   s += "catdogthe";
   return s;
 }
@@ -185,8 +182,7 @@ TEST(GloveTest, RealVectors) {
   ASSERT_TRUE(e.ok());
   auto cos = [&](size_t a, size_t b) {
     double d = 0;
-    for (size_t j = 0; j < 100; ++j)
-      d += (*e)[a][j] * (*e)[b][j];
+    for (size_t j = 0; j < 100; ++j) d += (*e)[a][j] * (*e)[b][j];
     return d;
   };
   EXPECT_NEAR(cos(0, 0), 1.0, 1e-5);

@@ -13,16 +13,14 @@ namespace {
 
 std::vector<RankedItem> Items(std::vector<std::pair<std::string, double>> v) {
   std::vector<RankedItem> out;
-  for (auto& [id, s] : v)
-    out.push_back({id, s});
+  for (auto& [id, s] : v) out.push_back({id, s});
   return out;
 }
 
 TEST(HybridTest, RrfHandComputed) {
   // text: a b c ; vectors: c a d. k = 60, weights 0.3 / 0.7.
-  auto r =
-      FuseTextAndVectors(Items({{"a", 9}, {"b", 5}, {"c", 1}}), Items({{"c", .9}, {"a", .8}, {"d", .1}}),
-                         {FusionMethod::kRrf, 0.7, 60});
+  auto r = FuseTextAndVectors(Items({{"a", 9}, {"b", 5}, {"c", 1}}), Items({{"c", .9}, {"a", .8}, {"d", .1}}),
+                              {FusionMethod::kRrf, 0.7, 60});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 4u);
   std::map<std::string, double> want = {
@@ -31,8 +29,7 @@ TEST(HybridTest, RrfHandComputed) {
   EXPECT_EQ((*r)[1].id, "a");
   EXPECT_EQ((*r)[2].id, "d");
   EXPECT_EQ((*r)[3].id, "b");
-  for (const FusedItem& f : *r)
-    EXPECT_NEAR(f.score, want[f.id], 1e-15) << f.id;
+  for (const FusedItem& f : *r) EXPECT_NEAR(f.score, want[f.id], 1e-15) << f.id;
   EXPECT_EQ((*r)[0].ranks, (std::vector<size_t>{3, 1}));
   EXPECT_EQ((*r)[2].ranks, (std::vector<size_t>{0, 3}));
 }
@@ -114,21 +111,17 @@ TEST(HybridTest, MatchesBruteForceOnRandomLists) {
       ASSERT_TRUE(got.ok());
       std::set<std::string> ids;
       for (auto& l : lists)
-        for (auto& it : l.items)
-          ids.insert(it.id);
+        for (auto& it : l.items) ids.insert(it.id);
       std::vector<std::pair<double, std::string>> want;
       for (const std::string& id : ids) {
         double s = 0;
         for (auto& l : lists) {
           double lo = 1e300, hi = -1e300;
-          for (auto& it : l.items)
-            lo = std::min(lo, it.score), hi = std::max(hi, it.score);
+          for (auto& it : l.items) lo = std::min(lo, it.score), hi = std::max(hi, it.score);
           for (size_t r = 0; r < l.items.size(); ++r) {
             if (l.items[r].id != id) continue;
-            if (m == FusionMethod::kRrf)
-              s += l.weight / (60.0 + static_cast<double>(r + 1));
-            else
-              s += l.weight * (hi > lo ? (l.items[r].score - lo) / (hi - lo) : 1.0);
+            if (m == FusionMethod::kRrf) s += l.weight / (60.0 + static_cast<double>(r + 1));
+            else s += l.weight * (hi > lo ? (l.items[r].score - lo) / (hi - lo) : 1.0);
           }
         }
         want.push_back({s, id});

@@ -20,8 +20,9 @@ using testing::TempDir;
 
 TEST(PageParagraphsTest, KiltNumberingSkipsTheTitleEmptyLinesAndMarkersButCountsThem) {
   ParagraphCuts cuts;
-  auto p = PageParagraphs("Alpha Centauri\n\nFirst paragraph.\nSection::::History.\n  Second one.  \nBULLET::::- item\n",
-                          "Alpha Centauri", {}, &cuts);
+  auto p = PageParagraphs(
+      "Alpha Centauri\n\nFirst paragraph.\nSection::::History.\n  Second one.  \nBULLET::::- item\n",
+      "Alpha Centauri", {}, &cuts);
   ASSERT_EQ(p.size(), 2u);
   EXPECT_EQ(p[0].id, 2);
   EXPECT_EQ(p[0].text, "First paragraph.");
@@ -54,13 +55,16 @@ class ParagraphIndexTest : public ::testing::Test {
  protected:
   void SetUp() override {
     store_ = std::make_unique<lake::LocalStore>(lake_.path);
-    Put("wikipedia/Alpha/content.txt", "Alpha\n\nAlpha is a star in the southern sky.\nSection::::Name.\n"
-                                       "The name comes from Greek letters.\n");
+    Put("wikipedia/Alpha/content.txt",
+        "Alpha\n\nAlpha is a star in the southern sky.\nSection::::Name.\n"
+        "The name comes from Greek letters.\n");
     Put("wikipedia/Beta/content.txt", std::string("Beta\n\nBeta has a NUL\0 byte.\n", 28));
     Put("wikipedia/Gamma/content.txt", "Gamma\n\nGamma rays are radiation.\n");
     Put("datagov/parks/files/rows.csv", "Park Name,Facility\nZilker,Pool\n");
   }
-  void Put(const std::string& key, const std::string& data) { ASSERT_TRUE(store_->Write(key, data).ok()) << key; }
+  void Put(const std::string& key, const std::string& data) {
+    ASSERT_TRUE(store_->Write(key, data).ok()) << key;
+  }
   std::unique_ptr<catalog::Catalog> Catalog() {
     catalog::BuildOptions bo;
     bo.progress = false;
@@ -125,7 +129,8 @@ TEST_F(ParagraphIndexTest, ALakeWithoutPagesWritesNoneAndRemovesAStaleOne) {
     EXPECT_EQ(r->pages, 2u);  // Beta is not text
     ASSERT_TRUE(PathExists(index_.path + "/paragraphs/index.json"));
   }
-  for (const char* p : {"Alpha", "Beta", "Gamma"}) std::filesystem::remove_all(lake_.path + "/wikipedia/" + p);
+  for (const char* p : {"Alpha", "Beta", "Gamma"})
+    std::filesystem::remove_all(lake_.path + "/wikipedia/" + p);
   auto cat = Catalog();
   auto r = BuildParagraphIndex(*cat, *store_, index_.path);
   ASSERT_TRUE(r.ok()) << r.status().ToString();

@@ -48,7 +48,8 @@ class Reference {
         int f = schema.Find(name);
         const FieldSpec& spec = schema.fields()[f];
         if (spec.text) {
-          for (const text::Token& t : a.Analyze(value, base[f])) r.terms[f][std::string(a.Term(t))].push_back(t.position);
+          for (const text::Token& t : a.Analyze(value, base[f]))
+            r.terms[f][std::string(a.Term(t))].push_back(t.position);
           len[f] += a.length();
           base[f] += a.positions_used() + kValuePositionGap;
         }
@@ -95,7 +96,8 @@ class Reference {
     std::map<std::pair<int, std::string>, Src> wanted;
     for (const TermClause& t : q.terms) {
       if (!t.prefix) {
-        wanted.try_emplace({t.field, t.term}, Src{t.position, !t.inferred && t.kind != text::TokenKind::kPart, t.boost});
+        wanted.try_emplace({t.field, t.term},
+                           Src{t.position, !t.inferred && t.kind != text::TokenKind::kPart, t.boost});
         continue;
       }
       for (size_t f = 0; f < nf; ++f) {
@@ -165,7 +167,9 @@ class Reference {
       if (ranking.proximity > 0) {
         for (size_t a = 0; a < ts.size(); ++a) {
           for (size_t b = 0; b < ts.size(); ++b) {
-            if (a == b || !ts[a].src.pairs || !ts[b].src.pairs || ts[b].src.position != ts[a].src.position + 1) continue;
+            if (a == b || !ts[a].src.pairs || !ts[b].src.pairs ||
+                ts[b].src.position != ts[a].src.position + 1)
+              continue;
             bool shared = false;
             for (int f : ts[a].fields) shared |= std::count(ts[b].fields.begin(), ts[b].fields.end(), f) > 0;
             if (!shared || !present[a] || !present[b]) continue;

@@ -29,7 +29,8 @@ std::vector<Document> MakeDocs(size_t n, uint32_t seed) {
   return docs;
 }
 
-std::shared_ptr<IndexReader> Build(const std::string& dir, const std::vector<Document>& docs, size_t per_segment) {
+std::shared_ptr<IndexReader> Build(const std::string& dir, const std::vector<Document>& docs,
+                                   size_t per_segment) {
   WriterOptions wo;
   wo.max_buffered_docs = per_segment;
   auto w = IndexWriter::Open(dir, Schema::Datasets(), wo);
@@ -333,8 +334,10 @@ TEST(QueryParserTest, Syntax) {
   EXPECT_EQ(q->filters[0].values, (std::vector<std::string>{"csv", "json"}));
   std::vector<std::string> terms;
   for (const auto& t : q->terms)
-    terms.push_back((t.field >= 0 ? schema.fields()[t.field].name + ":" : "") + t.term + (t.prefix ? "*" : ""));
-  EXPECT_EQ(terms, (std::vector<std::string>{"vadir*", "k-8", "k", "8", "school", "title:run", "http", "x.org", "x", "org"}));
+    terms.push_back((t.field >= 0 ? schema.fields()[t.field].name + ":" : "") + t.term +
+                    (t.prefix ? "*" : ""));
+  EXPECT_EQ(terms, (std::vector<std::string>{"vadir*", "k-8", "k", "8", "school", "title:run", "http",
+                                             "x.org", "x", "org"}));
 
   q = ParseQuery("   ", schema, a);
   ASSERT_TRUE(q.ok());
@@ -384,12 +387,23 @@ TEST(SearchTest2, SnippetMatchedColumnsAndPrefix) {
   TempDir dir;
   std::vector<Document> docs(3);
   docs[0].id = "apd-searches";
-  docs[0].Add("title", "APD Searches by Type").Add("description",
-      "Searches conducted by the Austin Police Department during traffic stops, 2017-18. The data lists each "
-      "search with its type, the reason, and whether contraband was found; updated weekly by APD staff.");
-  docs[0].Add("columns", "search_type").Add("columns", "incident_id").Add("columns", "District").Add("namespace", "datagov");
+  docs[0]
+      .Add("title", "APD Searches by Type")
+      .Add(
+          "description",
+          "Searches conducted by the Austin Police Department during traffic stops, 2017-18. The data lists "
+          "each "
+          "search with its type, the reason, and whether contraband was found; updated weekly by APD staff.");
+  docs[0]
+      .Add("columns", "search_type")
+      .Add("columns", "incident_id")
+      .Add("columns", "District")
+      .Add("namespace", "datagov");
   docs[1].id = "vadir-2017";
-  docs[1].Add("title", "VADIR school safety").Add("file_names", "vadir_2017-18.csv").Add("columns", "school_name");
+  docs[1]
+      .Add("title", "VADIR school safety")
+      .Add("file_names", "vadir_2017-18.csv")
+      .Add("columns", "school_name");
   docs[2].id = "other";
   docs[2].Add("title", "Parks").Add("description", "Nothing to see");
   auto r = Build(dir.path, docs, 100);
@@ -403,7 +417,8 @@ TEST(SearchTest2, SnippetMatchedColumnsAndPrefix) {
   EXPECT_NE(h.snippet.text.find("Austin"), std::string::npos);
   ASSERT_FALSE(h.snippet.highlights.empty());
   std::set<std::string> marked;
-  for (const Highlight& hl : h.snippet.highlights) marked.insert(h.snippet.text.substr(hl.start, hl.end - hl.start));
+  for (const Highlight& hl : h.snippet.highlights)
+    marked.insert(h.snippet.text.substr(hl.start, hl.end - hl.start));
   EXPECT_TRUE(marked.count("Austin"));
   EXPECT_TRUE(marked.count("Searches") || marked.count("search"));
   EXPECT_EQ(h.matched_columns, std::vector<std::string>{"search_type"});
@@ -455,7 +470,9 @@ TEST(QueryParserTest, QuestionPhrasingIsDroppedLikeStopWords) {
   EXPECT_EQ(words("November of 2008"), (V{"novemb", "2008", "2008-09(inferred)"}));
   EXPECT_EQ(words("July 2008"), (V{"juli", "2008"}));
   // Seasons match however they are written.
-  EXPECT_EQ(words("2007\xE2\x80\x93" "08"), (V{"2007-08", "2007", "2008"}));
+  EXPECT_EQ(words("2007\xE2\x80\x93"
+                  "08"),
+            (V{"2007-08", "2007", "2008"}));
   EXPECT_EQ(words("2007-2008"), (V{"2007-08", "2007", "2008"}));
   auto q = ParseQuery("what is the", schema, query_side);
   ASSERT_TRUE(q.ok());
@@ -476,16 +493,29 @@ class BehaviourTest : public ::testing::Test {
     auto add = [&](const std::string& id, const std::string& title, const std::string& values) {
       Document d;
       d.id = id;
-      d.Add("title", title).Add("values", values).Add("namespace", "cmdbench").Add("category", "Sports Stats");
+      d.Add("title", title)
+          .Add("values", values)
+          .Add("namespace", "cmdbench")
+          .Add("category", "Sports Stats");
       docs_.push_back(d);
     };
-    add("t/raptors-0708", "2007\xE2\x80\x93" "08 Toronto Raptors season \xE2\x80\x94 Game log", "March 2; March 4; Chris Bosh");
-    add("t/raptors-0607", "2006\xE2\x80\x93" "07 Toronto Raptors season \xE2\x80\x94 Game log", "March 3; Chris Bosh");
-    add("t/raptors-0809", "2008\xE2\x80\x93" "09 Toronto Raptors season \xE2\x80\x94 Game log", "March 1; Bosh");
+    add("t/raptors-0708",
+        "2007\xE2\x80\x93"
+        "08 Toronto Raptors season \xE2\x80\x94 Game log",
+        "March 2; March 4; Chris Bosh");
+    add("t/raptors-0607",
+        "2006\xE2\x80\x93"
+        "07 Toronto Raptors season \xE2\x80\x94 Game log",
+        "March 3; Chris Bosh");
+    add("t/raptors-0809",
+        "2008\xE2\x80\x93"
+        "09 Toronto Raptors season \xE2\x80\x94 Game log",
+        "March 1; Bosh");
     add("t/celtics", "Boston Celtics all-time roster", "Larry Bird; Bill Russell");
     add("t/lakers-feb", "Los Angeles Lakers season \xE2\x80\x94 Feburary games", "Kobe Bryant");
     add("t/fraud", "Identity theft reports by state", "Florida; Texas");
-    for (int i = 0; i < 20; ++i) add("t/filler" + std::to_string(i), "Filler season " + std::to_string(i), "nothing; February 3");
+    for (int i = 0; i < 20; ++i)
+      add("t/filler" + std::to_string(i), "Filler season " + std::to_string(i), "nothing; February 3");
     reader_ = Build(dir_.path, docs_, 1000);
   }
   std::vector<Document> docs_;
@@ -495,7 +525,9 @@ class BehaviourTest : public ::testing::Test {
 
 TEST_F(BehaviourTest, SeasonSpansRankTheirSeasonFirst) {
   Searcher s(reader_);
-  for (const char* q : {"2007\xE2\x80\x93" "08 Raptors", "2007-08 Raptors", "Raptors 2007/2008", "Raptors games March 2008"}) {
+  for (const char* q : {"2007\xE2\x80\x93"
+                        "08 Raptors",
+                        "2007-08 Raptors", "Raptors 2007/2008", "Raptors games March 2008"}) {
     auto r = s.Search(q);
     ASSERT_TRUE(r.ok());
     ASSERT_FALSE(r->hits.empty()) << q;
@@ -668,4 +700,3 @@ TEST_F(BehaviourTest, MatchesExplanationsOffsetsAndFacets) {
 
 }  // namespace
 }  // namespace lakeqa::index
-

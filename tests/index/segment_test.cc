@@ -6,8 +6,8 @@
 
 #include "index/postings.h"
 #include "index/segment.h"
-#include "lakeqa/common/fs.h"
 #include "index/test_util.h"
+#include "lakeqa/common/fs.h"
 #include "lakeqa/index/index.h"
 
 namespace lakeqa::index {
@@ -16,8 +16,10 @@ namespace {
 using testing::TempDir;
 
 Schema SmallSchema() {
-  return Schema({{"title", true, false, 2.0, true}, {"body", true, false, 1.0, true},
-                 {"format", false, true, 1.0, true}, {"columns", true, false, 1.5, true}});
+  return Schema({{"title", true, false, 2.0, true},
+                 {"body", true, false, 1.0, true},
+                 {"format", false, true, 1.0, true},
+                 {"columns", true, false, 1.5, true}});
 }
 
 TEST(LengthCodecTest, ExactBelowSixteenMonotoneAbove) {

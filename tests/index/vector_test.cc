@@ -16,8 +16,7 @@ namespace {
 std::vector<float> RandomUnit(std::mt19937& rng, size_t dim) {
   std::normal_distribution<float> g;
   std::vector<float> v(dim);
-  for (float& x : v)
-    x = g(rng);
+  for (float& x : v) x = g(rng);
   L2Normalize(v);
   return v;
 }
@@ -54,8 +53,7 @@ TEST(VectorIndexTest, ExactSearchMatchesBruteForceDotProducts) {
   for (int i = 0; i < 300; ++i) {
     auto v = RandomUnit(regen, 16);
     double d = 0;
-    for (size_t j = 0; j < 16; ++j)
-      d += static_cast<double>(v[j]) * q[j];
+    for (size_t j = 0; j < 16; ++j) d += static_cast<double>(v[j]) * q[j];
     all.push_back({-d, "doc" + std::to_string(i)});
   }
   std::sort(all.begin(), all.end());
@@ -69,8 +67,7 @@ TEST(VectorIndexTest, HnswRecallAt10IsMeasuredAndHigh) {
   auto ix = RandomIndex(2000, 32, 2);
   std::mt19937 rng(3);
   std::vector<std::vector<float>> queries;
-  for (int i = 0; i < 100; ++i)
-    queries.push_back(RandomUnit(rng, 32));
+  for (int i = 0; i < 100; ++i) queries.push_back(RandomUnit(rng, 32));
   auto r = MeasureRecall(*ix, queries, 10);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->queries, 100u);
@@ -117,8 +114,7 @@ TEST(VectorIndexTest, SaveLoadRoundTripAndGenerations) {
     auto a = ix->Search(q, 10), b = (*back)->Search(q, 10);
     ASSERT_TRUE(a.ok() && b.ok());
     ASSERT_EQ(a->size(), b->size());
-    for (size_t j = 0; j < a->size(); ++j)
-      EXPECT_EQ((*a)[j].id, (*b)[j].id);
+    for (size_t j = 0; j < a->size(); ++j) EXPECT_EQ((*a)[j].id, (*b)[j].id);
   }
 }
 
@@ -180,8 +176,7 @@ TEST(VectorBuildTest, BuildsFromTextIndexStoredFields) {
     c.Add("title", "weather");
     Document d{"datagov/nothing", {}};
     d.Add("title", "zzz qqq");
-    for (auto* doc : {&a, &b, &c, &d})
-      ASSERT_TRUE((*w)->Add(*doc).ok());
+    for (auto* doc : {&a, &b, &c, &d}) ASSERT_TRUE((*w)->Add(*doc).ok());
     ASSERT_TRUE((*w)->Commit().ok());
     ASSERT_TRUE((*w)->Delete("datagov/old").ok());
     ASSERT_TRUE((*w)->Commit().ok());

@@ -25,7 +25,8 @@ TEST(ParseSourceSpec, KindsAndErrors) {
   EXPECT_EQ(ParseSourceSpec("datagov:x")->kind, SourceKind::kDatagov);
   EXPECT_EQ(ParseSourceSpec("dir:C:/x")->path, "C:/x");
   EXPECT_EQ(ParseSourceSpec("/no/kind").status().code(), ErrorCode::kInvalidArgument);
-  EXPECT_NE(ParseSourceSpec("ftp:/x").status().message().find("unknown source kind 'ftp'"), std::string::npos);
+  EXPECT_NE(ParseSourceSpec("ftp:/x").status().message().find("unknown source kind 'ftp'"),
+            std::string::npos);
   EXPECT_FALSE(ParseSourceSpec("dir:").ok());
 }
 
@@ -51,7 +52,8 @@ TEST(BuildReport, JsonShape) {
 TEST(BuildLake, ReportListsAreCappedCountsAreNot) {
   TempDir t;
   std::string xml = testing::kDumpHeader;
-  for (int i = 0; i < 30; ++i) xml += PageXml({"Talk:P" + std::to_string(i), 1, static_cast<uint64_t>(i + 1), "x", ""});
+  for (int i = 0; i < 30; ++i)
+    xml += PageXml({"Talk:P" + std::to_string(i), 1, static_cast<uint64_t>(i + 1), "x", ""});
   WriteBytes(t.path() + "/d.xml", xml + testing::kDumpFooter);
   auto store = lake::OpenStore(t.path() + "/lake");
   BuildOptions o;
@@ -66,8 +68,10 @@ TEST(BuildLake, EnwikiIntoS3) {
   auto server = ::lakeqa::testing::S3TestServer::Start({"lake"});
   if (!server.ok()) GTEST_SKIP() << server.status().ToString();
   TempDir t;
-  std::string xml = std::string(testing::kDumpHeader) + PageXml({"Ada Lovelace", 0, 1, "'''Ada''' was a [[mathematician]].", ""}) +
-                    PageXml({"Ada King", 0, 2, "#REDIRECT [[Ada Lovelace]]", "Ada Lovelace"}) + testing::kDumpFooter;
+  std::string xml = std::string(testing::kDumpHeader) +
+                    PageXml({"Ada Lovelace", 0, 1, "'''Ada''' was a [[mathematician]].", ""}) +
+                    PageXml({"Ada King", 0, 2, "#REDIRECT [[Ada Lovelace]]", "Ada Lovelace"}) +
+                    testing::kDumpFooter;
   WriteBytes(t.path() + "/d.xml.bz2", testing::Bz2(xml));
   lake::S3Options opts;
   opts.endpoint = (*server)->endpoint();
@@ -105,7 +109,8 @@ TEST(LakeBuildCli, WritesLakeAndJsonReport) {
   EXPECT_EQ((*out)["skipped_total"], 1);
   EXPECT_EQ(*ParseJson(Slurp(t.path() + "/report.json"), "report"), *out);
   EXPECT_EQ(Slurp(t.path() + "/lake/dir/ds1/a.txt"), "alpha");
-  std::string bad = std::string(bin) + " lake build --source nope:/x --out " + t.path() + "/l2 --json > /dev/null";
+  std::string bad =
+      std::string(bin) + " lake build --source nope:/x --out " + t.path() + "/l2 --json > /dev/null";
   int rc = std::system(bad.c_str());
   EXPECT_EQ(WEXITSTATUS(rc), 2);
 }

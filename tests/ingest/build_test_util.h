@@ -53,17 +53,20 @@ inline std::string PageXml(const PageSpec& p) {
                   "</ns>\n    <id>" + std::to_string(p.id) + "</id>\n";
   if (!p.redirect.empty()) x += "    <redirect title=\"" + XmlEscape(p.redirect) + "\" />\n";
   x += "    <revision>\n      <id>" + std::to_string(p.id * 10) + "</id>\n      <parentid>1</parentid>\n" +
-       "      <timestamp>2024-05-01T12:00:00Z</timestamp>\n      <contributor>\n        <username>Bot</username>\n" +
-       "        <id>42</id>\n      </contributor>\n      <model>wikitext</model>\n      <format>text/x-wiki</format>\n" +
-       "      <text bytes=\"" + std::to_string(p.text.size()) + "\" xml:space=\"preserve\">" + XmlEscape(p.text) +
-       "</text>\n      <sha1>abc</sha1>\n    </revision>\n  </page>\n";
+       "      <timestamp>2024-05-01T12:00:00Z</timestamp>\n      <contributor>\n        "
+       "<username>Bot</username>\n" +
+       "        <id>42</id>\n      </contributor>\n      <model>wikitext</model>\n      "
+       "<format>text/x-wiki</format>\n" +
+       "      <text bytes=\"" + std::to_string(p.text.size()) + "\" xml:space=\"preserve\">" +
+       XmlEscape(p.text) + "</text>\n      <sha1>abc</sha1>\n    </revision>\n  </page>\n";
   return x;
 }
 
 inline const char* kDumpHeader =
     "<mediawiki xmlns=\"http://www.mediawiki.org/xml/export-0.10/\" version=\"0.10\" xml:lang=\"en\">\n"
     "  <siteinfo>\n    <sitename>Wikipedia</sitename>\n    <namespaces>\n"
-    "      <namespace key=\"0\" case=\"first-letter\" />\n      <namespace key=\"1\" case=\"first-letter\">Talk</namespace>\n"
+    "      <namespace key=\"0\" case=\"first-letter\" />\n      <namespace key=\"1\" "
+    "case=\"first-letter\">Talk</namespace>\n"
     "    </namespaces>\n  </siteinfo>\n";
 inline const char* kDumpFooter = "</mediawiki>\n";
 
@@ -121,9 +124,12 @@ namespace lakeqa::ingest::testing {
 // (with no usable key), which pdftotext refuses.
 inline std::string MakePdf(const std::string& text, bool encrypt = false) {
   std::vector<std::string> objs = {
-      "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-      "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R "
+      ">> >> >>",
+      "",
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
       "<< /Filter /Standard /V 2 /R 3 /Length 128 /P -3904 /O (0123456789abcdef0123456789abcdef) "
       "/U (fedcba9876543210fedcba9876543210) >>"};
   std::string stream = "BT /F1 12 Tf 10 50 Td (" + text + ") Tj ET";
@@ -141,9 +147,11 @@ inline std::string MakePdf(const std::string& text, bool encrypt = false) {
     std::snprintf(buf, sizeof buf, "%010zu 00000 n \n", o);
     pdf += buf;
   }
-  pdf += "trailer\n<< /Size " + std::to_string(objs.size() + 1) + " /Root 1 0 R" +
-         (encrypt ? " /Encrypt 6 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>]" : "") +
-         " >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+  pdf +=
+      "trailer\n<< /Size " + std::to_string(objs.size() + 1) + " /Root 1 0 R" +
+      (encrypt ? " /Encrypt 6 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>]"
+               : "") +
+      " >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
   return pdf;
 }
 
@@ -173,16 +181,21 @@ inline std::string MakeZip(const std::vector<std::pair<std::string, std::string>
 inline std::string MakeXlsx() {
   return MakeZip({
       {"[Content_Types].xml",
-       "<Types><Override ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>"
+       "<Types><Override "
+       "ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>"
        "</Types>"},
-      {"xl/workbook.xml", "<workbook><sheets><sheet name=\"Data\" sheetId=\"1\" r:id=\"rId1\"/></sheets></workbook>"},
+      {"xl/workbook.xml",
+       "<workbook><sheets><sheet name=\"Data\" sheetId=\"1\" r:id=\"rId1\"/></sheets></workbook>"},
       {"xl/_rels/workbook.xml.rels",
-       "<Relationships><Relationship Id=\"rId1\" Type=\"worksheet\" Target=\"worksheets/sheet1.xml\"/></Relationships>"},
+       "<Relationships><Relationship Id=\"rId1\" Type=\"worksheet\" "
+       "Target=\"worksheets/sheet1.xml\"/></Relationships>"},
       {"xl/sharedStrings.xml", "<sst><si><t>city</t></si><si><t>pop</t></si><si><t>Ames, IA</t></si></sst>"},
       {"xl/worksheets/sheet1.xml",
-       "<worksheet><sheetData><row r=\"1\"><c r=\"A1\" t=\"s\"><v>0</v></c><c r=\"B1\" t=\"s\"><v>1</v></c></row>"
+       "<worksheet><sheetData><row r=\"1\"><c r=\"A1\" t=\"s\"><v>0</v></c><c r=\"B1\" "
+       "t=\"s\"><v>1</v></c></row>"
        "<row r=\"2\"><c r=\"A2\" t=\"s\"><v>2</v></c><c r=\"C2\"><v>66000</v></c></row>"
-       "<row r=\"3\"><c r=\"A3\" t=\"inlineStr\"><is><t>Inline &amp; co</t></is></c><c r=\"B3\" t=\"b\"><v>1</v></c>"
+       "<row r=\"3\"><c r=\"A3\" t=\"inlineStr\"><is><t>Inline &amp; co</t></is></c><c r=\"B3\" "
+       "t=\"b\"><v>1</v></c>"
        "</row></sheetData></worksheet>"},
   });
 }
@@ -190,12 +203,16 @@ inline std::string MakeXlsx() {
 inline std::string MakeDocx() {
   return MakeZip({
       {"[Content_Types].xml",
-       "<Types><Override ContentType=\"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml\"/>"
+       "<Types><Override "
+       "ContentType=\"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml\"/>"
        "</Types>"},
       {"word/document.xml",
-       "<w:document><w:body><w:p><w:r><w:t>Water   quality</w:t></w:r><w:r><w:t xml:space=\"preserve\"> report</w:t>"
-       "</w:r></w:p><w:tbl><w:tr><w:tc><w:p><w:r><w:t>Site</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>pH</w:t>"
-       "</w:r></w:p></w:tc></w:tr></w:tbl><w:p><w:r><w:t>End &amp; notes</w:t></w:r></w:p></w:body></w:document>"},
+       "<w:document><w:body><w:p><w:r><w:t>Water   quality</w:t></w:r><w:r><w:t xml:space=\"preserve\"> "
+       "report</w:t>"
+       "</w:r></w:p><w:tbl><w:tr><w:tc><w:p><w:r><w:t>Site</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>pH</"
+       "w:t>"
+       "</w:r></w:p></w:tc></w:tr></w:tbl><w:p><w:r><w:t>End &amp; "
+       "notes</w:t></w:r></w:p></w:body></w:document>"},
   });
 }
 

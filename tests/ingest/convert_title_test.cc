@@ -20,8 +20,9 @@ TEST(TitleToFolder, SpacesSlashesAndPercent) {
 }
 
 TEST(TitleToFolder, RoundTripsAndMakesValidKeys) {
-  for (std::string t : {"Alpha Centauri", "AC/DC", "100% Pure", "a_b c", ".", "..", "%%", "x%%0123456789ABCDEF",
-                        "Tab\there", "Zürich / Genève", "C++", "?!*:", "...And Justice for All", ""}) {
+  for (std::string t :
+       {"Alpha Centauri", "AC/DC", "100% Pure", "a_b c", ".", "..", "%%", "x%%0123456789ABCDEF", "Tab\there",
+        "Zürich / Genève", "C++", "?!*:", "...And Justice for All", ""}) {
     std::string f = TitleToFolder(t);
     auto back = FolderToTitle(f);
     ASSERT_TRUE(back.ok()) << t << " → " << f << ": " << back.status().ToString();

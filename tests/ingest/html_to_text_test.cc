@@ -33,8 +33,9 @@ TEST(HtmlToText, BrokenMarkupIsRepairedNotLost) {
 }
 
 TEST(HtmlToText, SameTextAcrossRepeatedCallsAndBothAllocators) {
-  std::string page = "<html><head><title>T</title></head><body><table><tr><td>x</td><td>y</td></tr></table>"
-                     "<p>para <i>graph</i></p><ol><li>1<li>2</ol>broken <b>bold <i>both</b> italic</i></body>";
+  std::string page =
+      "<html><head><title>T</title></head><body><table><tr><td>x</td><td>y</td></tr></table>"
+      "<p>para <i>graph</i></p><ol><li>1<li>2</ol>broken <b>bold <i>both</b> italic</i></body>";
   std::string small = HtmlToText(page, kMax);
   EXPECT_EQ(small, "T\nx y\npara graph\n1\n2\nbroken bold both italic");
   for (int i = 0; i < 50; ++i) ASSERT_EQ(HtmlToText(page, kMax), small) << i;  // arena reused

@@ -1,5 +1,5 @@
-#include "lakeqa/common/build_paths.h"
 #include "lakeqa/ingest/metadata.h"
+#include "lakeqa/common/build_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -65,7 +65,8 @@ TEST(Metadata, SignedMetadataEnvelopeAroundCkanRecord) {
   auto m = ParseMetadataFile("signed-metadata.txt", kSignedMetadata);
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   EXPECT_EQ(m->title, "APD Searches by Type");
-  EXPECT_EQ(m->description, "Searches conducted by Austin Police Department officers & the reason for each search.");
+  EXPECT_EQ(m->description,
+            "Searches conducted by Austin Police Department officers & the reason for each search.");
   EXPECT_EQ(m->publisher, "City of Austin");  // organization.title before the publisher extra
   EXPECT_EQ(m->tags, (Strings{"police", "searches", "apd"}));
   EXPECT_EQ(m->themes, (Strings{"Public Safety"}));
@@ -80,7 +81,8 @@ TEST(Metadata, SignedMetadataEnvelopeAroundCkanRecord) {
 }
 
 TEST(Metadata, EnvelopeWithoutRecordFallsBackToItsDescription) {
-  auto m = ParseMetadataFile("signed-metadata.txt", R"({"id": "x", "url": "https://catalog.data.gov/dataset/fruit-prices",
+  auto m = ParseMetadataFile("signed-metadata.txt",
+                             R"({"id": "x", "url": "https://catalog.data.gov/dataset/fruit-prices",
     "description": "Archive of data.gov dataset \"Fruit and Vegetable Prices\" created by Economic Research Service. Full metadata stored in data_gov_metadata key."})");
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   EXPECT_EQ(m->title, "Fruit and Vegetable Prices");
@@ -101,16 +103,18 @@ TEST(Metadata, CkanGroupsExtrasAndBareRecords) {
 }
 
 TEST(Metadata, DcatAndKeyValueText) {
-  auto dcat = ParseMetadataFile("signed-metadata.txt",
-                                R"({"title": "WIC Redemptions", "description": "By vendor", "publisher": {"name": "CDPH"},
+  auto dcat = ParseMetadataFile(
+      "signed-metadata.txt",
+      R"({"title": "WIC Redemptions", "description": "By vendor", "publisher": {"name": "CDPH"},
                                     "keyword": ["wic", "nutrition"], "theme": ["Health"], "modified": "2023-01-01"})");
   ASSERT_TRUE(dcat.ok());
   EXPECT_EQ(dcat->publisher, "CDPH");
   EXPECT_EQ(dcat->modified, "2023-01-01");
   EXPECT_EQ(CategorizeThemes(*dcat), "Health & Social");
-  auto kv = ParseMetadataFile("signed-metadata.txt",
-                              "Title: School Progress Reports\nPublisher: NYC DOE\nTags: schools, grades\n"
-                              "Temporal Coverage: 2007/2013\nURL: https://data.cityofnewyork.us/d/abcd-1234\n");
+  auto kv =
+      ParseMetadataFile("signed-metadata.txt",
+                        "Title: School Progress Reports\nPublisher: NYC DOE\nTags: schools, grades\n"
+                        "Temporal Coverage: 2007/2013\nURL: https://data.cityofnewyork.us/d/abcd-1234\n");
   ASSERT_TRUE(kv.ok());
   EXPECT_EQ(kv->title, "School Progress Reports");
   EXPECT_EQ(kv->publisher, "NYC DOE");
@@ -176,7 +180,8 @@ TEST(Metadata, ColumnsTxtVariants) {
   EXPECT_EQ(parse("Occurred Year\nSector\tstring\n\n\"Council District\",number\r\n"),
             (Strings{"Occurred Year", "Sector", "Council District"}));
   EXPECT_EQ(parse("name,type\nOccurred Year,number\nSector,text\n"), (Strings{"Occurred Year", "Sector"}));
-  EXPECT_EQ(parse("Occurred Year,Sector,Council District\n"), (Strings{"Occurred Year", "Sector", "Council District"}));
+  EXPECT_EQ(parse("Occurred Year,Sector,Council District\n"),
+            (Strings{"Occurred Year", "Sector", "Council District"}));
   EXPECT_EQ(parse(R"([{"name": "Occurred Year", "fieldName": "occurred_year"}, {"fieldName": "sector"},
                       {"name": "Zip", "fieldName": ":@computed_region_x"}])"),
             (Strings{"Occurred Year", "sector"}));
@@ -189,7 +194,8 @@ TEST(Metadata, ColumnsTxtVariants) {
 }
 
 TEST(Metadata, MergeAndJsonRoundTrip) {
-  auto view = ParseMetadataFile("files/a.publisher-view.json", R"({"name": "V", "columns": [{"name": "Year"}, {"name": "Region"}]})");
+  auto view = ParseMetadataFile("files/a.publisher-view.json",
+                                R"({"name": "V", "columns": [{"name": "Year"}, {"name": "Region"}]})");
   auto cols = ParseMetadataFile("files/columns.txt", "Region\nSector\n");
   auto rec = ParseMetadataFile("signed-metadata.txt", R"({"title": "R", "notes": "d", "tags": ["t"]})");
   ASSERT_TRUE(view.ok() && cols.ok() && rec.ok());
@@ -199,7 +205,8 @@ TEST(Metadata, MergeAndJsonRoundTrip) {
   EXPECT_EQ(merged.title, "R");  // first writer wins
   EXPECT_EQ(merged.description, "d");
   EXPECT_EQ(merged.columns, (Strings{"Year", "Region", "Sector"}));
-  EXPECT_EQ(merged.metadata_files, (Strings{"signed-metadata.txt", "files/a.publisher-view.json", "files/columns.txt"}));
+  EXPECT_EQ(merged.metadata_files,
+            (Strings{"signed-metadata.txt", "files/a.publisher-view.json", "files/columns.txt"}));
   EXPECT_EQ(DatasetMetadata::FromJson(merged.ToJson()).ToJson(), merged.ToJson());
   // Wrong types in stored JSON are ignored, not thrown.
   auto odd = DatasetMetadata::FromJson(Json{{"title", 5}, {"tags", "x"}, {"columns", Json::array({"a", 1})}});
@@ -213,14 +220,17 @@ TEST(Metadata, BadInputIsAClearError) {
   auto bad = ParseMetadataFile("files/a.publisher-view.json", "{\n  \"name\": \"x\",\n  oops\n}");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), ErrorCode::kParseError);
-  EXPECT_NE(bad.status().message().find("files/a.publisher-view.json:3:"), std::string::npos) << bad.status().message();
+  EXPECT_NE(bad.status().message().find("files/a.publisher-view.json:3:"), std::string::npos)
+      << bad.status().message();
   auto truncated = ParseMetadataFile("signed-metadata.txt", std::string(kSignedMetadata).substr(0, 700));
   ASSERT_FALSE(truncated.ok());
   EXPECT_EQ(truncated.status().code(), ErrorCode::kParseError);
   EXPECT_TRUE(std::regex_search(truncated.status().message(), std::regex("signed-metadata\\.txt:\\d+:\\d+")))
       << truncated.status().message();
-  EXPECT_EQ(ParseMetadataFile("signed-metadata.txt", "{\"no\": \"record\"}").status().code(), ErrorCode::kParseError);
-  EXPECT_EQ(ParseMetadataFile("signed-metadata.txt", "just some words\n").status().code(), ErrorCode::kParseError);
+  EXPECT_EQ(ParseMetadataFile("signed-metadata.txt", "{\"no\": \"record\"}").status().code(),
+            ErrorCode::kParseError);
+  EXPECT_EQ(ParseMetadataFile("signed-metadata.txt", "just some words\n").status().code(),
+            ErrorCode::kParseError);
   EXPECT_EQ(ParseMetadataFile("files/0.arcgis-layer.json", "[1, 2]").status().code(), ErrorCode::kParseError);
   EXPECT_EQ(ParseMetadataFile("files/rows.txt", "a,b").status().code(), ErrorCode::kUnsupported);
   std::string huge(17u << 20, ' ');
@@ -231,9 +241,13 @@ TEST(Metadata, BadInputIsAClearError) {
   auto utf = ParseMetadataFile("signed-metadata.txt", "Title: Caf\xE9\n");
   ASSERT_TRUE(utf.ok());
   EXPECT_EQ(utf->title, "Caf\xEF\xBF\xBD");
-  auto latin1 = ParseMetadataFile("files/x.publisher-view.json", "{\"name\": \"Montr\xE9" "al Permits\", \"tags\": [\"caf\xE9\"]}");
+  auto latin1 = ParseMetadataFile("files/x.publisher-view.json",
+                                  "{\"name\": \"Montr\xE9"
+                                  "al Permits\", \"tags\": [\"caf\xE9\"]}");
   ASSERT_TRUE(latin1.ok()) << latin1.status().ToString();
-  EXPECT_EQ(latin1->title, "Montr\xEF\xBF\xBD" "al Permits");
+  EXPECT_EQ(latin1->title,
+            "Montr\xEF\xBF\xBD"
+            "al Permits");
   EXPECT_EQ(latin1->tags, (Strings{"caf\xEF\xBF\xBD"}));
   // Long descriptions are cut at a UTF-8 boundary.
   std::string longer = "{\"title\": \"T\", \"notes\": \"";
@@ -246,30 +260,37 @@ TEST(Metadata, BadInputIsAClearError) {
 }
 
 TEST(Metadata, WhichFilesAreMetadata) {
-  for (const char* yes : {"signed-metadata.txt", "files/columns.txt", "files/3bfz-mri4.publisher-view.json",
-                          "files/0.arcgis-layer.json", "v1/signed-metadata.txt", "v2/files/columns.txt", "metadata.json"}) {
+  for (const char* yes :
+       {"signed-metadata.txt", "files/columns.txt", "files/3bfz-mri4.publisher-view.json",
+        "files/0.arcgis-layer.json", "v1/signed-metadata.txt", "v2/files/columns.txt", "metadata.json"}) {
     EXPECT_TRUE(IsMetadataFile(yes)) << yes;
   }
-  for (const char* no : {"files/rows.txt", "files/data.txt", "files/3q8d-2t69.json", "v1/files/3q8d-2t69.json",
-                         "content.txt", "files/sub/columns.txt", "files/sub/a.publisher-view.json", "vx/signed-metadata.txt",
-                         "signed-metadata.txt.bak", ""}) {
+  for (const char* no :
+       {"files/rows.txt", "files/data.txt", "files/3q8d-2t69.json", "v1/files/3q8d-2t69.json", "content.txt",
+        "files/sub/columns.txt", "files/sub/a.publisher-view.json", "vx/signed-metadata.txt",
+        "signed-metadata.txt.bak", ""}) {
     EXPECT_FALSE(IsMetadataFile(no)) << no;
   }
 }
 
 TEST(Metadata, WikipediaLeadParagraph) {
-  auto m = WikipediaMetadata("2020_in_film", "2020 in film\n\nThe year 2020 in film was affected by the COVID-19 pandemic.\nMany cinemas closed.\n\n== Events ==\n");
+  auto m = WikipediaMetadata("2020_in_film",
+                             "2020 in film\n\nThe year 2020 in film was affected by the COVID-19 "
+                             "pandemic.\nMany cinemas closed.\n\n== Events ==\n");
   EXPECT_EQ(m.title, "2020 in film");
-  EXPECT_EQ(m.description, "The year 2020 in film was affected by the COVID-19 pandemic. Many cinemas closed.");
+  EXPECT_EQ(m.description,
+            "The year 2020 in film was affected by the COVID-19 pandemic. Many cinemas closed.");
   EXPECT_EQ(m.metadata_files, (Strings{"content.txt"}));
   // No title line; template debris before the lead; a heading ends the lead even without a blank line.
-  auto county = WikipediaMetadata("Tulare_County,_California",
-                                  "{{Infobox U.S. county\n| county = Tulare County\n}}\nthumb|Courthouse\n"
-                                  "Tulare County is a county in the U.S. state of California. As of the 2020 census, "
-                                  "the population was 473,117.\n== History ==\nFounded in 1852.\n");
+  auto county =
+      WikipediaMetadata("Tulare_County,_California",
+                        "{{Infobox U.S. county\n| county = Tulare County\n}}\nthumb|Courthouse\n"
+                        "Tulare County is a county in the U.S. state of California. As of the 2020 census, "
+                        "the population was 473,117.\n== History ==\nFounded in 1852.\n");
   EXPECT_EQ(county.title, "Tulare County, California");
   EXPECT_EQ(county.description,
-            "Tulare County is a county in the U.S. state of California. As of the 2020 census, the population was 473,117.");
+            "Tulare County is a county in the U.S. state of California. As of the 2020 census, the "
+            "population was 473,117.");
   EXPECT_EQ(WikipediaMetadata("Obama", "REDIRECT Barack Obama\n").description, "Redirect to Barack Obama");
   EXPECT_EQ(WikipediaMetadata("Obama", "#REDIRECT [[Barack Obama]]").description, "Redirect to Barack Obama");
   EXPECT_EQ(WikipediaMetadata("S%C3%A3o_Paulo", "").title, "S%C3%A3o Paulo");  // names as they are
@@ -284,8 +305,8 @@ TEST(Metadata, WikipediaLeadParagraph) {
 
 TEST(Metadata, CategoriesAreThePapersEight) {
   EXPECT_EQ(ThemeCategories(),
-            (Strings{"Government & Admin", "Environment", "Transportation", "Health & Social", "Research & Demographics",
-                     "Economy & Infrastructure", "Public Safety", "Education"}));
+            (Strings{"Government & Admin", "Environment", "Transportation", "Health & Social",
+                     "Research & Demographics", "Economy & Infrastructure", "Public Safety", "Education"}));
   struct Case {
     Strings themes, tags;
     std::string title, category;
@@ -304,12 +325,12 @@ TEST(Metadata, CategoriesAreThePapersEight) {
       // Keywords over free-form themes, then tags (majority), then the title.
       {{"Police Reports"}, {}, "", "Public Safety"},
       {{"Something Else"}, {"census tracts"}, "", "Research & Demographics"},
-      {{}, {"taxi", "trips"}, "", "Transportation"},                       // "taxi" is not "tax"
-      {{}, {"syntax"}, "", ""},                                           // keywords start words
-      {{}, {"wildfire"}, "", "Environment"},                              // nor is "wildfire" "fire"
+      {{}, {"taxi", "trips"}, "", "Transportation"},  // "taxi" is not "tax"
+      {{}, {"syntax"}, "", ""},                       // keywords start words
+      {{}, {"wildfire"}, "", "Environment"},          // nor is "wildfire" "fire"
       {{}, {"permits", "construction", "housing"}, "", "Economy & Infrastructure"},  // 2 votes to 1
       {{}, {"new-york"}, "Chicago Bus Ridership", "Transportation"},
-      {{}, {"parking"}, "Parking Citations", "Transportation"},           // "parking" outranks "park"
+      {{}, {"parking"}, "Parking Citations", "Transportation"},  // "parking" outranks "park"
       {{}, {}, "Untitled", ""},
       // Without data.gov themes or tags the title alone decides nothing: outside data.gov it misfires.
       {{}, {}, "Parking Citations", ""},
@@ -322,7 +343,7 @@ TEST(Metadata, CategoriesAreThePapersEight) {
     m.tags = c.tags;
     m.title = c.title;
     EXPECT_EQ(CategorizeThemes(m), c.category) << (c.themes.empty() ? "" : c.themes[0]) << " / "
-                                                << (c.tags.empty() ? "" : c.tags[0]) << " / " << c.title;
+                                               << (c.tags.empty() ? "" : c.tags[0]) << " / " << c.title;
   }
 }
 
@@ -330,7 +351,8 @@ TEST(Metadata, RealTaskMetadataFilesAreRecognised) {
   std::string root = lakeqa::build_paths::SourceDir() + "/../shared/data/lakeqa-tasks/lakeqa_mini";
   if (const char* d = std::getenv("LAKEQA_SHARED_DATA")) root = std::string(d) + "/lakeqa-tasks/lakeqa_mini";
   if (!std::filesystem::exists(root)) GTEST_SKIP() << "shared data not present at " << root;
-  const std::regex meta_re(R"(^(v\d+/)?(signed-metadata\.txt|files/columns\.txt|files/[^/]+\.(publisher-view|arcgis-layer)\.json)$)");
+  const std::regex meta_re(
+      R"(^(v\d+/)?(signed-metadata\.txt|files/columns\.txt|files/[^/]+\.(publisher-view|arcgis-layer)\.json)$)");
   size_t meta = 0, data = 0;
   for (auto& e : std::filesystem::recursive_directory_iterator(root)) {
     if (!e.is_regular_file() || e.path().extension() != ".json") continue;

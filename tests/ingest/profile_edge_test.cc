@@ -9,17 +9,18 @@
 #include <random>
 #include <thread>
 
+#include "ingest/build_test_util.h"
 #include "ingest/subprocess.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/ingest/profile.h"
 #include "lakeqa/lake/local_store.h"
-#include "ingest/build_test_util.h"
 
 namespace lakeqa::ingest {
 namespace {
 
-FileProfile ProfileBytes(std::string_view data, std::string_view name = "file.txt", size_t chunk = 0, bool truncated = false) {
+FileProfile ProfileBytes(std::string_view data, std::string_view name = "file.txt", size_t chunk = 0,
+                         bool truncated = false) {
   Profiler p(name);
   if (chunk == 0) {
     p.Feed(data);
@@ -148,7 +149,8 @@ TEST(CsvEdges, ColumnTypes) {
 TEST(CsvEdges, InvalidUtf8AfterTheHeadIsSanitized) {
   // The head is valid UTF-8, so the file is read as UTF-8; a broken byte later must not leak into samples.
   std::string csv = "name,n\n";
-  for (int i = 0; i < 4000; ++i) csv += "plain value " + std::to_string(i % 5) + "," + std::to_string(i) + "\n";
+  for (int i = 0; i < 4000; ++i)
+    csv += "plain value " + std::to_string(i % 5) + "," + std::to_string(i) + "\n";
   csv += "bad \xC3\x28 value,1\n";
   ProfileOptions opt;
   opt.max_samples_per_column = 10;
@@ -257,7 +259,8 @@ TEST(Encodings, Utf16WithoutBom) {
   EXPECT_EQ(be.format, Format::kJson);
   EXPECT_EQ(be.rows, 2u);
   // UTF-16 JSON with a BOM is sniffed on its converted text as well.
-  FileProfile bom = ProfileBytes("\xFF\xFE" + ToUtf16("{\"type\": \"FeatureCollection\", \"features\": []}", true), "data.txt");
+  FileProfile bom = ProfileBytes(
+      "\xFF\xFE" + ToUtf16("{\"type\": \"FeatureCollection\", \"features\": []}", true), "data.txt");
   EXPECT_EQ(bom.format, Format::kGeoJson);
   // A UTF-8 BOM is not part of the first column's name.
   FileProfile u8 = ProfileBytes("\xEF\xBB\xBFid,v\n1,2\n", "rows.txt", 1);
@@ -267,7 +270,9 @@ TEST(Encodings, Utf16WithoutBom) {
 }
 
 TEST(JsonEdges, EscapesAreDecoded) {
-  FileProfile p = ProfileBytes(R"([{"name": "Jos\u00e9", "emoji": "\ud83d\ude00", "q": "a\"b\\c\/d", "lone": "\ud800x"}])", "x.json", 3);
+  FileProfile p = ProfileBytes(
+      R"([{"name": "Jos\u00e9", "emoji": "\ud83d\ude00", "q": "a\"b\\c\/d", "lone": "\ud800x"}])", "x.json",
+      3);
   EXPECT_TRUE(p.corrupt.empty()) << p.corrupt;
   EXPECT_EQ(Col(p, "name")->samples[0], "Jos\xC3\xA9");
   EXPECT_EQ(Col(p, "emoji")->samples[0], "\xF0\x9F\x98\x80");
@@ -295,7 +300,7 @@ TEST(JsonEdges, MalformedJsonIsCorruptWithAPosition) {
 TEST(JsonEdges, SingleFeatureAndHeadModeGeoJson) {
   FileProfile f = ProfileBytes(R"({"type": "Feature", "properties": {"NAME": "Lake Travis", "ACRES": 18929},
                           "geometry": {"type": "Polygon", "coordinates": []}})",
-                      "data.txt");
+                               "data.txt");
   EXPECT_EQ(f.format, Format::kGeoJson);
   EXPECT_EQ(f.rows, 1u);
   ASSERT_NE(Col(f, "ACRES"), nullptr);
@@ -305,8 +310,9 @@ TEST(JsonEdges, SingleFeatureAndHeadModeGeoJson) {
   // A large FeatureCollection read in head mode through a store: columns, samples and paths from 64 KiB.
   std::string g = R"({"type": "FeatureCollection", "crs": {"type": "name"}, "features": [)";
   for (int i = 0; i < 5000; ++i) {
-    g += std::string(i ? "," : "") + R"({"type": "Feature", "properties": {"ZIP": ")" + std::to_string(78700 + i % 50) +
-         R"(", "COUNT": )" + std::to_string(i) + R"(}, "geometry": {"type": "Point", "coordinates": [-97.7, 30.2]}})";
+    g += std::string(i ? "," : "") + R"({"type": "Feature", "properties": {"ZIP": ")" +
+         std::to_string(78700 + i % 50) + R"(", "COUNT": )" + std::to_string(i) +
+         R"(}, "geometry": {"type": "Point", "coordinates": [-97.7, 30.2]}})";
   }
   g += "]}";
   auto dir = *MakeTempDir("lakeqa-prof-edge-");
@@ -336,7 +342,8 @@ TEST(JsonEdges, SingleFeatureAndHeadModeGeoJson) {
 
 TEST(XmlProfile, ElementPaths) {
   FileProfile p = ProfileBytes(
-      "<?xml version=\"1.0\"?>\n<!-- export -->\n<response><row><row _id=\"1\"><name>A &amp; B</name><br/></row>"
+      "<?xml version=\"1.0\"?>\n<!-- export -->\n<response><row><row _id=\"1\"><name>A &amp; "
+      "B</name><br/></row>"
       "<row _id=\"2\"><name>C</name><![CDATA[<fake>]]></row></row></response>",
       "rows.xml");
   EXPECT_EQ(p.format, Format::kXml);
@@ -363,7 +370,8 @@ TEST(XlsxEdges, CellsWithoutReferencesAndAnotherSheetName) {
   EXPECT_EQ(p.columns[1].name, "Count");
   EXPECT_EQ(p.columns[1].type, "float");
   // A zip that is neither workbook nor document is a plain zip with its entry names.
-  FileProfile zip = ProfileBytes(MakeZip({{"a/readme.txt", "hello"}, {"a/data.csv", "x\n1\n"}}), "bundle.zip");
+  FileProfile zip =
+      ProfileBytes(MakeZip({{"a/readme.txt", "hello"}, {"a/data.csv", "x\n1\n"}}), "bundle.zip");
   EXPECT_EQ(zip.format, Format::kZip);
   EXPECT_EQ(zip.json_paths, (std::vector<std::string>{"a/readme.txt", "a/data.csv"}));
   // The same workbook cut in half: a warning or a corrupt mark, never a crash.

@@ -6,9 +6,9 @@
 
 #include <random>
 
+#include "ingest/build_test_util.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/lake/local_store.h"
-#include "ingest/build_test_util.h"
 
 namespace lakeqa::ingest {
 namespace {
@@ -172,7 +172,9 @@ TEST(CsvProfile, RandomTablesMatchAReferenceRowCount) {
 }
 
 TEST(CsvProfile, InvalidUtf8IsReadAsLatin1) {
-  FileProfile p = ProfileWhole("name,city\nJos\xE9,Montr\xE9" "al\nAnn,Paris\n");
+  FileProfile p = ProfileWhole(
+      "name,city\nJos\xE9,Montr\xE9"
+      "al\nAnn,Paris\n");
   EXPECT_EQ(p.encoding, "latin-1");
   EXPECT_EQ(p.columns[0].samples[0], "Jos\xC3\xA9");
   EXPECT_EQ(p.rows, 2u);
@@ -208,11 +210,13 @@ TEST(JsonProfile, GeoJsonPropertiesBecomeColumns) {
   EXPECT_EQ(Col(p, "AREA")->type, "float");
   EXPECT_EQ(p.geometry_types.at("Point"), 1u);
   EXPECT_EQ(p.geometry_types.at("Polygon"), 1u);
-  EXPECT_NE(std::find(p.json_paths.begin(), p.json_paths.end(), "features[].properties.NAME"), p.json_paths.end());
+  EXPECT_NE(std::find(p.json_paths.begin(), p.json_paths.end(), "features[].properties.NAME"),
+            p.json_paths.end());
 }
 
 TEST(JsonProfile, ArraysJsonLinesAndTruncatedHeads) {
-  FileProfile arr = ProfileWhole(R"([{"id": 1, "name": "a"}, {"id": 2, "name": "b", "extra": {"x": [1, 2]}}])");
+  FileProfile arr =
+      ProfileWhole(R"([{"id": 1, "name": "a"}, {"id": 2, "name": "b", "extra": {"x": [1, 2]}}])");
   EXPECT_EQ(arr.format, Format::kJson);
   EXPECT_EQ(arr.rows, 2u);
   EXPECT_EQ(Col(arr, "id")->type, "integer");
@@ -224,13 +228,15 @@ TEST(JsonProfile, ArraysJsonLinesAndTruncatedHeads) {
   EXPECT_EQ(Col(jl, "a")->non_empty, 3u);
 
   // A head read cut mid-document still yields keys; no "unclosed" warning since truncation was announced.
-  std::string doc = R"({"meta": {"view": {"name": "Crimes", "columns": [{"fieldName": "sector"}]}}, "data": [[1, 2)";
+  std::string doc =
+      R"({"meta": {"view": {"name": "Crimes", "columns": [{"fieldName": "sector"}]}}, "data": [[1, 2)";
   Profiler p("rows.json");
   p.Feed(doc);
   auto r = p.Finish(true);
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r->rows_exact);
-  EXPECT_NE(std::find(r->json_paths.begin(), r->json_paths.end(), "meta.view.columns[].fieldName"), r->json_paths.end());
+  EXPECT_NE(std::find(r->json_paths.begin(), r->json_paths.end(), "meta.view.columns[].fieldName"),
+            r->json_paths.end());
   EXPECT_TRUE(r->warnings.empty());
   // The same bytes as a complete file are reported as truncated JSON.
   FileProfile broken = ProfileWhole(doc, "x.json");
@@ -251,10 +257,11 @@ TEST(DocumentProfile, HtmlTextAndTitle) {
 
 // A minimal valid PDF with one line of text, offsets computed so the xref table is exact.
 std::string MakePdf(const std::string& text) {
-  std::vector<std::string> objs = {
-      "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-      "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"};
+  std::vector<std::string> objs = {"<< /Type /Catalog /Pages 2 0 R >>",
+                                   "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                                   "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 100] /Contents 4 0 R "
+                                   "/Resources << /Font << /F1 5 0 R >> >> >>",
+                                   "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"};
   std::string stream = "BT /F1 12 Tf 10 50 Td (" + text + ") Tj ET";
   objs[3] = "<< /Length " + std::to_string(stream.size()) + " >>\nstream\n" + stream + "\nendstream";
   std::string pdf = "%PDF-1.4\n";
@@ -291,7 +298,8 @@ TEST(DocumentProfile, XlsxAndDocx) {
   std::string xlsx = MakeZip({
       {"[Content_Types].xml", "<Types/>"},
       {"xl/workbook.xml", R"(<workbook><sheets><sheet name="Schools" sheetId="1"/></sheets></workbook>)"},
-      {"xl/sharedStrings.xml", R"(<sst><si><t>School</t></si><si><t>Score</t></si><si><t>P.S. 1</t></si><si><t>P.S. &amp; 2</t></si></sst>)"},
+      {"xl/sharedStrings.xml",
+       R"(<sst><si><t>School</t></si><si><t>Score</t></si><si><t>P.S. 1</t></si><si><t>P.S. &amp; 2</t></si></sst>)"},
       {"xl/worksheets/sheet1.xml",
        R"(<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>)"
        R"(<row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2"><v>87.5</v></c></row>)"
@@ -306,9 +314,10 @@ TEST(DocumentProfile, XlsxAndDocx) {
   EXPECT_EQ(x.columns[1].type, "float");
   EXPECT_EQ(x.json_paths, (std::vector<std::string>{"sheet:Schools"}));
 
-  std::string docx = MakeZip({{"word/document.xml",
-                               R"(<w:document><w:body><w:p><w:r><w:t>Data dictionary</w:t></w:r></w:p>)"
-                               R"(<w:p><w:r><w:t xml:space="preserve">Column A: the year</w:t></w:r></w:p></w:body></w:document>)"}});
+  std::string docx = MakeZip(
+      {{"word/document.xml",
+        R"(<w:document><w:body><w:p><w:r><w:t>Data dictionary</w:t></w:r></w:p>)"
+        R"(<w:p><w:r><w:t xml:space="preserve">Column A: the year</w:t></w:r></w:p></w:body></w:document>)"}});
   FileProfile d = ProfileWhole(docx, "dictionary.docx");
   EXPECT_EQ(d.format, Format::kDocx);
   EXPECT_EQ(d.text_sample, "Data dictionary\nColumn A: the year");

@@ -23,7 +23,8 @@ TEST(PgUnescape, EscapesAndNull) {
 }
 
 const char* kSql =
-    "--\n-- PostgreSQL database dump\n--\n\nCREATE TABLE nba_wikisql.t_1_1_1 (\n    player text,\n    \"no.\" text\n);\n\n"
+    "--\n-- PostgreSQL database dump\n--\n\nCREATE TABLE nba_wikisql.t_1_1_1 (\n    player text,\n    "
+    "\"no.\" text\n);\n\n"
     "COPY nba_wikisql.t_1_1_1 (player, \"no.\") FROM stdin;\n"
     "Quincy Acy\t4\n"
     "O'Neal, \"Shaq\"\t\\N\n"
@@ -35,7 +36,8 @@ const char* kSql =
     "\\.\n";
 
 const char* kContext =
-    "CREATE TABLE metadata.nba_context (id text, page_title text, section_title text, caption text, doc jsonb);\n"
+    "CREATE TABLE metadata.nba_context (id text, page_title text, section_title text, caption text, doc "
+    "jsonb);\n"
     "COPY metadata.nba_context (id, page_title, section_title, caption, doc) FROM stdin;\n"
     "1-1-1\tToronto Raptors all-time roster\tA\tA caption\t{\"header\": [\"Player\", \"No.\"]}\n"
     "\\.\n";
@@ -47,10 +49,14 @@ TEST(ReadPgDump, CopyBlocksRowsAndBadRows) {
   std::vector<std::vector<PgField>> rows;
   PgDumpCallbacks cb;
   cb.on_table = [&](const PgTable& tb) {
-    tables.push_back(tb.schema + "." + tb.name + ":" + std::to_string(tb.columns.size()) + ":" + tb.columns.back());
+    tables.push_back(tb.schema + "." + tb.name + ":" + std::to_string(tb.columns.size()) + ":" +
+                     tb.columns.back());
     return Status::Ok();
   };
-  cb.on_row = [&](const PgTable&, std::vector<PgField>&& f) { rows.push_back(std::move(f)); return Status::Ok(); };
+  cb.on_row = [&](const PgTable&, std::vector<PgField>&& f) {
+    rows.push_back(std::move(f));
+    return Status::Ok();
+  };
   cb.on_error = [&](const PgTable&, const Status& s) { errors.push_back(s.ToString()); };
   ASSERT_TRUE(ReadPgDump(t.path() + "/d.sql", cb).ok());
   EXPECT_EQ(tables, (std::vector<std::string>{"nba_wikisql.t_1_1_1:2:no.", "nba_wikisql.t_2_2_2:2:b"}));
@@ -75,7 +81,8 @@ TEST(CmdbenchBuild, SyntheticLake) {
   WriteBytes(src + "/tables/metadata.sql", kContext);
   WriteBytes(src + "/graph/Player.csv", "wikidata_id:ID(Player),name\nQ1,\"Smith, \"\"J\"\"\"\nQ2,Jones\n");
   WriteBytes(src + "/graph/Team.csv", "wikidata_id:ID(Team),name\nQ9,Raptors\n");
-  WriteBytes(src + "/graph/relation_playsFor.csv", ":START_ID(Player),:END_ID(Team),start_time\nQ1,Q9,2001\n");
+  WriteBytes(src + "/graph/relation_playsFor.csv",
+             ":START_ID(Player),:END_ID(Team),start_time\nQ1,Q9,2001\n");
   WriteBytes(src + "/graph/notes.csv", "a,b\n1,2\n");
   auto store = lake::OpenStore(t.path() + "/lake");
   ASSERT_TRUE(store.ok());
@@ -113,7 +120,9 @@ TEST(CmdbenchBuild, SyntheticLake) {
   EXPECT_EQ(r->datasets.at("table"), 2u);
   EXPECT_EQ(r->datasets.at("graph_nodes"), 2u);
   EXPECT_EQ(r->datasets.at("graph_relations"), 1u);
-  EXPECT_EQ(r->skipped_by_reason.count("CSV without :ID or :START_ID/:END_ID columns (not Neo4j import format)"), 1u);
+  EXPECT_EQ(
+      r->skipped_by_reason.count("CSV without :ID or :START_ID/:END_ID columns (not Neo4j import format)"),
+      1u);
   EXPECT_EQ(r->errors_total, 1u);  // the one-field row
 }
 
@@ -123,10 +132,13 @@ TEST(CmdbenchBuild, KiltDocumentExportKeepsParagraphIds) {
   TempDir t;
   std::string src = t.path() + "/cmdbench";
   ASSERT_TRUE(MakeDirs(src + "/docs").ok());
-  WriteBytes(src + "/docs/wiki-documents.jsonl",
-             R"({"_id": {"$oid": "1"}, "wikipedia_id": "33074", "wikipedia_title": "Washington Wizards", "categories": "NBA teams", "text": ["Washington Wizards\n", "The Washington Wizards are an American professional basketball team.\n", "Section::::History.\n", "Founded in 1961 as the Chicago Packers.\n"]})"
-             "\n{not json\n");
-  WriteBytes(src + "/docs/more.json", R"([{"wikipedia_title": "Reggie Miller", "text": ["Reggie Miller\n", "Line one\nstill one\n"]}, {"title": "no kilt"}])");
+  WriteBytes(
+      src + "/docs/wiki-documents.jsonl",
+      R"({"_id": {"$oid": "1"}, "wikipedia_id": "33074", "wikipedia_title": "Washington Wizards", "categories": "NBA teams", "text": ["Washington Wizards\n", "The Washington Wizards are an American professional basketball team.\n", "Section::::History.\n", "Founded in 1961 as the Chicago Packers.\n"]})"
+      "\n{not json\n");
+  WriteBytes(
+      src + "/docs/more.json",
+      R"([{"wikipedia_title": "Reggie Miller", "text": ["Reggie Miller\n", "Line one\nstill one\n"]}, {"title": "no kilt"}])");
   auto store = lake::OpenStore(t.path() + "/lake");
   ASSERT_TRUE(store.ok());
   BuildOptions o;

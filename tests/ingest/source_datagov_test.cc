@@ -35,8 +35,8 @@ TEST(Ooxml, XlsxSheetsToCsvAndDocxToText) {
 }
 
 TEST(Ooxml, ZipBombIsBounded) {
-  std::string bomb = MakeZip({{"[Content_Types].xml", "wordprocessingml"},
-                              {"word/document.xml", std::string(8u << 20, '\0')}});
+  std::string bomb = MakeZip(
+      {{"[Content_Types].xml", "wordprocessingml"}, {"word/document.xml", std::string(8u << 20, '\0')}});
   EXPECT_LT(bomb.size(), 100000u);
   auto text = DocxToText(bomb, 1 << 20);
   EXPECT_EQ(text.status().code(), ErrorCode::kResourceExhausted);
@@ -71,7 +71,7 @@ TEST(DatagovBuild, RecordsResourcesConversionsAndBadInput) {
   WriteBytes(dir + "table.xlsx", MakeXlsx());
   WriteBytes(dir + "memo.docx", MakeDocx());
   WriteBytes(dir + "bomb.docx", MakeZip({{"[Content_Types].xml", "wordprocessingml"},
-                                          {"word/document.xml", std::string(4u << 20, ' ')}}));
+                                         {"word/document.xml", std::string(4u << 20, ' ')}}));
   WriteBytes(src + "/more.jsonl",
              "{\"name\": \"budget\", \"id\": \"b1\", \"title\": \"Budget\"}\n{not json\n"
              "{\"id\": \"nofiles\", \"title\": \"No files\"}\n[1, 2]\n");
@@ -101,13 +101,15 @@ TEST(DatagovBuild, RecordsResourcesConversionsAndBadInput) {
   EXPECT_NE(page.find("Stations"), std::string::npos) << page;
   EXPECT_NE(page.find("North station"), std::string::npos) << page;
   EXPECT_EQ(page.find("var x"), std::string::npos) << page;
-  EXPECT_EQ(Slurp(lake + "water-quality/files/table.csv"), "city,pop\n\"Ames, IA\",,66000\nInline & co,TRUE\n");
+  EXPECT_EQ(Slurp(lake + "water-quality/files/table.csv"),
+            "city,pop\n\"Ames, IA\",,66000\nInline & co,TRUE\n");
   EXPECT_EQ(Slurp(lake + "water-quality/files/memo.txt"), "Water quality report\nSite | pH\nEnd & notes\n");
 
   EXPECT_EQ(r->datasets.at("dataset"), 2u);
   EXPECT_EQ(r->datasets.at("dataset_without_files"), 1u);
   EXPECT_EQ(r->duplicate_files, 1u);
-  EXPECT_TRUE(Has(r->skipped, "water-quality/sub/copy-of-data.csv", "identical content already written as files/data.csv"));
+  EXPECT_TRUE(Has(r->skipped, "water-quality/sub/copy-of-data.csv",
+                  "identical content already written as files/data.csv"));
   EXPECT_TRUE(Has(r->skipped, "water-quality/photo.png", "image dropped"));
   EXPECT_TRUE(Has(r->skipped, "water-quality/blob.bin", "binary file dropped"));
   EXPECT_TRUE(Has(r->skipped, "readme.md", "not a record"));

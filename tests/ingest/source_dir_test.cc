@@ -48,7 +48,8 @@ TEST(DirBuild, TopLevelFoldersAreDatasets) {
   EXPECT_EQ(r->skipped_by_reason.at("symbolic link (not followed)"), 1u);
   EXPECT_EQ(r->skipped_by_reason.at("empty folder"), 1u);
   EXPECT_EQ(r->skipped_by_reason.at("file larger than max_file_bytes"), 1u);
-  EXPECT_EQ(r->skipped_by_reason.at("top-level file (not in a dataset folder; see --one-dataset-per-file)"), 1u);
+  EXPECT_EQ(r->skipped_by_reason.at("top-level file (not in a dataset folder; see --one-dataset-per-file)"),
+            1u);
 }
 
 TEST(DirBuild, OneDatasetPerFile) {
@@ -59,8 +60,8 @@ TEST(DirBuild, OneDatasetPerFile) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(Walk(t.path() + "/lake"),
             (std::vector<std::string>{"dir/alpha%2Fa.csv/a.csv", "dir/alpha%2Fsub%2Fb.bin/b.bin",
-                                      "dir/beta gamma%2Fbig.txt/big.txt", "dir/beta gamma%2Fnotes.txt/notes.txt",
-                                      "dir/top.txt/top.txt"}));
+                                      "dir/beta gamma%2Fbig.txt/big.txt",
+                                      "dir/beta gamma%2Fnotes.txt/notes.txt", "dir/top.txt/top.txt"}));
   EXPECT_EQ(r->datasets.at("file"), 5u);
 }
 

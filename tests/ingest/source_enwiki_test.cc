@@ -20,7 +20,8 @@ const char* kArticle =
     "{{Infobox star\n| name = Alpha Centauri\n}}\n"
     "'''Alpha Centauri''' is a [[star system]] in the [[Centaurus|southern constellation]].<ref>{{cite "
     "web|url=http://x}}</ref> It is 4.37&nbsp;light-years away.\n\n== Components ==\n* [[Alpha Centauri A]]\n"
-    "{| class=\"wikitable\"\n! Name !! Type\n|-\n| A || G2V\n|}\n[[Category:Star systems]]\n[[Category:Centaurus]]\n";
+    "{| class=\"wikitable\"\n! Name !! Type\n|-\n| A || G2V\n|}\n[[Category:Star "
+    "systems]]\n[[Category:Centaurus]]\n";
 const char* kArticleText =
     "Alpha Centauri is a star system in the southern constellation. It is 4.37 light-years away.\n\n"
     "Components\n\n- Alpha Centauri A\n\nName | Type\nA | G2V\n";
@@ -189,9 +190,14 @@ TEST(WikiXmlReader, PagesAcrossChunkBoundariesAndErrors) {
   std::string xml = FixtureXml();
   std::vector<WikiPage> pages;
   std::vector<std::string> errors;
-  WikiXmlReader reader([&](WikiPage&& p) { pages.push_back(std::move(p)); return Status::Ok(); },
-                       [&](const Status& s, uint64_t) { errors.push_back(s.ToString()); });
-  for (size_t i = 0; i < xml.size(); i += 7) ASSERT_TRUE(reader.Feed(std::string_view(xml).substr(i, 7)).ok());
+  WikiXmlReader reader(
+      [&](WikiPage&& p) {
+        pages.push_back(std::move(p));
+        return Status::Ok();
+      },
+      [&](const Status& s, uint64_t) { errors.push_back(s.ToString()); });
+  for (size_t i = 0; i < xml.size(); i += 7)
+    ASSERT_TRUE(reader.Feed(std::string_view(xml).substr(i, 7)).ok());
   EXPECT_TRUE(reader.Finish().ok());
   ASSERT_EQ(pages.size(), FixturePages().size());
   EXPECT_EQ(errors.size(), 1u);
@@ -209,9 +215,14 @@ TEST(WikiXmlReader, OverLongPageSkippedWithBoundedBuffer) {
   std::string xml = std::string(kDumpHeader) + PageXml({"Huge", 0, 1, std::string(5000, 'z'), ""}) +
                     PageXml({"Small", 0, 2, "ok", ""}) + kDumpFooter;
   std::vector<std::string> titles, errors;
-  WikiXmlReader reader([&](WikiPage&& p) { titles.push_back(p.title); return Status::Ok(); },
-                       [&](const Status& s, uint64_t) { errors.push_back(s.ToString()); }, 1000);
-  for (size_t i = 0; i < xml.size(); i += 100) ASSERT_TRUE(reader.Feed(std::string_view(xml).substr(i, 100)).ok());
+  WikiXmlReader reader(
+      [&](WikiPage&& p) {
+        titles.push_back(p.title);
+        return Status::Ok();
+      },
+      [&](const Status& s, uint64_t) { errors.push_back(s.ToString()); }, 1000);
+  for (size_t i = 0; i < xml.size(); i += 100)
+    ASSERT_TRUE(reader.Feed(std::string_view(xml).substr(i, 100)).ok());
   EXPECT_TRUE(reader.Finish().ok());
   EXPECT_EQ(titles, std::vector<std::string>{"Small"});
   ASSERT_EQ(errors.size(), 1u);
@@ -222,7 +233,12 @@ TEST(WikiXmlReader, TruncatedInputAndNonXml) {
   std::string xml = std::string(kDumpHeader) + PageXml({"One", 0, 1, "x", ""});
   xml += "  <page>\n    <title>Cut";
   int n = 0;
-  WikiXmlReader reader([&](WikiPage&&) { ++n; return Status::Ok(); }, [](const Status&, uint64_t) {});
+  WikiXmlReader reader(
+      [&](WikiPage&&) {
+        ++n;
+        return Status::Ok();
+      },
+      [](const Status&, uint64_t) {});
   ASSERT_TRUE(reader.Feed(xml).ok());
   Status s = reader.Finish();
   EXPECT_EQ(n, 1);
@@ -242,7 +258,8 @@ TEST(EnwikiBuild, SingleStreamBz2) {
   EXPECT_EQ(r.details.at("enwiki")["alias_spill_runs"], 3);
   Json j = r.ToJson();
   EXPECT_EQ(j["datasets_total"], 4);
-  EXPECT_EQ(j["errors"][0]["item"].get<std::string>().find(t.path() + "/dump.xml.bz2 at decompressed offset"), 0u);
+  EXPECT_EQ(j["errors"][0]["item"].get<std::string>().find(t.path() + "/dump.xml.bz2 at decompressed offset"),
+            0u);
 }
 
 TEST(EnwikiBuild, PlainXml) {
@@ -402,7 +419,8 @@ TEST(EnwikiBuild, BatchDurabilityWritesTheSameLakeAsPerObjectSync) {
   for (const auto& f : files) EXPECT_EQ(f.find(".tmp."), std::string::npos) << f;
   for (const auto& lake : lakes) {
     ASSERT_EQ(Walk(lake), files) << lake;
-    for (const auto& f : files) EXPECT_EQ(Slurp(lake + "/" + f), Slurp(t.path() + "/lake-each/" + f)) << lake << f;
+    for (const auto& f : files)
+      EXPECT_EQ(Slurp(lake + "/" + f), Slurp(t.path() + "/lake-each/" + f)) << lake << f;
   }
 }
 

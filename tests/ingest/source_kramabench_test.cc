@@ -57,7 +57,8 @@ TEST(KramaBenchSource, EachInputFileBecomesADatasetOfItsDomain) {
   EXPECT_EQ(r->skipped_by_reason["macOS Finder metadata (.DS_Store), not data"], 1u);
   EXPECT_EQ(r->details["domains"]["legal"]["namespace"], "kramabench-legal");
   EXPECT_EQ(Walk(t.path() + "/lake"),
-            (std::vector<std::string>{"kramabench-fire/acres.csv/acres.csv", "kramabench-fire/acres.csv/metadata.json",
+            (std::vector<std::string>{"kramabench-fire/acres.csv/acres.csv",
+                                      "kramabench-fire/acres.csv/metadata.json",
                                       "kramabench-legal/CSVs%2FState Data%2FOhio.csv/Ohio.csv",
                                       "kramabench-legal/CSVs%2FState Data%2FOhio.csv/metadata.json"}));
   EXPECT_EQ(Slurp(t.path() + "/lake/kramabench-fire/acres.csv/acres.csv"), "state,acres\nCA,100\n");

@@ -212,9 +212,10 @@ TEST(Synth, BadFilesAreThereWhenAskedFor) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->bad_files, 20u);  // every 25th dataset
   std::set<std::string> names;
-  for (auto& e : fs::recursive_directory_iterator(dir.path() + "/datagov")) names.insert(e.path().filename().string());
-  for (const char* n : {"empty.txt", "latin1.txt", "ragged.txt", "truncated.json", "blob.bin", "odd name \xC3\xA9 (1).csv",
-                        "zzzz-0000.publisher-view.json", "bom-crlf.csv"}) {
+  for (auto& e : fs::recursive_directory_iterator(dir.path() + "/datagov"))
+    names.insert(e.path().filename().string());
+  for (const char* n : {"empty.txt", "latin1.txt", "ragged.txt", "truncated.json", "blob.bin",
+                        "odd name \xC3\xA9 (1).csv", "zzzz-0000.publisher-view.json", "bom-crlf.csv"}) {
     EXPECT_TRUE(names.count(n)) << n;
   }
   // The broken publisher view is a metadata file whose parse fails with a position.

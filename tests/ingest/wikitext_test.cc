@@ -14,7 +14,8 @@ TEST(WikitextToText, ArticleWithTemplatesRefsListsAndTables) {
       "[[File:Alpha.jpg|thumb|A picture [[with link]]]]\n"
       "\n== Components ==\n"
       "* [[Alpha Centauri A]]\n** Primary star\n# Proxima\n\n"
-      "{| class=\"wikitable\"\n|+ Stars\n! Name !! Type\n|-\n| A || G2V\n|-\n| style=\"color:red\" | B || K1V\n|}\n\n"
+      "{| class=\"wikitable\"\n|+ Stars\n! Name !! Type\n|-\n| A || G2V\n|-\n| style=\"color:red\" | B || "
+      "K1V\n|}\n\n"
       "See [http://example.org the site].\n\n"
       "[[Category:Star systems]]\n[[Category:Centaurus|Alpha]]\n[[de:Alpha Centauri]]\n";
   WikiText t = WikitextToText(wt);
@@ -69,7 +70,8 @@ TEST(WikitextToText, HeadingsListsDefinitionsAndHtml) {
 
 TEST(WikitextToText, TableCellsOnSeparateLinesAndNestedMarkup) {
   WikiText t = WikitextToText(
-      "{| class=\"wikitable sortable\"\n!Year\n!Team\n|-\n|2001\n|[[Los Angeles Lakers|Lakers]]{{ref|a}}\n|-\n"
+      "{| class=\"wikitable sortable\"\n!Year\n!Team\n|-\n|2001\n|[[Los Angeles "
+      "Lakers|Lakers]]{{ref|a}}\n|-\n"
       "| colspan=\"2\" | Total\n|}\nAfter");
   EXPECT_EQ(t.text, "Year | Team\n2001 | Lakers\nTotal\n\nAfter");
 }

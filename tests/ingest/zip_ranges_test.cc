@@ -39,13 +39,15 @@ constexpr uint64_t kRows = 20000;
 std::string BigXlsx() {
   std::mt19937 rng(7);
   std::ostringstream sheet;
-  sheet << R"(<worksheet><dimension ref="A1:D20001"/><sheetData>)"
-        << R"(<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c>)"
-        << R"(<c r="D1" t="inlineStr"><is><t>Tumor_purity</t></is></c></row>)";
+  sheet
+      << R"(<worksheet><dimension ref="A1:D20001"/><sheetData>)"
+      << R"(<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c>)"
+      << R"(<c r="D1" t="inlineStr"><is><t>Tumor_purity</t></is></c></row>)";
   for (uint64_t r = 2; r <= kRows + 1; ++r) {
-    sheet << "<row r=\"" << r << "\"><c r=\"A" << r << "\" t=\"s\"><v>" << 3 + r % 3 << "</v></c><c r=\"B" << r
-          << "\"><v>" << rng() % 100000 << "</v></c><c r=\"C" << r << "\"><v>" << (rng() % 1000000) / 1000.0
-          << "</v></c><c r=\"D" << r << "\"><v>0." << rng() % 1000000 << "</v></c></row>";
+    sheet << "<row r=\"" << r << "\"><c r=\"A" << r << "\" t=\"s\"><v>" << 3 + r % 3 << "</v></c><c r=\"B"
+          << r << "\"><v>" << rng() % 100000 << "</v></c><c r=\"C" << r << "\"><v>"
+          << (rng() % 1000000) / 1000.0 << "</v></c><c r=\"D" << r << "\"><v>0." << rng() % 1000000
+          << "</v></c></row>";
   }
   sheet << "</sheetData></worksheet>";
   return MakeZip({
@@ -53,10 +55,13 @@ std::string BigXlsx() {
       {"xl/workbook.xml",
        R"(<workbook><sheets><sheet name="UCEC_meta_table" sheetId="1"/><sheet name="Notes &amp; legend" sheetId="2"/></sheets></workbook>)"},
       {"xl/worksheets/sheet1.xml", sheet.str()},
-      {"xl/worksheets/sheet2.xml", R"(<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>6</v></c></row></sheetData></worksheet>)"},
+      {"xl/worksheets/sheet2.xml",
+       R"(<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>6</v></c></row></sheetData></worksheet>)"},
       {"xl/sharedStrings.xml",
-       "<sst><si><t>Proteomics_Participant_ID</t></si><si><t>Age</t></si><si><t>Histologic_Grade_FIGO</t></si>"
-       "<si><t>Serous</t></si><si><t>Endometrioid</t></si><si><t>Clear cell</t></si><si><t>legend</t></si></sst>"},
+       "<sst><si><t>Proteomics_Participant_ID</t></si><si><t>Age</t></si><si><t>Histologic_Grade_FIGO</t></"
+       "si>"
+       "<si><t>Serous</t></si><si><t>Endometrioid</t></si><si><t>Clear "
+       "cell</t></si><si><t>legend</t></si></sst>"},
   });
 }
 
@@ -66,7 +71,8 @@ std::vector<std::string> Names(const FileProfile& p) {
   return out;
 }
 
-const std::vector<std::string> kHeader = {"Proteomics_Participant_ID", "Age", "Histologic_Grade_FIGO", "Tumor_purity"};
+const std::vector<std::string> kHeader = {"Proteomics_Participant_ID", "Age", "Histologic_Grade_FIGO",
+                                          "Tumor_purity"};
 
 TEST(ZipRanges, HeadProfileOfALargeXlsxHasItsSheetsAndColumns) {
   TempDir dir;
@@ -87,7 +93,8 @@ TEST(ZipRanges, HeadProfileOfALargeXlsxHasItsSheetsAndColumns) {
   EXPECT_LT(p->rows, kRows);
   EXPECT_EQ(p->columns[0].samples.front(), "Clear cell");  // row 2: 3 + 2 % 3 = 5
   EXPECT_EQ(p->columns[1].type, "integer");
-  // The head, the tail with the directory, workbook, shared strings and sheet: five reads, well under the file.
+  // The head, the tail with the directory, workbook, shared strings and sheet: five reads, well under the
+  // file.
   EXPECT_EQ(read.requests, 5u);
   EXPECT_EQ(p->bytes_read, read.bytes_read);
   EXPECT_LT(read.bytes_read, xlsx.size());
@@ -123,18 +130,20 @@ TEST(ZipRanges, LargeDocxAndPlainZip) {
   std::mt19937 rng(3);
   std::string noise;
   for (int i = 0; i < 40000; ++i) noise += std::to_string(rng()) + " ";
-  std::string docx = MakeZip({{"word/document.xml", "<w:document><w:body><w:p><w:r><w:t>Data dictionary of the "
-                                                    "beach water survey</w:t></w:r></w:p><w:p><w:r><w:t>" +
-                                                        noise + "</w:t></w:r></w:p></w:body></w:document>"}});
+  std::string docx = MakeZip({{"word/document.xml",
+                               "<w:document><w:body><w:p><w:r><w:t>Data dictionary of the "
+                               "beach water survey</w:t></w:r></w:p><w:p><w:r><w:t>" +
+                                   noise + "</w:t></w:r></w:p></w:body></w:document>"}});
   ASSERT_GT(docx.size(), kHead);
   ASSERT_TRUE(store.Write("a/b/dict.docx", docx).ok());
   auto d = ProfileHead(store, "a/b/dict.docx", docx.size(), "dict.docx", Head());
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(d->format, Format::kDocx);
-  EXPECT_EQ(d->text_sample.rfind("Data dictionary of the beach water survey", 0), 0u) << d->text_sample.substr(0, 80);
+  EXPECT_EQ(d->text_sample.rfind("Data dictionary of the beach water survey", 0), 0u)
+      << d->text_sample.substr(0, 80);
 
-  std::vector<std::pair<std::string, std::string>> entries = {{"a.bin", noise}, {"arrays/lat.npy", "x"},
-                                                              {"arrays/lon.npy", "y"}};
+  std::vector<std::pair<std::string, std::string>> entries = {
+      {"a.bin", noise}, {"arrays/lat.npy", "x"}, {"arrays/lon.npy", "y"}};
   std::string zip = MakeZip(entries);
   ASSERT_TRUE(store.Write("a/b/grid.npz", zip).ok());
   auto z = ProfileHead(store, "a/b/grid.npz", zip.size(), "grid.npz", Head());
@@ -155,7 +164,8 @@ TEST(ZipRanges, BrokenZipsKeepTheHeadProfileWithAReason) {
   ASSERT_TRUE(p.ok());
   EXPECT_TRUE(p->columns.empty());
   ASSERT_FALSE(p->warnings.empty());
-  EXPECT_NE(p->warnings.back().find("no end of central directory record"), std::string::npos) << p->warnings.back();
+  EXPECT_NE(p->warnings.back().find("no end of central directory record"), std::string::npos)
+      << p->warnings.back();
 
   // A directory offset that points past the end (a hostile or damaged end record).
   std::string bad = xlsx;
@@ -233,8 +243,10 @@ TEST(ZipRanges, OpenpyxlWorkbook) {
          "ws.title = 'CPTAC3 clinical'\n"
          "ws.append(['idx', 'Proteomics_Participant_ID', 'Histologic_type', 'FIGO_stage', 'Age', 'BMI'])\n"
          "for i in range(6000):\n"
-         "    ws.append([i, 'C3L-%05d' % random.randrange(99999), random.choice(['Serous', 'Endometrioid']),\n"
-         "               random.choice(['IA', 'IB', 'II', 'IIIA']), random.randrange(30, 90), random.random() * 40])\n"
+         "    ws.append([i, 'C3L-%05d' % random.randrange(99999), random.choice(['Serous', "
+         "'Endometrioid']),\n"
+         "               random.choice(['IA', 'IB', 'II', 'IIIA']), random.randrange(30, 90), "
+         "random.random() * 40])\n"
          "wb.create_sheet('Legend').append(['term', 'meaning'])\n"
          "wb.save(sys.argv[1])\n";
   }
@@ -248,8 +260,8 @@ TEST(ZipRanges, OpenpyxlWorkbook) {
   auto p = ProfileHead(store, "kb/clinical/clinical.xlsx", info->size, "clinical.xlsx", Head());
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->format, Format::kXlsx);
-  EXPECT_EQ(Names(*p), (std::vector<std::string>{"idx", "Proteomics_Participant_ID", "Histologic_type", "FIGO_stage",
-                                                 "Age", "BMI"}));
+  EXPECT_EQ(Names(*p), (std::vector<std::string>{"idx", "Proteomics_Participant_ID", "Histologic_type",
+                                                 "FIGO_stage", "Age", "BMI"}));
   EXPECT_EQ(p->json_paths, (std::vector<std::string>{"sheet:CPTAC3 clinical", "sheet:Legend"}));
   EXPECT_FALSE(p->rows_exact);
   auto f = ProfileObject(store, "kb/clinical/clinical.xlsx", ProfileOptions{});

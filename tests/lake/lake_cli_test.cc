@@ -29,7 +29,9 @@ class LakeCliTest : public ::testing::Test {
     if (!dir_.empty()) (void)RemoveAll(dir_);
   }
   void Put(const std::string& key, const std::string& bytes) { lakeqa::testing::PutFile(dir_, key, bytes); }
-  Json CliJson(const std::string& args, int want_exit = 0) { return lakeqa::testing::LakeqaJson(args, want_exit); }
+  Json CliJson(const std::string& args, int want_exit = 0) {
+    return lakeqa::testing::LakeqaJson(args, want_exit);
+  }
   std::string dir_;
 };
 
@@ -43,7 +45,8 @@ TEST_F(LakeCliTest, LsLimitHandsBackAContinuationToken) {
     Json page = CliJson(args);
     ASSERT_TRUE(page["objects"].is_array());
     EXPECT_LE(page["objects"].size(), 3u);
-    for (const Json& o : page["objects"]) EXPECT_TRUE(seen.insert(o["key"].get<std::string>()).second) << o.dump();
+    for (const Json& o : page["objects"])
+      EXPECT_TRUE(seen.insert(o["key"].get<std::string>()).second) << o.dump();
     EXPECT_EQ(page["truncated"], !page["continuation_token"].is_null());
     token = page["continuation_token"].is_null() ? "" : page["continuation_token"].get<std::string>();
     ASSERT_LT(++pages, 10);

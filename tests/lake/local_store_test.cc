@@ -19,7 +19,9 @@ class LocalStoreTest : public ::testing::Test {
     store_ = std::make_unique<LocalStore>(dir_);
   }
   void TearDown() override { (void)RemoveAll(dir_); }
-  void Put(const std::string& key, const std::string& data) { ASSERT_TRUE(store_->Write(key, data).ok()) << key; }
+  void Put(const std::string& key, const std::string& data) {
+    ASSERT_TRUE(store_->Write(key, data).ok()) << key;
+  }
   std::vector<std::string> AllKeys(uint32_t page_size, const std::string& prefix = "") {
     std::vector<std::string> keys;
     ListOptions o;
@@ -41,21 +43,31 @@ class LocalStoreTest : public ::testing::Test {
 };
 
 TEST_F(LocalStoreTest, ListsInByteOrderAcrossPages) {
-  std::vector<std::string> keys = {"a.txt", "a/b", "a/c/d", "a0", "datagov/x/files/rows.txt",
-                                   "datagov/x/signed-metadata.txt", "datagov/x-y/z", "wikipedia/Émile Zola/content.txt",
-                                   "wikipedia/odd name (1)/content.txt", "z"};
+  std::vector<std::string> keys = {"a.txt",
+                                   "a/b",
+                                   "a/c/d",
+                                   "a0",
+                                   "datagov/x/files/rows.txt",
+                                   "datagov/x/signed-metadata.txt",
+                                   "datagov/x-y/z",
+                                   "wikipedia/Émile Zola/content.txt",
+                                   "wikipedia/odd name (1)/content.txt",
+                                   "z"};
   for (auto& k : keys) Put(k, "data:" + k);
   std::vector<std::string> sorted = keys;
   std::sort(sorted.begin(), sorted.end());
   for (uint32_t page : {1u, 2u, 3u, 1000u}) EXPECT_EQ(AllKeys(page), sorted) << "page size " << page;
-  EXPECT_EQ(AllKeys(2, "datagov/x/"), (std::vector<std::string>{"datagov/x/files/rows.txt", "datagov/x/signed-metadata.txt"}));
-  EXPECT_EQ(AllKeys(2, "datagov/x"),
-            (std::vector<std::string>{"datagov/x-y/z", "datagov/x/files/rows.txt", "datagov/x/signed-metadata.txt"}));
+  EXPECT_EQ(AllKeys(2, "datagov/x/"),
+            (std::vector<std::string>{"datagov/x/files/rows.txt", "datagov/x/signed-metadata.txt"}));
+  EXPECT_EQ(AllKeys(2, "datagov/x"), (std::vector<std::string>{"datagov/x-y/z", "datagov/x/files/rows.txt",
+                                                               "datagov/x/signed-metadata.txt"}));
   EXPECT_TRUE(AllKeys(10, "nothing/").empty());
 }
 
 TEST_F(LocalStoreTest, DelimiterRollsUpFolders) {
-  for (auto k : {"datagov/a/files/rows.txt", "datagov/a/m.txt", "datagov/b/x", "wikipedia/P/content.txt", "top.txt"}) Put(k, "x");
+  for (auto k :
+       {"datagov/a/files/rows.txt", "datagov/a/m.txt", "datagov/b/x", "wikipedia/P/content.txt", "top.txt"})
+    Put(k, "x");
   ListOptions o;
   o.delimiter = '/';
   auto root = store_->List(o);
@@ -89,12 +101,25 @@ TEST_F(LocalStoreTest, ReadsRangesAndStreams) {
   EXPECT_EQ(*store_->ReadRange("f", 0, 0), big);
   std::string streamed;
   size_t chunks = 0;
-  ASSERT_TRUE(store_->ReadStream("f", [&](std::string_view c) { streamed.append(c); ++chunks; return true; }).ok());
+  ASSERT_TRUE(store_
+                  ->ReadStream("f",
+                               [&](std::string_view c) {
+                                 streamed.append(c);
+                                 ++chunks;
+                                 return true;
+                               })
+                  .ok());
   EXPECT_EQ(streamed, big);
   EXPECT_GT(chunks, 1u);
   // Early stop is not an error.
   size_t seen = 0;
-  ASSERT_TRUE(store_->ReadStream("f", [&](std::string_view c) { seen += c.size(); return false; }).ok());
+  ASSERT_TRUE(store_
+                  ->ReadStream("f",
+                               [&](std::string_view c) {
+                                 seen += c.size();
+                                 return false;
+                               })
+                  .ok());
   EXPECT_LT(seen, big.size());
   auto st = store_->Stat("f");
   ASSERT_TRUE(st.ok());
@@ -105,7 +130,8 @@ TEST_F(LocalStoreTest, ReadsRangesAndStreams) {
 }
 
 TEST_F(LocalStoreTest, RejectsHostileKeys) {
-  for (const std::string& k : std::vector<std::string>{"../etc/passwd", "/etc/passwd", "a/../../b", "a//b", "", "./a", std::string("a\0b", 3)}) {
+  for (const std::string& k : std::vector<std::string>{"../etc/passwd", "/etc/passwd", "a/../../b", "a//b",
+                                                       "", "./a", std::string("a\0b", 3)}) {
     EXPECT_EQ(store_->Write(k, "x").code(), ErrorCode::kInvalidArgument) << k;
     EXPECT_EQ(store_->ReadRange(k, 0, 1).status().code(), ErrorCode::kInvalidArgument) << k;
   }
@@ -116,7 +142,7 @@ TEST_F(LocalStoreTest, RejectsHostileKeys) {
 
 TEST_F(LocalStoreTest, SkipsLoopsFifosAndDanglingLinks) {
   Put("d/real.txt", "r");
-  ASSERT_EQ(symlink((dir_ + "/d").c_str(), (dir_ + "/d/loop").c_str()), 0);   // directory loop
+  ASSERT_EQ(symlink((dir_ + "/d").c_str(), (dir_ + "/d/loop").c_str()), 0);  // directory loop
   ASSERT_EQ(symlink("nowhere", (dir_ + "/d/dangling").c_str()), 0);
   ASSERT_EQ(symlink((dir_ + "/d/real.txt").c_str(), (dir_ + "/d/link.txt").c_str()), 0);  // followed
   ASSERT_EQ(mkfifo((dir_ + "/d/fifo").c_str(), 0644), 0);
@@ -133,7 +159,8 @@ TEST_F(LocalStoreTest, SkipsLoopsFifosAndDanglingLinks) {
   EXPECT_EQ(fifo.status().code(), ErrorCode::kUnsupported);
   EXPECT_NE(fifo.status().message().find("FIFO"), std::string::npos);
   auto loop = store_->ReadRange("d/loop", 0, 1);
-  EXPECT_NE(loop.status().message().find("directories are not followed"), std::string::npos) << loop.status().ToString();
+  EXPECT_NE(loop.status().message().find("directories are not followed"), std::string::npos)
+      << loop.status().ToString();
   EXPECT_EQ(store_->ReadRange("d/dangling", 0, 1).status().code(), ErrorCode::kNotFound);
 }
 
@@ -168,7 +195,8 @@ TEST_F(LocalStoreTest, LinksOutOfTheRootAreRefused) {
   size_t outside_warnings = 0;
   for (const auto& w : page->warnings) outside_warnings += w.find("outside the lake") != std::string::npos;
   EXPECT_EQ(outside_warnings, 2u);
-  for (const char* key : {"datagov/real/files/shadow.txt", "datagov/real/files/relative.txt", "datagov/linked/secret.txt"}) {
+  for (const char* key :
+       {"datagov/real/files/shadow.txt", "datagov/real/files/relative.txt", "datagov/linked/secret.txt"}) {
     SCOPED_TRACE(key);
     EXPECT_EQ(store_->Stat(key).status().code(), ErrorCode::kPermissionDenied);
     auto r = store_->ReadRange(key, 0, 0);

@@ -45,8 +45,9 @@ TEST_F(S3StoreTest, WriteListStatReadAgainstRealServer) {
   S3Store store("lake", "root/pre", Opts());
   // No '&' in listed names: s3rver 5 escapes XML text twice ("&amp;amp;"), which real S3 does not; the
   // single unescape lakeqa does is checked by the S3Xml unit test.
-  std::vector<std::string> keys = {"datagov/a/files/rows.txt", "datagov/a/signed-metadata.txt", "datagov/b/x.json",
-                                   "wikipedia/Odd name (1)/content.txt", "wikipedia/Zoë/content.txt"};
+  std::vector<std::string> keys = {"datagov/a/files/rows.txt", "datagov/a/signed-metadata.txt",
+                                   "datagov/b/x.json", "wikipedia/Odd name (1)/content.txt",
+                                   "wikipedia/Zoë/content.txt"};
   for (auto& k : keys) ASSERT_TRUE(store.Write(k, "body of " + k).ok()) << k;
 
   // Pagination with tiny pages returns every key once, in order, with the root prefix stripped.
@@ -76,10 +77,13 @@ TEST_F(S3StoreTest, WriteListStatReadAgainstRealServer) {
   EXPECT_EQ(*store.ReadRange("datagov/b/x.json", 5, 2), "of");
   EXPECT_EQ(*store.ReadRange("wikipedia/Zoë/content.txt", 0, 0), "body of wikipedia/Zoë/content.txt");
   std::string streamed;
-  ASSERT_TRUE(store.ReadStream("wikipedia/Odd name (1)/content.txt", [&](std::string_view c) {
-    streamed.append(c);
-    return true;
-  }).ok());
+  ASSERT_TRUE(store
+                  .ReadStream("wikipedia/Odd name (1)/content.txt",
+                              [&](std::string_view c) {
+                                streamed.append(c);
+                                return true;
+                              })
+                  .ok());
   EXPECT_EQ(streamed, "body of wikipedia/Odd name (1)/content.txt");
   ASSERT_TRUE(store.Write("odd/a&b+c=d?.txt", "amp").ok());
   EXPECT_EQ(*store.ReadRange("odd/a&b+c=d?.txt", 0, 0), "amp");
@@ -126,8 +130,9 @@ TEST(S3StoreRetry, RetriesThrottlingThenSucceedsOrGivesUp) {
     int n = ++calls;
     if (n <= fail_first.load()) {
       res.status = n == 2 ? 429 : 503;
-      res.set_content("<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>",
-                      "application/xml");
+      res.set_content(
+          "<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>",
+          "application/xml");
       return;
     }
     res.set_content("hello", "application/octet-stream");

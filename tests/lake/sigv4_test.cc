@@ -18,8 +18,8 @@ TEST(SigV4, MatchesAwsDocumentedExample) {
                  {"x-amz-content-sha256", Sha256Hex("")},
                  {"x-amz-date", "20130524T000000Z"}};
   req.payload_sha256 = Sha256Hex("");
-  std::string auth = SignV4(req, "AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "us-east-1",
-                            "20130524T000000Z");
+  std::string auth = SignV4(req, "AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                            "us-east-1", "20130524T000000Z");
   EXPECT_EQ(auth,
             "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, "
             "SignedHeaders=host;range;x-amz-content-sha256;x-amz-date, "
@@ -46,8 +46,10 @@ TEST(S3Xml, ParsesListResultAndErrors) {
   EXPECT_EQ(page->objects[0].mtime_ms, 1255369830000);
   EXPECT_EQ(page->common_prefixes, (std::vector<std::string>{"dir/"}));
   EXPECT_EQ(page->next_continuation_token, "tok=");
-  EXPECT_EQ(ParseListObjectsV2("<Error><Code>NoSuchBucket</Code></Error>").status().code(), ErrorCode::kParseError);
-  EXPECT_EQ(XmlText("<Error><Code>AccessDenied</Code><Message>no &lt;way&gt;</Message></Error>", "Message"), "no <way>");
+  EXPECT_EQ(ParseListObjectsV2("<Error><Code>NoSuchBucket</Code></Error>").status().code(),
+            ErrorCode::kParseError);
+  EXPECT_EQ(XmlText("<Error><Code>AccessDenied</Code><Message>no &lt;way&gt;</Message></Error>", "Message"),
+            "no <way>");
 }
 
 }  // namespace

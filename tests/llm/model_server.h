@@ -3,6 +3,7 @@
 // Hosted model APIs cannot be reached from tests; this is the double that stands in for them.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -10,7 +11,6 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -38,15 +38,13 @@ class ModelServer {
       {
         std::lock_guard<std::mutex> lock(mu_);
         last_headers_.clear();
-        for (const auto& [k, v] : req.headers)
-          last_headers_[k] = v;
+        for (const auto& [k, v] : req.headers) last_headers_[k] = v;
         bodies_.push_back(req.body);
       }
       Json body = Json::parse(req.body, nullptr, false);
       Reply r = script_(req.path, body);
       res.status = r.status;
-      for (const auto& [k, v] : r.headers)
-        res.set_header(k, v);
+      for (const auto& [k, v] : r.headers) res.set_header(k, v);
       if (r.chunks.size() <= 1) {
         res.set_content(r.chunks.empty() ? std::string() : r.chunks[0], r.content_type);
         return;
@@ -68,8 +66,7 @@ class ModelServer {
     srv_.Post(R"(/.*)", handler);
     port_ = srv_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { srv_.listen_after_bind(); });
-    while (!srv_.is_running())
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    while (!srv_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   ~ModelServer() {
     srv_.stop();
@@ -140,7 +137,8 @@ inline Reply OpenAiTextStream(const std::string& text, int prompt_tokens = 12, i
   auto chunk = [](const Json& j) { return "data: " + j.dump() + "\n\n"; };
   Json head = {{"id", "chatcmpl-t"}, {"object", "chat.completion.chunk"}, {"model", "gpt-test"}};
   Json first = head, last = head, usage = head;
-  first["choices"] = Json::array({{{"index", 0}, {"delta", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", nullptr}}});
+  first["choices"] = Json::array(
+      {{{"index", 0}, {"delta", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", nullptr}}});
   last["choices"] = Json::array({{{"index", 0}, {"delta", Json::object()}, {"finish_reason", "stop"}}});
   usage["choices"] = Json::array();
   usage["usage"] = {{"prompt_tokens", prompt_tokens},
@@ -218,8 +216,7 @@ inline Reply JsonReply(int status, const Json& body, std::map<std::string, std::
 inline Script ScriptedToolCalls(std::vector<std::pair<std::string, Json>> calls) {
   return [calls = std::move(calls)](const std::string&, const Json& body) -> Reply {
     size_t turn = 0;
-    for (const Json& m : body["messages"])
-      turn += m["role"] == "assistant";
+    for (const Json& m : body["messages"]) turn += m["role"] == "assistant";
     const auto& [name, args] = calls.at(std::min(turn, calls.size() - 1));
     return OpenAiToolCallStream(name, args, "call_" + std::to_string(turn));
   };

@@ -30,8 +30,7 @@ Json Init() {
 
 std::string Joined(const std::vector<std::string>& v) {
   std::string s;
-  for (const auto& x : v)
-    s += x + " ";
+  for (const auto& x : v) s += x + " ";
   return s;
 }
 
@@ -55,8 +54,7 @@ class ClientPressureTest : public ServerFixture {
   }
   std::string McpCommand() {
     std::string cmd;
-    for (const auto& a : McpArgs())
-      cmd += Sh(a) + " ";
+    for (const auto& a : McpArgs()) cmd += Sh(a) + " ";
     return cmd;
   }
   // A call that runs in the sandbox's Python (so the shim folder lakeqa-py-* exists) for `seconds`, or,
@@ -136,8 +134,7 @@ TEST_F(ClientPressureTest, ClientVanishingMidCallLeavesNoFolders) {
     auto s = ReadFile(stat);
     return s.ok() && s->find(") Z ") == std::string::npos;  // a zombie has ended
   };
-  for (int i = 0; i < 600 && alive(); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int i = 0; i < 600 && alive(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_FALSE(alive()) << "the server still runs 60 s after its client vanished";
   EXPECT_TRUE(Entries(tmp_).empty()) << "left behind: " << Joined(Entries(tmp_));
 }
@@ -293,8 +290,7 @@ TEST_F(ClientPressureTest, StatelessCallsAreOutsideTheSessionCap) {
   p.max_per_client = 3;
   sessions_ = std::make_unique<SessionManager>(*tools_, root_ + "/capped", tools::SessionLimits{}, p);
   StartHttp();
-  for (int i = 0; i < 3; ++i)
-    ASSERT_EQ(Curl("POST", base_ + "/v1/sessions").status, 201);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(Curl("POST", base_ + "/v1/sessions").status, 201);
   Json meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
                {"io.modelcontextprotocol/clientCapabilities", Json::object()}};
   auto call = [&](int id, const std::string& tool, Json args) {

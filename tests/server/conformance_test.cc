@@ -12,7 +12,8 @@
 //   mcp_protocol_test.cc and by the SDK client in mcp_test.cc.
 // - tools-call-sampling/-elicitation, input-required-result-*: lakeqa never asks the client for input.
 // - resources-subscribe/-unsubscribe, server-sse-polling, server-sse-multiple-streams: lakeqa offers no
-//   subscriptions and no server-initiated SSE stream (GET /mcp is 405; the lake does not change while served).
+//   subscriptions and no server-initiated SSE stream (GET /mcp is 405; the lake does not change while
+//   served).
 // - tasks-*, sep-2640-*: optional extensions lakeqa does not implement.
 // - stdio: the suite's server runner speaks HTTP only (`conformance server --url`), so the stdio transport
 //   is tested by the SDK client (mcp_test.cc) and the stdio tests of mcp_protocol_test.cc instead.
@@ -49,13 +50,14 @@ class ConformanceTest : public ServerFixture {
   // failing scenario, its name and the suite's output. Checks listed in conformance_expected_failures.yaml
   // (those needing the suite's own diagnostic tools) are excused by the suite itself.
   std::string RunAll(const std::vector<std::string>& scenarios, const std::string& spec_version) {
-    std::string baseline = lakeqa::build_paths::SourceDir() + "/tests/server/conformance_expected_failures.yaml";
+    std::string baseline =
+        lakeqa::build_paths::SourceDir() + "/tests/server/conformance_expected_failures.yaml";
     std::string script;
     for (const auto& s : scenarios) {
       std::string out = root_ + "/conformance-" + s + "-" + spec_version;
-      script += "(" + Sh(node_) + " " + Sh(cli_) + " server --url " + Sh(base_ + "/mcp") + " --scenario " + s +
-                " --spec-version " + spec_version + " --expected-failures " + Sh(baseline) + " -o " + Sh(out) +
-                " > " + Sh(out + ".log") + " 2>&1; echo $? > " + Sh(out + ".rc") + ") &\n";
+      script += "(" + Sh(node_) + " " + Sh(cli_) + " server --url " + Sh(base_ + "/mcp") + " --scenario " +
+                s + " --spec-version " + spec_version + " --expected-failures " + Sh(baseline) + " -o " +
+                Sh(out) + " > " + Sh(out + ".log") + " 2>&1; echo $? > " + Sh(out + ".rc") + ") &\n";
     }
     script += "wait\n";
     (void)WriteFileAtomic(root_ + "/conformance.sh", script);
@@ -69,7 +71,8 @@ class ConformanceTest : public ServerFixture {
       size_t at = log.rfind("Passed: ");
       std::cout << "conformance " << spec_version << " " << s << ": "
                 << (at == std::string::npos ? "no summary" : log.substr(at, log.find('\n', at) - at)) << "\n";
-      if (rc != "0\n") failures += "== " + s + " (exit " + rc + ")\n" + ReadFile(out + ".log").value_or("") + "\n";
+      if (rc != "0\n")
+        failures += "== " + s + " (exit " + rc + ")\n" + ReadFile(out + ".log").value_or("") + "\n";
     }
     return failures;
   }
@@ -78,8 +81,8 @@ class ConformanceTest : public ServerFixture {
 };
 
 TEST_F(ConformanceTest, SessionBasedRevision) {
-  EXPECT_EQ(RunAll({"server-initialize", "server-session-lifecycle", "ping", "logging-set-level", "tools-list",
-                    "resources-list", "prompts-list", "dns-rebinding-protection"},
+  EXPECT_EQ(RunAll({"server-initialize", "server-session-lifecycle", "ping", "logging-set-level",
+                    "tools-list", "resources-list", "prompts-list", "dns-rebinding-protection"},
                    "2025-11-25"),
             "");
 }

@@ -143,8 +143,7 @@ TEST_F(HttpTest, ConcurrentSessionsAreIsolated) {
       infos[i] = Curl("POST", tool + "get_sandbox_info", "{}").json;
     });
   }
-  for (auto& t : threads)
-    t.join();
+  for (auto& t : threads) t.join();
   std::set<std::string> distinct(ids.begin(), ids.end());
   EXPECT_EQ(distinct.size(), static_cast<size_t>(kSessions));
   for (int i = 0; i < kSessions; ++i) {

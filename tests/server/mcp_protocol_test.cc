@@ -22,7 +22,10 @@ Json Init(const char* version = "2025-06-18") {
   return {{"jsonrpc", "2.0"},
           {"id", 1},
           {"method", "initialize"},
-          {"params", {{"protocolVersion", version}, {"capabilities", Json::object()}, {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
+          {"params",
+           {{"protocolVersion", version},
+            {"capabilities", Json::object()},
+            {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
 }
 
 Json Req(Json id, const std::string& method, Json params = Json::object()) {
@@ -56,8 +59,8 @@ TEST_F(McpProtocolTest, JsonRpcEnvelopeIsValidated) {
 TEST_F(McpProtocolTest, BatchesOnlyIn20250326) {
   McpConnection old(*sessions_);
   EXPECT_EQ((*old.Handle(Init("2025-03-26")))["result"]["protocolVersion"], "2025-03-26");
-  Json batch = Json::array({Req(2, "ping"), {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
-                            Req(3, "tools/list")});
+  Json batch = Json::array(
+      {Req(2, "ping"), {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, Req(3, "tools/list")});
   Json r = *old.Handle(batch);
   ASSERT_TRUE(r.is_array()) << r.dump();
   ASSERT_EQ(r.size(), 2u);
@@ -105,12 +108,14 @@ TEST_F(McpProtocolTest, StatelessRevisionOverHttp) {
   r = post(Req(2, "tools/list"), {"MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/list"});
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.json["error"]["code"], -32602);
-  r = post(Req(3, "tools/list", {{"_meta", Meta()}}), {"MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/call"});
+  r = post(Req(3, "tools/list", {{"_meta", Meta()}}),
+           {"MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/call"});
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.json["error"]["code"], -32020);
   Json old = Meta();
   old["io.modelcontextprotocol/protocolVersion"] = "2030-01-01";
-  r = post(Req(4, "tools/list", {{"_meta", old}}), {"MCP-Protocol-Version: 2030-01-01", "Mcp-Method: tools/list"});
+  r = post(Req(4, "tools/list", {{"_meta", old}}),
+           {"MCP-Protocol-Version: 2030-01-01", "Mcp-Method: tools/list"});
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.json["error"]["code"], -32022);
   r = post(Req(5, "ping", {{"_meta", Meta()}}), {"MCP-Protocol-Version: 2026-07-28", "Mcp-Method: ping"});
@@ -125,9 +130,12 @@ TEST_F(McpProtocolTest, StatelessRevisionOverHttp) {
   r = call(6, "open_session", Json::object());
   ASSERT_EQ(r.status, 200) << r.body;
   std::string handle = r.json["result"]["structuredContent"]["session"];
-  r = call(7, "download", {{"session", handle}, {"files", {{{"dataset_id", "austin-water"}, {"file_path", "files/data.csv"}}}}});
+  r = call(
+      7, "download",
+      {{"session", handle}, {"files", {{{"dataset_id", "austin-water"}, {"file_path", "files/data.csv"}}}}});
   EXPECT_EQ(r.json["result"]["isError"], false) << r.body;
-  r = call(8, "query", {{"session", handle}, {"sql", "SELECT count(*) FROM 'datagov/austin-water/files/data.csv'"}});
+  r = call(8, "query",
+           {{"session", handle}, {"sql", "SELECT count(*) FROM 'datagov/austin-water/files/data.csv'"}});
   EXPECT_EQ(r.json["result"]["structuredContent"]["rows"][0][0], 2) << r.body;
   r = call(9, "query", {{"sql", "SELECT 1"}});
   EXPECT_EQ(r.json["result"]["isError"], true) << "a sandbox tool needs a handle";
@@ -144,18 +152,19 @@ TEST_F(McpProtocolTest, StatelessRevisionOverHttp) {
 TEST_F(McpProtocolTest, StatelessRevisionOverStdio) {
   Json meta = Meta();
   std::string in_text;
-  for (const Json& m : {Req(1, "server/discover", {{"_meta", meta}}),
-                        Req(2, "tools/call", {{"name", "open_session"}, {"arguments", Json::object()}, {"_meta", meta}}),
-                        Req(3, "initialize", {{"_meta", meta}})})
+  for (const Json& m :
+       {Req(1, "server/discover", {{"_meta", meta}}),
+        Req(2, "tools/call", {{"name", "open_session"}, {"arguments", Json::object()}, {"_meta", meta}}),
+        Req(3, "initialize", {{"_meta", meta}})})
     in_text += m.dump() + "\n";
   std::istringstream in(in_text);
   std::ostringstream out;
   ASSERT_TRUE(RunMcpStdio(*sessions_, in, out).ok());
   std::map<int, Json> by_id;
-  for (const Json& j : JsonLines(out.str()))
-    by_id[j["id"].get<int>()] = j;
+  for (const Json& j : JsonLines(out.str())) by_id[j["id"].get<int>()] = j;
   EXPECT_EQ(by_id[1]["result"]["supportedVersions"], mcp_versions_);
-  EXPECT_EQ(by_id[2]["result"]["structuredContent"]["session"].get<std::string>().size(), 32u) << by_id[2].dump();
+  EXPECT_EQ(by_id[2]["result"]["structuredContent"]["session"].get<std::string>().size(), 32u)
+      << by_id[2].dump();
   EXPECT_EQ(by_id[3]["error"]["code"], -32601) << "initialize is not a method of the stateless revision";
 }
 
@@ -166,9 +175,10 @@ TEST_F(McpProtocolTest, ClosingTheConnectionCancelsTheCall) {
   {
     RawConn c(http_->port());
     ASSERT_TRUE(c.ok());
-    ASSERT_TRUE(c.Send("POST /v1/sessions/" + id + "/tools/query HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                       "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
-                       "\r\n\r\n" + body));
+    ASSERT_TRUE(c.Send("POST /v1/sessions/" + id +
+                       "/tools/query HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       "Content-Type: application/json\r\nContent-Length: " +
+                       std::to_string(body.size()) + "\r\n\r\n" + body));
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }  // the client hangs up mid-call
   Json events;
@@ -190,7 +200,7 @@ TEST_F(McpProtocolTest, ToolsCarryAnnotationsAndOutputSchemas) {
     EXPECT_EQ(t["annotations"]["openWorldHint"], false);
     EXPECT_EQ(t["outputSchema"]["type"], "object");
   }
-  EXPECT_EQ(tools[0]["annotations"]["readOnlyHint"], true);   // search
+  EXPECT_EQ(tools[0]["annotations"]["readOnlyHint"], true);     // search
   EXPECT_EQ(tools[6]["annotations"]["destructiveHint"], true);  // execute_code
   Json r = *c.Handle(Req(3, "tools/call", {{"name", "search"}, {"arguments", {{"prefixes", {"apd"}}}}}));
   EXPECT_EQ(r["result"]["structuredContent"]["count"], 2);
@@ -221,9 +231,11 @@ TEST_F(McpProtocolTest, ResourcesPromptsCompletionAndLogging) {
   EXPECT_EQ(r["error"]["code"], -32602) << r.dump();
   r = *c.Handle(Req(7, "resources/read", {{"uri", "lakeqa://datagov/no-such/x.csv"}}));
   EXPECT_EQ(r["error"]["code"], -32002) << r.dump();
-  r = *c.Handle(Req(8, "prompts/get", {{"name", "lakeqa_agent"}, {"arguments", {{"question", "How many stations?"}}}}));
+  r = *c.Handle(
+      Req(8, "prompts/get", {{"name", "lakeqa_agent"}, {"arguments", {{"question", "How many stations?"}}}}));
   ASSERT_TRUE(r.contains("result")) << r.dump();
-  EXPECT_NE(r["result"]["messages"][1]["content"]["text"].get<std::string>().find("How many stations?"), std::string::npos);
+  EXPECT_NE(r["result"]["messages"][1]["content"]["text"].get<std::string>().find("How many stations?"),
+            std::string::npos);
   EXPECT_EQ((*c.Handle(Req(9, "prompts/get", {{"name", "lakeqa_agent"}})))["error"]["code"], -32602);
   r = *c.Handle(Req(10, "completion/complete",
                     {{"ref", {{"type", "ref/resource"}, {"uri", "lakeqa://{namespace}/{dataset}"}}},
@@ -233,7 +245,9 @@ TEST_F(McpProtocolTest, ResourcesPromptsCompletionAndLogging) {
   // logging/setLevel: a tool call then sends a notifications/message.
   EXPECT_EQ((*c.Handle(Req(11, "logging/setLevel", {{"level", "info"}})))["result"], Json::object());
   EXPECT_EQ((*c.Handle(Req(12, "logging/setLevel", {{"level", "loud"}})))["error"]["code"], -32602);
-  (void)c.Handle(Req(13, "tools/call", {{"name", "list_files"}, {"arguments", {{"dataset_ids", {"austin-water"}}}}}), ctx);
+  (void)c.Handle(
+      Req(13, "tools/call", {{"name", "list_files"}, {"arguments", {{"dataset_ids", {"austin-water"}}}}}),
+      ctx);
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0]["method"], "notifications/message");
   EXPECT_EQ(notes[0]["params"]["data"]["tool"], "list_files");
@@ -249,15 +263,18 @@ TEST_F(McpProtocolTest, StdioServesConcurrentlyAndCancels) {
   p.Send(Init());
   ASSERT_TRUE(p.Next(20000));
   // A cross join DuckDB needs minutes for, then a ping while it runs, then its cancellation.
-  p.Send(Req(2, "tools/call",
-             {{"name", "query"},
-              {"arguments", {{"sql", "SELECT sum(a.range * b.range) FROM range(200000) a, range(200000) b"}}}}));
+  p.Send(
+      Req(2, "tools/call",
+          {{"name", "query"},
+           {"arguments", {{"sql", "SELECT sum(a.range * b.range) FROM range(200000) a, range(200000) b"}}}}));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   p.Send(Req(3, "ping"));
   auto pong = p.Next(10000);
   ASSERT_TRUE(pong) << "ping was not answered while the tool ran";
   EXPECT_EQ((*pong)["id"], 3);
-  p.Send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 2}, {"reason", "test"}}}});
+  p.Send({{"jsonrpc", "2.0"},
+          {"method", "notifications/cancelled"},
+          {"params", {{"requestId", 2}, {"reason", "test"}}}});
   p.Send(Req(4, "ping"));
   // The next message is the ping's answer, and nothing for request 2 follows.
   auto next = p.Next(20000);

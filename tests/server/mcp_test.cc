@@ -51,8 +51,7 @@ class McpTest : public ServerFixture {
     ASSERT_FALSE(report.contains("fatal")) << report.dump(2);
     EXPECT_EQ(report["server"]["name"], "lakeqa");
     std::vector<std::string> names;
-    for (const auto& t : report["tools"])
-      names.push_back(t["name"]);
+    for (const auto& t : report["tools"]) names.push_back(t["name"]);
     EXPECT_EQ(names,
               (std::vector<std::string>{"search", "search_keyword", "list_files", "download", "inspect_file",
                                         "query", "execute_code", "get_sandbox_info", "submit_answer",
@@ -72,8 +71,9 @@ class McpTest : public ServerFixture {
     EXPECT_EQ(report["calls"][5]["structured"]["rows"][0][0], 2);
     EXPECT_EQ(report["calls"][calls.size() - 2]["structured"]["error"]["code"], "permission_denied");
     EXPECT_EQ(report["unknownTool"], "-32602");
-    EXPECT_NE(std::find(report["resources"].begin(), report["resources"].end(), "lakeqa://datagov/austin-water"),
-              report["resources"].end())
+    EXPECT_NE(
+        std::find(report["resources"].begin(), report["resources"].end(), "lakeqa://datagov/austin-water"),
+        report["resources"].end())
         << report["resources"].dump();
     EXPECT_EQ(report["resourceText"].get<std::string>().rfind("station,ph", 0), 0u);
     EXPECT_EQ(report["promptMessages"], 2);

@@ -6,9 +6,9 @@
 #include <sstream>
 #include <thread>
 
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
-#include <gtest/gtest.h>
 
 #include "server/server_test_util.h"
 
@@ -17,9 +17,7 @@ namespace {
 
 using SecurityTest = ServerFixture;
 
-std::string Deep(size_t levels) {
-  return std::string(levels, '[') + std::string(levels, ']');
-}
+std::string Deep(size_t levels) { return std::string(levels, '[') + std::string(levels, ']'); }
 
 void ExpectHealthy(const std::string& base) {
   HttpReply r = Curl("GET", base + "/v1/tools");
@@ -42,13 +40,15 @@ TEST_F(SecurityTest, DeepJsonToV1IsRefusedBeforeParsing) {
 
 TEST_F(SecurityTest, DeepJsonToMcpToolsCallIsRefused) {
   StartHttp();
-  HttpReply r = Curl("POST", base_ + "/mcp",
-                     R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",)"
-                     R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+  HttpReply r =
+      Curl("POST", base_ + "/mcp",
+           R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",)"
+           R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
   std::string sid = Header(r.headers, "Mcp-Session-Id");
   ASSERT_FALSE(sid.empty());
-  std::string call = R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"prefixes":)" +
-                     Deep(100000) + "}}}";
+  std::string call =
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"prefixes":)" +
+      Deep(100000) + "}}}";
   r = Curl("POST", base_ + "/mcp", call, {"Mcp-Session-Id: " + sid});
   EXPECT_EQ(r.status, 413) << r.body;
   EXPECT_EQ(r.json["error"]["code"], -32600) << r.body;
@@ -69,8 +69,9 @@ TEST_F(SecurityTest, HugeBodyIsRefusedBeforeItIsRead) {
   RawConn c(http_->port());
   ASSERT_TRUE(c.ok());
   // Declares 100 MB and sends none of it: the answer comes from the head alone.
-  ASSERT_TRUE(c.Send("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                     "Content-Length: 104857600\r\n\r\n{"));
+  ASSERT_TRUE(
+      c.Send("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+             "Content-Length: 104857600\r\n\r\n{"));
   std::string reply = c.ReadAll(5000);
   EXPECT_EQ(reply.rfind("HTTP/1.1 413", 0), 0u) << reply;
   EXPECT_NE(reply.find("over the limit of 1048576 bytes"), std::string::npos) << reply;
@@ -128,8 +129,7 @@ TEST_F(SecurityTest, SessionSlotsAreCappedPerClientAndExpire) {
   p.idle_ttl_s = 1;
   sessions_ = std::make_unique<SessionManager>(*tools_, root_ + "/capped", tools::SessionLimits{}, p);
   StartHttp();
-  for (int i = 0; i < 3; ++i)
-    ASSERT_EQ(Curl("POST", base_ + "/v1/sessions").status, 201);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(Curl("POST", base_ + "/v1/sessions").status, 201);
   HttpReply r = Curl("POST", base_ + "/v1/sessions");
   EXPECT_EQ(r.status, 413) << r.body;
   EXPECT_NE(r.body.find("already has 3 open sessions"), std::string::npos) << r.body;
@@ -170,8 +170,7 @@ TEST_F(SecurityTest, SlowClientsDoNotBlockOthers) {
     HttpReply r = Curl("GET", base_ + "/v1/tools");
     EXPECT_EQ(r.status, 200) << "a slow client blocked a normal one";
   }
-  for (auto& t : slow)
-    t.join();
+  for (auto& t : slow) t.join();
   stop = true;
   // The header deadline closed the slow connections instead of serving them forever.
   EXPECT_EQ(closed_by_server.load(), 8);
@@ -188,14 +187,14 @@ TEST_F(SecurityTest, SixtyFourConcurrentCallsAllSucceed) {
   std::string cmd = "curl -s --parallel --parallel-immediate --parallel-max 64";
   for (int i = 0; i < 64; ++i)
     cmd += std::string(i > 0 ? " --next" : "") + " -H 'Content-Type: application/json' --data-binary @" +
-           Sh(dir + "/req") + " -o /dev/null -w '%{http_code}\\n' " + Sh(base_ + "/v1/sessions/" + id + "/tools/search");
+           Sh(dir + "/req") + " -o /dev/null -w '%{http_code}\\n' " +
+           Sh(base_ + "/v1/sessions/" + id + "/tools/search");
   CmdResult r = RunCommand(cmd + " 2>&1");
   (void)RemoveAll(dir);
   int ok = 0;
   std::istringstream lines(r.out);
   std::string line;
-  while (std::getline(lines, line))
-    ok += line == "200" ? 1 : 0;
+  while (std::getline(lines, line)) ok += line == "200" ? 1 : 0;
   EXPECT_EQ(ok, 64) << r.out;
   EXPECT_EQ(Curl("GET", base_ + "/v1/sessions/" + id + "/trace").json["events"].size(), 64u);
 }
@@ -204,8 +203,7 @@ TEST_F(SecurityTest, KeepAliveServesManyRequestsOnOneConnection) {
   StartHttp();
   // curl reuses one connection for every URL of a command; num_connects is 1 for the first, 0 after.
   std::string cmd = "curl -s -w '%{http_code} %{num_connects}\\n'";
-  for (int i = 0; i < 20; ++i)
-    cmd += " -o /dev/null " + Sh(base_ + "/v1/tools");
+  for (int i = 0; i < 20; ++i) cmd += " -o /dev/null " + Sh(base_ + "/v1/tools");
   CmdResult r = RunCommand(cmd + " 2>&1");
   int ok = 0, connects = 0;
   std::istringstream lines(r.out);
@@ -247,7 +245,8 @@ struct CliServer {
   ~CliServer() {
     if (pid <= 0 || ProcessGone(pid)) return;
     ::kill(pid, SIGTERM);
-    for (int i = 0; i < 50 && !ProcessGone(pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    for (int i = 0; i < 50 && !ProcessGone(pid); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
     if (!ProcessGone(pid)) ::kill(pid, SIGKILL);
   }
 };
@@ -276,8 +275,8 @@ TEST_F(SecurityTest, SigtermRemovesTheServersTemporaryFolders) {
   std::string tmp = root_ + "/tmp";
   ASSERT_TRUE(MakeDirs(tmp).ok());
   CliServer server;
-  StartCli("env -u LAKEQA_TOKEN TMPDIR=" + Sh(tmp) + " " + Sh(bin) + " serve --index " + Sh(index_) + " --lake " +
-               Sh(lake_),
+  StartCli("env -u LAKEQA_TOKEN TMPDIR=" + Sh(tmp) + " " + Sh(bin) + " serve --index " + Sh(index_) +
+               " --lake " + Sh(lake_),
            root_ + "/serve.out", server);
   if (HasFatalFailure()) return;
   pid_t pid = server.pid;
@@ -324,8 +323,8 @@ TEST_F(SecurityTest, BusyPortIsRefused) {
 TEST_F(SecurityTest, UiTakesTheHttpFlagsOfServe) {
   std::string bin = LakeqaBin();
   if (!PathExists(bin)) GTEST_SKIP() << "lakeqa binary not built at " << bin;
-  std::string ui = "env -u LAKEQA_TOKEN TMPDIR=" + Sh(root_) + " " + Sh(bin) + " ui --index " + Sh(index_) + " --lake " + Sh(lake_) +
-                   " --project " + Sh(root_ + "/project.sqlite");
+  std::string ui = "env -u LAKEQA_TOKEN TMPDIR=" + Sh(root_) + " " + Sh(bin) + " ui --index " + Sh(index_) +
+                   " --lake " + Sh(lake_) + " --project " + Sh(root_ + "/project.sqlite");
   CmdResult open = RunCommand(ui + " --listen 0.0.0.0:0 2>&1");
   EXPECT_NE(open.exit_code, 0);
   EXPECT_NE(open.out.find("without --token"), std::string::npos) << open.out;
@@ -349,9 +348,9 @@ TEST_F(SecurityTest, TokenOnTheCommandLineIsWarnedAbout) {
   std::string bin = LakeqaBin();
   if (!PathExists(bin)) GTEST_SKIP() << "lakeqa binary not built at " << bin;
   StartHttp();  // its port is busy, so the command below stops right after reading its options
-  CmdResult r = RunCommand("env -u LAKEQA_TOKEN " + Sh(bin) + " serve --index " + Sh(index_) + " --lake " +
-                           Sh(lake_) + " --token visible --listen 127.0.0.1:" + std::to_string(http_->port()) +
-                           " 2>&1");
+  CmdResult r =
+      RunCommand("env -u LAKEQA_TOKEN " + Sh(bin) + " serve --index " + Sh(index_) + " --lake " + Sh(lake_) +
+                 " --token visible --listen 127.0.0.1:" + std::to_string(http_->port()) + " 2>&1");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.out.find("--token is visible to every user of this machine (ps)"), std::string::npos) << r.out;
 }

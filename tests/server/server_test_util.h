@@ -51,8 +51,7 @@ inline HttpReply Curl(const std::string& method, const std::string& url, const s
   std::string dir = *MakeTempDir("lakeqa-curl-");
   std::string cmd =
       "curl -s -S -X " + method + " -D " + Sh(dir + "/h") + " -o " + Sh(dir + "/b") + " -w '%{http_code}'";
-  for (const auto& h : headers)
-    cmd += " -H " + Sh(h);
+  for (const auto& h : headers) cmd += " -H " + Sh(h);
   if (!body.empty()) {
     (void)WriteFileAtomic(dir + "/req", body);
     cmd += " -H 'Content-Type: application/json' --data-binary @" + Sh(dir + "/req");
@@ -74,17 +73,14 @@ inline HttpReply Curl(const std::string& method, const std::string& url, const s
 // Header value (case-insensitive name) from curl's -D dump.
 inline std::string Header(const std::string& headers, const std::string& name) {
   std::string lower_h, lower_n;
-  for (char c : headers)
-    lower_h += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (char c : name)
-    lower_n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : headers) lower_h += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : name) lower_n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   size_t at = lower_h.find("\n" + lower_n + ":");
   if (at == std::string::npos) return "";
   size_t start = at + lower_n.size() + 2;
   size_t end = headers.find('\r', start);
   std::string v = headers.substr(start, end - start);
-  while (!v.empty() && v.front() == ' ')
-    v.erase(0, 1);
+  while (!v.empty() && v.front() == ' ') v.erase(0, 1);
   return v;
 }
 
@@ -106,7 +102,9 @@ class RawConn {
     if (fd_ >= 0) ::close(fd_);
   }
   bool ok() const { return fd_ >= 0; }
-  bool Send(const std::string& s) { return ::send(fd_, s.data(), s.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(s.size()); }
+  bool Send(const std::string& s) {
+    return ::send(fd_, s.data(), s.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(s.size());
+  }
   // Reads until the peer closes or timeout_ms passes without data.
   std::string ReadAll(int timeout_ms) {
     std::string out;
@@ -125,9 +123,7 @@ class RawConn {
   int fd_ = -1;
 };
 
-inline bool HaveCurl() {
-  return std::system("command -v curl >/dev/null 2>&1") == 0;
-}
+inline bool HaveCurl() { return std::system("command -v curl >/dev/null 2>&1") == 0; }
 
 // The official MCP TypeScript SDK (npm @modelcontextprotocol/sdk), installed by scripts/setup into .deps.
 inline std::string SdkDir() {
@@ -151,8 +147,7 @@ inline Json RunSdkClient(const Json& plan, const std::string& transport_args, co
   CmdResult r = RunCommand(env + (env.empty() ? "" : " ") + "node " + Sh(script) + " " + Sh(SdkDir()) + " " +
                            Sh(plan.dump()) + " " + transport_args);
   std::string out = r.out;
-  while (!out.empty() && out.back() == '\n')
-    out.pop_back();
+  while (!out.empty() && out.back() == '\n') out.pop_back();
   size_t nl = out.rfind('\n');
   std::string last = nl == std::string::npos ? out : out.substr(nl + 1);
   auto j = ParseJson(last, "mcp client output");
@@ -173,8 +168,7 @@ class ServerProcess {
     posix_spawn_file_actions_adddup2(&fa, in[0], 0);
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
     std::vector<char*> args;
-    for (const auto& a : argv)
-      args.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     std::vector<std::string> vars;
     for (char** e = environ; *e != nullptr; ++e) {
@@ -186,8 +180,7 @@ class ServerProcess {
     }
     vars.insert(vars.end(), env.begin(), env.end());
     std::vector<char*> envp;
-    for (auto& v : vars)
-      envp.push_back(v.data());
+    for (auto& v : vars) envp.push_back(v.data());
     envp.push_back(nullptr);
     if (::posix_spawn(&pid_, args[0], &fa, nullptr, args.data(), envp.data()) != 0) pid_ = -1;
     posix_spawn_file_actions_destroy(&fa);

@@ -19,10 +19,8 @@ namespace lakeqa::testing {
 inline std::string Sh(const std::string& s) {
   std::string out = "'";
   for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
+    if (c == '\'') out += "'\\''";
+    else out += c;
   }
   return out + "'";
 }
@@ -38,8 +36,7 @@ inline CmdResult RunCommand(const std::string& cmd) {
   if (p == nullptr) return r;
   char buf[65536];
   size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
-    r.out.append(buf, n);
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
   int st = ::pclose(p);
   r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;

@@ -45,8 +45,7 @@ int main() {
       }
       std::sort(words.begin(), words.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
       Json kw = Json::array();
-      for (size_t i = 0; i < words.size() && i < 2; ++i)
-        kw.push_back(words[i]);
+      for (size_t i = 0; i < words.size() && i < 2; ++i) kw.push_back(words[i]);
       return OpenAiToolCallStream("search_keyword", {{"keywords", kw}}, "call_search");
     }
     return OpenAiToolCallStream("submit_answer", {{"answer", "[42]"}}, "call_submit");

@@ -25,7 +25,8 @@ inline bool ProtectionRequired() {
 
 inline std::string ProtectionRequiredBy() {
   const char* req = std::getenv("LAKEQA_REQUIRE_SANDBOX");
-  return (req != nullptr && *req != '\0') ? "LAKEQA_REQUIRE_SANDBOX=" + std::string(req) : "CI=" + std::string(std::getenv("CI"));
+  return (req != nullptr && *req != '\0') ? "LAKEQA_REQUIRE_SANDBOX=" + std::string(req)
+                                          : "CI=" + std::string(std::getenv("CI"));
 }
 
 }  // namespace lakeqa::testing

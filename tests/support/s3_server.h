@@ -30,7 +30,8 @@ class S3TestServer {
   static Result<std::unique_ptr<S3TestServer>> Start(const std::vector<std::string>& buckets) {
     std::string src = lakeqa::build_paths::SourceDir();
     std::string pkg = src + "/.deps/s3rver/node_modules/@20minutes/s3rver";
-    if (const char* d = std::getenv("LAKEQA_DEPS_DIR")) pkg = std::string(d) + "/s3rver/node_modules/@20minutes/s3rver";
+    if (const char* d = std::getenv("LAKEQA_DEPS_DIR"))
+      pkg = std::string(d) + "/s3rver/node_modules/@20minutes/s3rver";
     if (!PathExists(pkg)) return NotFound("s3rver is not installed at " + pkg + " (run scripts/setup)");
     if (std::system("command -v node >/dev/null 2>&1") != 0) return NotFound("node is not on PATH");
     auto dir = MakeTempDir("lakeqa-s3rver-");
@@ -45,8 +46,10 @@ class S3TestServer {
       dup2(out[1], 1);
       close(in[1]);
       close(out[0]);
-      // s3rver encrypts continuation tokens with DES, which OpenSSL 3 only offers through its legacy provider.
-      std::vector<std::string> args = {"node", "--openssl-legacy-provider", src + "/tests/support/s3rver.js", pkg, *dir};
+      // s3rver encrypts continuation tokens with DES, which OpenSSL 3 only offers through its legacy
+      // provider.
+      std::vector<std::string> args = {"node", "--openssl-legacy-provider", src + "/tests/support/s3rver.js",
+                                       pkg, *dir};
       for (const auto& b : buckets) args.push_back(b);
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(a.data());
@@ -59,7 +62,8 @@ class S3TestServer {
     auto server = std::unique_ptr<S3TestServer>(new S3TestServer(pid, in[1], *dir));
     FILE* f = fdopen(out[0], "r");
     char line[128] = {0};
-    if (f == nullptr || fgets(line, sizeof line, f) == nullptr || std::sscanf(line, "PORT %d", &server->port_) != 1) {
+    if (f == nullptr || fgets(line, sizeof line, f) == nullptr ||
+        std::sscanf(line, "PORT %d", &server->port_) != 1) {
       if (f) fclose(f);
       return Status(ErrorCode::kUnavailable, "s3rver did not start");
     }
@@ -79,7 +83,8 @@ class S3TestServer {
   std::string endpoint() const { return "http://127.0.0.1:" + std::to_string(port_); }
 
  private:
-  S3TestServer(pid_t pid, int stdin_fd, std::string dir) : pid_(pid), stdin_fd_(stdin_fd), dir_(std::move(dir)) {}
+  S3TestServer(pid_t pid, int stdin_fd, std::string dir)
+      : pid_(pid), stdin_fd_(stdin_fd), dir_(std::move(dir)) {}
   pid_t pid_;
   int stdin_fd_;
   std::string dir_;

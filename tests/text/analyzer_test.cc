@@ -13,7 +13,8 @@ namespace {
 // "term@position" for each token, in order.
 std::vector<std::string> Terms(Analyzer& a, std::string_view s, uint32_t base = 0) {
   std::vector<std::string> out;
-  for (const Token& t : a.Analyze(s, base)) out.push_back(std::string(a.Term(t)) + "@" + std::to_string(t.position));
+  for (const Token& t : a.Analyze(s, base))
+    out.push_back(std::string(a.Term(t)) + "@" + std::to_string(t.position));
   return out;
 }
 
@@ -28,8 +29,12 @@ TEST(AnalyzerTest, Table) {
   const Case cases[] = {
       {"2017-18", {"2017-18@0", "2017@0", "2018@0"}},
       // Year spans: one canonical term, every year as a part, whatever the dash.
-      {"2008\xE2\x80\x93" "09 season", {"2008-09@0", "2008@0", "2009@0", "season@1"}},
-      {"1999\xE2\x80\x94" "2000", {"1999-00@0", "1999@0", "2000@0"}},
+      {"2008\xE2\x80\x93"
+       "09 season",
+       {"2008-09@0", "2008@0", "2009@0", "season@1"}},
+      {"1999\xE2\x80\x94"
+       "2000",
+       {"1999-00@0", "1999@0", "2000@0"}},
       {"2007/2008", {"2007-08@0", "2007@0", "2008@0"}},
       {"1999-2002", {"1999-2002@0", "1999@0", "2000@0", "2001@0", "2002@0"}},
       // Not spans: a date, too long a span, backwards, not years, an identifier.
@@ -97,7 +102,9 @@ TEST(AnalyzerTest, NoStemAndNoSplitOptions) {
 
 TEST(AnalyzerTest, InvalidUtf8AndLongTokensAreSafe) {
   Analyzer a;
-  std::string bad = "ab\xff\xfe" "cd \xc3";
+  std::string bad =
+      "ab\xff\xfe"
+      "cd \xc3";
   EXPECT_EQ(Terms(a, bad), (V{"ab@0", "cd@1"}));
   std::string huge(500, 'x');
   EXPECT_EQ(Terms(a, huge + " ok"), (V{"ok@1"}));

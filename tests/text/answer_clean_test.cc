@@ -1,4 +1,5 @@
-// The harness's answer cleaning with Python's semantics (moved here from tests/eval/em_test.cc with the code).
+// The harness's answer cleaning with Python's semantics (moved here from tests/eval/em_test.cc with the
+// code).
 #include "lakeqa/text/answer_clean.h"
 
 #include <gtest/gtest.h>

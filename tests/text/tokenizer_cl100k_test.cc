@@ -15,8 +15,8 @@ namespace {
 using testing::RanksPath;
 using testing::SharedTokenizer;
 
-#define REQUIRE_TOKENIZER()                                                              \
-  const Cl100kTokenizer* tok = SharedTokenizer();                                        \
+#define REQUIRE_TOKENIZER()                       \
+  const Cl100kTokenizer* tok = SharedTokenizer(); \
   if (tok == nullptr) GTEST_SKIP() << "no cl100k ranks at " << RanksPath() << " (run scripts/setup)"
 
 TEST(Cl100kTest, KnownEncodings) {
@@ -107,7 +107,9 @@ TEST(Cl100kTest, MatchesGptTokenizerExactly) {
       "if (a && b) { c->d[0] = \"str\"; }",
       "<node_1 answer> <hop 2 answer> [Answer].",
       "non-breaking\u00a0space and\u2003em space\u3000ideographic",
-      "...!!!?" "??" "---___===+++",
+      "...!!!?"
+      "??"
+      "---___===+++",
       "a\u0301 combining e\u0308",
       "\n",
       " ",
@@ -119,10 +121,12 @@ TEST(Cl100kTest, MatchesGptTokenizerExactly) {
   ASSERT_TRUE(dir.ok());
   Json input = cases;
   ASSERT_TRUE(WriteFileAtomic(*dir + "/in.json", DumpJson(input)).ok());
-  std::string script =
-      "const {encode} = require(" + Json(js).dump() + ");\n"
-      "const cases = JSON.parse(require('fs').readFileSync(" + Json(*dir + "/in.json").dump() + ", 'utf8'));\n"
-      "process.stdout.write(JSON.stringify(cases.map(s => encode(s))));\n";
+  std::string script = "const {encode} = require(" + Json(js).dump() +
+                       ");\n"
+                       "const cases = JSON.parse(require('fs').readFileSync(" +
+                       Json(*dir + "/in.json").dump() +
+                       ", 'utf8'));\n"
+                       "process.stdout.write(JSON.stringify(cases.map(s => encode(s))));\n";
   ASSERT_TRUE(WriteFileAtomic(*dir + "/enc.js", script).ok());
   std::string cmd = "node " + *dir + "/enc.js > " + *dir + "/out.json";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
@@ -132,7 +136,8 @@ TEST(Cl100kTest, MatchesGptTokenizerExactly) {
   ASSERT_TRUE(expected.ok()) << expected.status().ToString();
   ASSERT_EQ(expected->size(), cases.size());
   for (size_t i = 0; i < cases.size(); ++i) {
-    EXPECT_EQ(tok->Encode(cases[i]), (*expected)[i].get<std::vector<uint32_t>>()) << "case: " << Json(cases[i]).dump();
+    EXPECT_EQ(tok->Encode(cases[i]), (*expected)[i].get<std::vector<uint32_t>>())
+        << "case: " << Json(cases[i]).dump();
   }
   (void)RemoveAll(*dir);
 }

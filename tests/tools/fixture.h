@@ -16,8 +16,8 @@
 #include "lakeqa/lake/local_store.h"
 #include "lakeqa/tools/tools.h"
 
-#include "tools/internal.h"
 #include "support/require_protection.h"
+#include "tools/internal.h"
 
 namespace lakeqa::tools::testing {
 
@@ -72,8 +72,7 @@ class ToolsFixture : public ::testing::Test {
       c.Add("title", "Austin, Texas")
           .Add("content", "Austin is the capital of Texas.")
           .Add("namespace", "wikipedia");
-      for (auto* d : {&a, &b, &c})
-        ASSERT_TRUE((*w)->Add(*d).ok());
+      for (auto* d : {&a, &b, &c}) ASSERT_TRUE((*w)->Add(*d).ok());
       ASSERT_TRUE((*w)->Commit().ok());
     }
     OpenTools(limits_);

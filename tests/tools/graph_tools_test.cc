@@ -15,8 +15,10 @@ class GraphToolsTest : public ToolsFixture {
  protected:
   void SetUp() override {
     ToolsFixture::SetUp();
-    Put("cmdbench/graph_nodes_Player/Player.csv", "wikidata_id:ID(Player),name,height\nP1,Dennis Rodman,201\nP2,Tall Guy,220\n");
-    Put("cmdbench/graph_nodes_Team/Team.csv", "wikidata_id:ID(Team),name,inception\nT1,Detroit Pistons,1941\n");
+    Put("cmdbench/graph_nodes_Player/Player.csv",
+        "wikidata_id:ID(Player),name,height\nP1,Dennis Rodman,201\nP2,Tall Guy,220\n");
+    Put("cmdbench/graph_nodes_Team/Team.csv",
+        "wikidata_id:ID(Team),name,inception\nT1,Detroit Pistons,1941\n");
     Put("cmdbench/graph_relation_playsFor/relation_playsFor.csv",
         ":START_ID(Player),:END_ID(Team),sport_number\nP1,T1,10\nP2,T1,5\n");
     BuildCatalog();
@@ -57,8 +59,9 @@ TEST_F(GraphToolsTest, FindNeighborsAndQueryNameTheNodesAndEdgesTheyUsed) {
   for (const auto& a : trace->back()["accessed"]) accessed.insert(a.get<std::string>());
   EXPECT_TRUE(accessed.count("cmdbench/graph_relation_playsFor")) << n.dump();
 
-  Json q = Call("graph_query", {{"cypher", "MATCH (p:Player)-[r:playsFor]->(t:Team {name: 'Detroit Pistons'}) "
-                                           "WHERE toFloat(p.height) > 210 RETURN p.name AS name"}});
+  Json q = Call("graph_query", {{"cypher",
+                                 "MATCH (p:Player)-[r:playsFor]->(t:Team {name: 'Detroit Pistons'}) "
+                                 "WHERE toFloat(p.height) > 210 RETURN p.name AS name"}});
   ASSERT_FALSE(q.contains("error")) << q.dump();
   ASSERT_EQ(q["rows"].size(), 1u) << q.dump();
   EXPECT_EQ(q["rows"][0][0], "Tall Guy");
@@ -78,8 +81,9 @@ TEST_F(GraphToolsTest, GraphToolsRecordWhatTheyReturnedAndRead) {
       for (const auto& a : trace->back()[key]) out.insert(a.get<std::string>());
     return out;
   };
-  Json q = Call("graph_query", {{"cypher", "MATCH (p:Player)-[r:playsFor]->(t:Team) WHERE p.name = 'Tall Guy' "
-                                           "RETURN t.name"}});
+  Json q = Call("graph_query", {{"cypher",
+                                 "MATCH (p:Player)-[r:playsFor]->(t:Team) WHERE p.name = 'Tall Guy' "
+                                 "RETURN t.name"}});
   ASSERT_FALSE(q.contains("error")) << q.dump();
   std::set<std::string> used = {"cmdbench/graph_nodes_Player", "cmdbench/graph_nodes_Team",
                                 "cmdbench/graph_relation_playsFor"};
@@ -89,7 +93,8 @@ TEST_F(GraphToolsTest, GraphToolsRecordWhatTheyReturnedAndRead) {
   Json n = Call("graph_neighbors", {{"node", "Player:P1"}});
   ASSERT_FALSE(n.contains("error")) << n.dump();
   ASSERT_EQ(n["count"], 1) << n.dump();
-  EXPECT_EQ(last("returned"), (std::set<std::string>{"cmdbench/graph_nodes_Team", "cmdbench/graph_relation_playsFor"}));
+  EXPECT_EQ(last("returned"),
+            (std::set<std::string>{"cmdbench/graph_nodes_Team", "cmdbench/graph_relation_playsFor"}));
   EXPECT_EQ(last("accessed"), (std::set<std::string>{"cmdbench/graph_relation_playsFor"}));
 
   // A node of another label and no edge: nothing returned, nothing read.

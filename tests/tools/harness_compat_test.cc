@@ -39,8 +39,7 @@ TEST_F(HarnessCompatPython, FilesListsNoHiddenOverflowFile) {
 // Item 2: `truncated` is the limit (more exist), `output_capped` the cap; `count` what is shown, `total`
 // what exists (null when the limit left it unknown).
 TEST_F(HarnessCompat, CountsSayWhatIsShownAndWhatExists) {
-  for (int i = 0; i < 3; ++i)
-    Put("datagov/many/files/part-" + std::to_string(i) + ".csv", "a\n1\n");
+  for (int i = 0; i < 3; ++i) Put("datagov/many/files/part-" + std::to_string(i) + ".csv", "a\n1\n");
   Json r = Call("list_files", {{"dataset_ids", {"many"}}, {"limit", 3}});
   ASSERT_EQ(Code(r), "") << r.dump();
   EXPECT_EQ(r["truncated"], false);  // exactly `limit` files and nothing left out

@@ -54,12 +54,20 @@ TEST_F(ModelViewTools, CompactKeywordHitsFitFifteenInTheHeadWhateverTheirWidth) 
   // Twenty hits with long ids, titles and column names: the tiers shrink until 15 fit 2,500 characters.
   Json hits = Json::array();
   for (int i = 0; i < 20; ++i) {
-    std::string id = "datagov/a-very-long-dataset-identifier-for-the-parks-inventory-of-district-" + std::to_string(10 + i);
+    std::string id = "datagov/a-very-long-dataset-identifier-for-the-parks-inventory-of-district-" +
+                     std::to_string(10 + i);
     Json cols = Json::array();
     for (int c = 0; c < 12; ++c) cols.push_back("An Unusually Long Column Name Number " + std::to_string(c));
-    hits.push_back({{"id", id}, {"title", std::string(150, 'T')}, {"description", std::string(300, 'd')},
-                    {"columns", cols}, {"columns_total", 40}, {"rows", 1234}, {"rows_exact", true},
-                    {"years", "2001-2020"}, {"score", 12.3456}, {"matched", {{"title", {"parks"}}}}});
+    hits.push_back({{"id", id},
+                    {"title", std::string(150, 'T')},
+                    {"description", std::string(300, 'd')},
+                    {"columns", cols},
+                    {"columns_total", 40},
+                    {"rows", 1234},
+                    {"rows_exact", true},
+                    {"years", "2001-2020"},
+                    {"score", 12.3456},
+                    {"matched", {{"title", {"parks"}}}}});
   }
   Json full = {{"results", hits}, {"count", 20}, {"total_matches", 99}, {"truncated", true}};
   Json compact = CompactView("search_keyword", full);
@@ -79,7 +87,8 @@ TEST_F(ModelViewTools, CompactKeywordHitsFitFifteenInTheHeadWhateverTheirWidth) 
 
 TEST_F(ModelViewTools, InspectFileShowsATextPageAndAWorkbooksSheets) {
   std::string page;
-  for (int i = 0; i < 12; ++i) page += "Line " + std::to_string(i) + " of a page about Austin, Texas, the capital.\n";
+  for (int i = 0; i < 12; ++i)
+    page += "Line " + std::to_string(i) + " of a page about Austin, Texas, the capital.\n";
   ASSERT_GT(page.size(), 500u);
   Put("wikipedia/Austin,_Texas/content.txt", page);
   Json r = Call("inspect_file", {{"dataset_id", "Austin,_Texas"}, {"file_path", "content.txt"}});
@@ -99,15 +108,20 @@ TEST_F(ModelViewTools, InspectFileShowsATextPageAndAWorkbooksSheets) {
   std::string book = ingest::testing::MakeZip({
       {"xl/media/image1.png", noise},
       {"[Content_Types].xml",
-       "<Types><Override ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>"
+       "<Types><Override "
+       "ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>"
        "</Types>"},
-      {"xl/workbook.xml", "<workbook><sheets><sheet name=\"Stations\" sheetId=\"1\" r:id=\"rId1\"/></sheets></workbook>"},
+      {"xl/workbook.xml",
+       "<workbook><sheets><sheet name=\"Stations\" sheetId=\"1\" r:id=\"rId1\"/></sheets></workbook>"},
       {"xl/_rels/workbook.xml.rels",
-       "<Relationships><Relationship Id=\"rId1\" Type=\"worksheet\" Target=\"worksheets/sheet1.xml\"/></Relationships>"},
+       "<Relationships><Relationship Id=\"rId1\" Type=\"worksheet\" "
+       "Target=\"worksheets/sheet1.xml\"/></Relationships>"},
       {"xl/sharedStrings.xml", "<sst><si><t>station</t></si><si><t>ph</t></si><si><t>A</t></si></sst>"},
       {"xl/worksheets/sheet1.xml",
-       "<worksheet><sheetData><row r=\"1\"><c r=\"A1\" t=\"s\"><v>0</v></c><c r=\"B1\" t=\"s\"><v>1</v></c></row>"
-       "<row r=\"2\"><c r=\"A2\" t=\"s\"><v>2</v></c><c r=\"B2\"><v>7.1</v></c></row></sheetData></worksheet>"},
+       "<worksheet><sheetData><row r=\"1\"><c r=\"A1\" t=\"s\"><v>0</v></c><c r=\"B1\" "
+       "t=\"s\"><v>1</v></c></row>"
+       "<row r=\"2\"><c r=\"A2\" t=\"s\"><v>2</v></c><c "
+       "r=\"B2\"><v>7.1</v></c></row></sheetData></worksheet>"},
   });
   ASSERT_GT(book.size(), 64u * 1024);
   Put("datagov/austin-water/files/stations.xlsx", book);
@@ -129,11 +143,13 @@ TEST_F(ModelViewTools, ReferenceHarnessArgumentsAreAcceptedAsItAcceptsThem) {
   EXPECT_EQ(Code(Call("search", {{"prefixes", {"austin"}}, {"limit", 500}})), "");
   EXPECT_EQ(Code(Call("search_keyword", {{"keywords", {"austin"}}, {"limit", 1000}})), "");
   EXPECT_EQ(Code(Call("list_files", {{"dataset_ids", {"austin-water"}}, {"limit", 5000}})), "");
-  Json five = Call("inspect_file", {{"dataset_id", "datagov/apd-searches-by-type"}, {"file_path", "files/rows.txt"},
-                                    {"max_lines", 0}});
+  Json five = Call(
+      "inspect_file",
+      {{"dataset_id", "datagov/apd-searches-by-type"}, {"file_path", "files/rows.txt"}, {"max_lines", 0}});
   ASSERT_EQ(Code(five), "") << five.dump();
   EXPECT_EQ(five["line_preview"].size(), 5u);
-  EXPECT_EQ(Code(Call("inspect_file", {{"dataset_id", "datagov/apd-searches-by-type"}, {"file_path", "files/rows.txt"},
+  EXPECT_EQ(Code(Call("inspect_file", {{"dataset_id", "datagov/apd-searches-by-type"},
+                                       {"file_path", "files/rows.txt"},
                                        {"max_lines", -1}})),
             "invalid_argument");
 }
@@ -154,7 +170,8 @@ TEST_F(ModelViewTools, AFolderInsideADatasetIsFoundListedAndRead) {
   Json inspected = Call("inspect_file", {{"dataset_id", "austin-water/files"}, {"file_path", "data.csv"}});
   ASSERT_EQ(Code(inspected), "") << inspected.dump();
   EXPECT_EQ(inspected["header_columns"], (Json{"station", "ph"}));
-  Json got = Call("download", {{"files", {{{"dataset_id", "austin-water/files"}, {"file_path", "data.csv"}}}}});
+  Json got =
+      Call("download", {{"files", {{{"dataset_id", "austin-water/files"}, {"file_path", "data.csv"}}}}});
   ASSERT_EQ(Code(got), "") << got.dump();
   EXPECT_EQ(got["downloaded"][0]["relative_path"], "datagov/austin-water/files/data.csv");
   // Still nothing outside the dataset can be named.
@@ -171,10 +188,12 @@ TEST_F(ModelViewPython, TracebackKeyAndTheLastPrintedLineSurvivesEveryCap) {
   EXPECT_FALSE(ok.contains("traceback"));
   // 200 KB of output, the answer last: kept by the runner's cap, the tools' 20,000-character cap, and the
   // compact view's order under the paper's cut (the last 1,000 characters).
-  Json big = Call("execute_code", {{"code", "for i in range(20000): print('row', i)\nprint('ANSWER 42')"}, {"view", "compact"}});
+  Json big = Call("execute_code", {{"code", "for i in range(20000): print('row', i)\nprint('ANSWER 42')"},
+                                   {"view", "compact"}});
   ASSERT_EQ(big["success"], true) << DumpJson(big).substr(0, 2000);
   std::string text = DumpJson(big);
-  EXPECT_NE(text.substr(text.size() - 1000).find("ANSWER 42"), std::string::npos) << text.substr(text.size() - 1000);
+  EXPECT_NE(text.substr(text.size() - 1000).find("ANSWER 42"), std::string::npos)
+      << text.substr(text.size() - 1000);
 }
 
 }  // namespace

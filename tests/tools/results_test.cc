@@ -10,8 +10,7 @@ using ResultsTest = ToolsFixture;
 
 std::vector<std::string> Qualified(const std::vector<ResultDataset>& v) {
   std::vector<std::string> out;
-  for (const auto& d : v)
-    out.push_back(d.Qualified());
+  for (const auto& d : v) out.push_back(d.Qualified());
   return out;
 }
 
@@ -32,14 +31,16 @@ TEST_F(ResultsTest, SearchHitsInBothViews) {
 }
 
 TEST_F(ResultsTest, DownloadedFiles) {
-  Json r = Call("download", {{"files", {{{"dataset_id", "datagov/austin-water"}, {"file_path", "files/data.csv"}}}}});
+  Json r = Call("download",
+                {{"files", {{{"dataset_id", "datagov/austin-water"}, {"file_path", "files/data.csv"}}}}});
   ASSERT_EQ(Code(r), "") << r.dump();
   auto files = DownloadedFiles(r);
   ASSERT_TRUE(files.has_value());
   ASSERT_EQ(files->size(), 1u);
   EXPECT_EQ((*files)[0].dataset.Qualified(), "datagov/austin-water");
   EXPECT_EQ((*files)[0].local_path, r["downloaded"][0]["local_path"]);
-  EXPECT_FALSE(DownloadedFiles(Call("download", {{"files", {{{"dataset_id", "nonesuch"}, {"file_path", "x"}}}}})));
+  EXPECT_FALSE(
+      DownloadedFiles(Call("download", {{"files", {{{"dataset_id", "nonesuch"}, {"file_path", "x"}}}}})));
   EXPECT_FALSE(DownloadedFiles(Json::array()));
 }
 

@@ -23,8 +23,7 @@ TEST(S3Download, StreamsOnceAndLinksIntoEverySandbox) {
   so.secret_key = ::lakeqa::testing::S3TestServer::kSecretKey;
   auto store = std::make_unique<lake::S3Store>("lake", "", so);
   std::string body;
-  for (int i = 0; i < 2000; ++i)
-    body += std::to_string(i) + ",row " + std::to_string(i * 7) + "\n";
+  for (int i = 0; i < 2000; ++i) body += std::to_string(i) + ",row " + std::to_string(i * 7) + "\n";
   ASSERT_TRUE(store->Write("datagov/big/files/rows.txt", "id,text\n" + body).ok());
   std::string root = *MakeTempDir("lakeqa-tools-s3-");
   ::chmod(root.c_str(), 0755);

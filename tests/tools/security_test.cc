@@ -156,7 +156,9 @@ TEST_F(SecurityTest, LakeLinksOutOfTheRootAreNotFollowed) {
   std::string outside = root_ + "/outside";
   ASSERT_TRUE(WriteFileAtomic(outside + "/shadow", "hunter2\n").ok());
   ASSERT_EQ(::symlink(outside.c_str(), (lake_ + "/datagov/etc-link").c_str()), 0);
-  ASSERT_EQ(::symlink((outside + "/shadow").c_str(), (lake_ + "/datagov/austin-water/files/shadow.csv").c_str()), 0);
+  ASSERT_EQ(
+      ::symlink((outside + "/shadow").c_str(), (lake_ + "/datagov/austin-water/files/shadow.csv").c_str()),
+      0);
   Json r = Call("list_files", {{"dataset_ids", {"datagov/etc-link"}}});
   // list_files fails per dataset (the call itself succeeds when every id is unknown).
   EXPECT_EQ(r["by_dataset"]["datagov/etc-link"]["error"]["code"], "not_found") << r.dump();
@@ -213,8 +215,10 @@ TEST_F(SecurityTest, ResultsNeverShowTheHostPath) {
 
 // D_acc for `query` counts what DuckDB really opened, so a glob over two datasets counts both.
 TEST_F(SecurityTest, QueryThroughAGlobCountsEveryDatasetRead) {
-  ASSERT_EQ(Code(Call("download", {{"dataset_id", "datagov/austin-water"}, {"file_path", "files/data.csv"}})), "");
-  ASSERT_EQ(Code(Call("download", {{"dataset_id", "datagov/apd-searches-by-type"}, {"file_path", "files/rows.txt"}})),
+  ASSERT_EQ(Code(Call("download", {{"dataset_id", "datagov/austin-water"}, {"file_path", "files/data.csv"}})),
+            "");
+  ASSERT_EQ(Code(Call("download",
+                      {{"dataset_id", "datagov/apd-searches-by-type"}, {"file_path", "files/rows.txt"}})),
             "");
   Json r = Call("query", {{"sql", "SELECT sum(length(content)) FROM read_text('datagov/*/files/*')"}});
   ASSERT_EQ(Code(r), "") << r.dump();

@@ -12,8 +12,7 @@ namespace {
 
 std::set<std::string> Keys(const Json& object) {
   std::set<std::string> out;
-  for (const auto& [k, v] : object.items())
-    out.insert(k);
+  for (const auto& [k, v] : object.items()) out.insert(k);
   return out;
 }
 
@@ -26,7 +25,8 @@ TEST(ToolSpec, AllowedArgumentsAreTheSchemasProperties) {
     std::set<std::string> expected = properties;
     for (const auto& [alias, property] : spec.aliases) {
       EXPECT_EQ(properties.count(alias), 0u) << alias << " is a property, not an alias";
-      EXPECT_EQ(properties.count(property), 1u) << alias << " stands for " << property << ", not in the schema";
+      EXPECT_EQ(properties.count(property), 1u)
+          << alias << " stands for " << property << ", not in the schema";
       expected.insert(alias);
     }
     EXPECT_EQ(spec.AllowedArgs(), expected);
@@ -80,8 +80,8 @@ TEST(ToolSpec, PaperSchemasAskOnlyForAcceptedArguments) {
     for (const auto& p : Keys(spec.paper->parameters.at("properties")))
       EXPECT_EQ(allowed.count(p), 1u) << "the paper's argument " << p << " is refused";
   }
-  EXPECT_EQ(paper, (std::vector<std::string>{"search", "search_keyword", "list_files", "download", "inspect_file",
-                                             "execute_code", "submit_answer"}));
+  EXPECT_EQ(paper, (std::vector<std::string>{"search", "search_keyword", "list_files", "download",
+                                             "inspect_file", "execute_code", "submit_answer"}));
 }
 
 }  // namespace

@@ -6,10 +6,10 @@
 
 #include "lakeqa/exec/python.h"
 
-#include "lakeqa/common/build_paths.h"
 #include "exec/access_watch.h"
-#include "tools/fixture.h"
+#include "lakeqa/common/build_paths.h"
 #include "support/require_protection.h"
+#include "tools/fixture.h"
 
 namespace lakeqa::tools::testing {
 namespace {
@@ -142,8 +142,11 @@ TEST_F(ToolsTest, DownloadLandsInNamespaceFolderThroughTheSharedCache) {
   struct stat a {
   }, b{};
   ASSERT_EQ(::stat(local.c_str(), &a), 0);
-  ASSERT_EQ(::stat(((*other)->sandbox_dir() + "/" + r2["downloaded"][0]["relative_path"].get<std::string>()).c_str(), &b),
-            0);
+  ASSERT_EQ(
+      ::stat(
+          ((*other)->sandbox_dir() + "/" + r2["downloaded"][0]["relative_path"].get<std::string>()).c_str(),
+          &b),
+      0);
   EXPECT_EQ(a.st_ino, b.st_ino);
   EXPECT_EQ(a.st_mode & 0222, 0u);  // the shared copy is read-only
   Json info = Call("get_sandbox_info", Json::object());
@@ -203,8 +206,7 @@ TEST_F(ToolsTest, OutputCapKeepsTheFullResultInTheSandbox) {
 
 TEST(ShrinkJson, CutsLongestThingsFirstAndFits) {
   Json j = {{"output", std::string(50000, 'a')}, {"rows", Json::array()}, {"ok", true}};
-  for (int i = 0; i < 1000; ++i)
-    j["rows"].push_back(i);
+  for (int i = 0; i < 1000; ++i) j["rows"].push_back(i);
   ASSERT_TRUE(ShrinkJson(j, 3000));
   EXPECT_LE(DumpJson(j).size(), 3000u);
   EXPECT_EQ(j["ok"], true);
@@ -247,27 +249,29 @@ TEST_F(PythonToolsTest, ForgedAccessLogDoesNotCountButGlobAndFilesReadsDo) {
   std::string why;
   if (!exec::CanObserveOpens(&why)) LAKEQA_SKIP_MISSING_PROTECTION("opens cannot be observed here: " + why);
   ASSERT_EQ(Code(Call("download", {{"dataset_id", "austin-water"}, {"file_path", "files/data.csv"}})), "");
-  Json r = Call("execute_code",
-                {{"code",
-                  "import glob, os\n"
-                  "for p in glob.glob('*/*/files/*.csv'): open(p).read()\n"
-                  "os.makedirs('datagov/forged/files', exist_ok=True)\n"
-                  "open('datagov/forged/files/x.csv', 'w').write('a\\n1\\n')\n"
-                  "open('datagov/forged/files/x.csv').read()\n"
-                  "for log in [os.environ.get('LAKEQA_ACCESS_LOG', ''), SANDBOX_DIR + '/.lakeqa/accessed.jsonl']:\n"
-                  "    if log:\n"
-                  "        try:\n"
-                  "            with open(log, 'a') as f:\n"
-                  "                f.write('{\"op\": \"get_object\", \"bucket\": \"b\", \"key\": "
-                  "\"datagov/apd-searches-by-type/files/rows.txt\"}\\n')\n"
-                  "        except OSError:\n"
-                  "            pass  # the sandbox's .lakeqa is read-only: refused is as good as ignored\n"
-                  "print('ok')\n"}});
+  Json r = Call(
+      "execute_code",
+      {{"code",
+        "import glob, os\n"
+        "for p in glob.glob('*/*/files/*.csv'): open(p).read()\n"
+        "os.makedirs('datagov/forged/files', exist_ok=True)\n"
+        "open('datagov/forged/files/x.csv', 'w').write('a\\n1\\n')\n"
+        "open('datagov/forged/files/x.csv').read()\n"
+        "for log in [os.environ.get('LAKEQA_ACCESS_LOG', ''), SANDBOX_DIR + '/.lakeqa/accessed.jsonl']:\n"
+        "    if log:\n"
+        "        try:\n"
+        "            with open(log, 'a') as f:\n"
+        "                f.write('{\"op\": \"get_object\", \"bucket\": \"b\", \"key\": "
+        "\"datagov/apd-searches-by-type/files/rows.txt\"}\\n')\n"
+        "        except OSError:\n"
+        "            pass  # the sandbox's .lakeqa is read-only: refused is as good as ignored\n"
+        "print('ok')\n"}});
   ASSERT_EQ(r["success"], true) << r.dump();
   auto trace = *session_->ReadTrace();
   EXPECT_EQ(trace.back()["accessed"], (Json{"datagov/austin-water"})) << trace.back().dump();
   EXPECT_FALSE(trace.back().contains("accessed_unverified"));
-  ASSERT_EQ(Code(Call("download", {{"dataset_id", "datagov/apd-searches-by-type"}, {"file_path", "files/rows.txt"}})),
+  ASSERT_EQ(Code(Call("download",
+                      {{"dataset_id", "datagov/apd-searches-by-type"}, {"file_path", "files/rows.txt"}})),
             "");
   r = Call("execute_code", {{"code", "for f in FILES:\n    if 'apd' in f: open(f).read()\nprint('ok')\n"}});
   ASSERT_EQ(r["success"], true) << r.dump();

@@ -103,7 +103,9 @@ TEST_F(Api, DatasetPageFilePreviewAndPrefix) {
 TEST_F(Api, SqlConsoleOverTheScratchSandbox) {
   auto r = Call("POST", "/api/sql",
                 {{"files", {{{"dataset_id", "datagov/airports"}, {"file_path", "files/rows.txt"}}}},
-                 {"sql", "SELECT state, COUNT(*) AS n FROM 'datagov/airports/files/rows.txt' GROUP BY state ORDER BY n DESC"}});
+                 {"sql",
+                  "SELECT state, COUNT(*) AS n FROM 'datagov/airports/files/rows.txt' GROUP BY state ORDER "
+                  "BY n DESC"}});
   ASSERT_EQ(r.status, 200) << r.body;
   ASSERT_TRUE(r.json.contains("result")) << r.body;
   EXPECT_EQ(r.json["result"]["rows"][0], Json::array({"GA", 4}));
@@ -217,7 +219,8 @@ TEST_F(Api, LeakageWarningsAndTheirFix) {
   // In this three-dataset lake "airports" and "FAA" are each in one dataset only (rare tokens), so the fix
   // paraphrases them too; "Georgia" is the subject of a Wikipedia page and stays.
   fixed["question"] = "How many airfields does the aviation authority list in the capital city of Georgia?";
-  auto c = Call("POST", fmt::format("/api/tasks/{}/check", v["task"]["id"].get<int64_t>()), {{"task", fixed}});
+  auto c =
+      Call("POST", fmt::format("/api/tasks/{}/check", v["task"]["id"].get<int64_t>()), {{"task", fixed}});
   ASSERT_EQ(c.status, 200) << c.body;
   EXPECT_TRUE(c.json["leakage"].empty()) << c.json["leakage"].dump();
 }
@@ -228,14 +231,19 @@ TEST_F(Api, ExportRefusedNamesNodeAndField) {
   Json v = Create(task);
   auto r = Call("POST", fmt::format("/api/tasks/{}/export", v["task"]["id"].get<int64_t>()), Json::object());
   ASSERT_EQ(r.status, 400) << r.body;
-  EXPECT_NE(r.json["error"]["message"].get<std::string>().find("node 2: the answer is empty"), std::string::npos) << r.body;
+  EXPECT_NE(r.json["error"]["message"].get<std::string>().find("node 2: the answer is empty"),
+            std::string::npos)
+      << r.body;
   bool named = false;
-  for (const Json& f : r.json["findings"]) named |= f["node"] == "2" && f["field"] == "answer" && f["severity"] == "error";
+  for (const Json& f : r.json["findings"])
+    named |= f["node"] == "2" && f["field"] == "answer" && f["severity"] == "error";
   EXPECT_TRUE(named);
 }
 
 TEST_F(Api, ReviewAcceptExportAndVerify) {
-  auto pol = Call("PUT", "/api/policy", {{"policy", {{"min_reviews", 2}, {"require_adjudicator", true}, {"adjudicators", {"carol"}}}}});
+  auto pol =
+      Call("PUT", "/api/policy",
+           {{"policy", {{"min_reviews", 2}, {"require_adjudicator", true}, {"adjudicators", {"carol"}}}}});
   ASSERT_EQ(pol.status, 200) << pol.body;
   Json v = Create();
   int64_t id = v["task"]["id"];
@@ -244,10 +252,16 @@ TEST_F(Api, ReviewAcceptExportAndVerify) {
   Json cur = Call("GET", fmt::format("/api/tasks/{}", id)).json;
   // Reviews are only for tasks in review.
   Json review = {{"task_version", cur["task"]["version"]},
-                 {"nodes", {{{"node", "1"}, {"sound", true}, {"complete", true}}, {{"node", "2"}, {"sound", true}, {"complete", true}}}},
-                 {"chain_valid", true}, {"natural", true}, {"no_leakage", true}, {"verdict", "accept"}};
+                 {"nodes",
+                  {{{"node", "1"}, {"sound", true}, {"complete", true}},
+                   {{"node", "2"}, {"sound", true}, {"complete", true}}}},
+                 {"chain_valid", true},
+                 {"natural", true},
+                 {"no_leakage", true},
+                 {"verdict", "accept"}};
   EXPECT_EQ(Call("POST", fmt::format("/api/tasks/{}/reviews", id), review, "bob").status, 400);
-  auto sent = Call("POST", fmt::format("/api/tasks/{}/status", id), {{"to", "in_review"}, {"base_version", cur["task"]["version"]}});
+  auto sent = Call("POST", fmt::format("/api/tasks/{}/status", id),
+                   {{"to", "in_review"}, {"base_version", cur["task"]["version"]}});
   ASSERT_EQ(sent.status, 200) << sent.body;
   EXPECT_EQ(sent.json["task"]["status"], "in_review");
   review["task_version"] = sent.json["task"]["version"];
@@ -256,7 +270,8 @@ TEST_F(Api, ReviewAcceptExportAndVerify) {
   bad["nodes"][1]["sound"] = false;
   auto refused = Call("POST", fmt::format("/api/tasks/{}/reviews", id), bad, "bob");
   ASSERT_EQ(refused.status, 400);
-  EXPECT_NE(refused.json["error"]["message"].get<std::string>().find("node 2 is marked unsound"), std::string::npos);
+  EXPECT_NE(refused.json["error"]["message"].get<std::string>().find("node 2 is marked unsound"),
+            std::string::npos);
   auto r1 = Call("POST", fmt::format("/api/tasks/{}/reviews", id), review, "bob");
   ASSERT_EQ(r1.status, 201) << r1.body;
   EXPECT_EQ(r1.json["task"]["status"], "in_review");
@@ -291,7 +306,8 @@ TEST_F(Api, ReviewAcceptExportAndVerify) {
 TEST_F(Api, StaleReviewIsAConflict) {
   Json v = Create();
   int64_t id = v["task"]["id"];
-  auto sent = Call("POST", fmt::format("/api/tasks/{}/status", id), {{"to", "in_review"}, {"base_version", v["task"]["version"]}});
+  auto sent = Call("POST", fmt::format("/api/tasks/{}/status", id),
+                   {{"to", "in_review"}, {"base_version", v["task"]["version"]}});
   ASSERT_EQ(sent.status, 200) << sent.body;
   int64_t seen = sent.json["task"]["version"];
   // The author changes the task while a reviewer has it open.
@@ -299,8 +315,13 @@ TEST_F(Api, StaleReviewIsAConflict) {
   edited["question"] = "How many airports does the FAA list in Georgia's capital?";
   Save(id, edited, seen, "alice");
   Json review = {{"task_version", seen},
-                 {"nodes", {{{"node", "1"}, {"sound", true}, {"complete", true}}, {{"node", "2"}, {"sound", true}, {"complete", true}}}},
-                 {"chain_valid", true}, {"natural", true}, {"no_leakage", true}, {"verdict", "accept"}};
+                 {"nodes",
+                  {{{"node", "1"}, {"sound", true}, {"complete", true}},
+                   {{"node", "2"}, {"sound", true}, {"complete", true}}}},
+                 {"chain_valid", true},
+                 {"natural", true},
+                 {"no_leakage", true},
+                 {"verdict", "accept"}};
   auto r = Call("POST", fmt::format("/api/tasks/{}/reviews", id), review, "bob");
   ASSERT_EQ(r.status, 409) << r.body;
   EXPECT_EQ(r.json["error"]["code"], "conflict");
@@ -356,7 +377,8 @@ TEST_F(Api, AssetsAndUnknownRoutes) {
   ASSERT_EQ(page.status, 200);
   EXPECT_NE(page.body.find("importmap"), std::string::npos);
   std::string csp;
-  for (const auto& [k, v] : page.headers) if (k == "Content-Security-Policy") csp = v;
+  for (const auto& [k, v] : page.headers)
+    if (k == "Content-Security-Policy") csp = v;
   EXPECT_NE(csp.find("'sha256-"), std::string::npos) << csp;
   r.path = "/ui/app.js";
   EXPECT_EQ(wb_->Handle(r).content_type, "text/javascript; charset=utf-8");
@@ -386,9 +408,10 @@ TEST_F(Api, DraftQuestionThroughTheModel) {
     return lakeqa::testing::JsonReply(200, {{"id", "c1"},
                                             {"object", "chat.completion"},
                                             {"model", "gpt-5-mini"},
-                                            {"choices", {{{"index", 0},
-                                                          {"message", {{"role", "assistant"}, {"content", text}}},
-                                                          {"finish_reason", "stop"}}}},
+                                            {"choices",
+                                             {{{"index", 0},
+                                               {"message", {{"role", "assistant"}, {"content", text}}},
+                                               {"finish_reason", "stop"}}}},
                                             {"usage", {{"prompt_tokens", 120}, {"completion_tokens", 9}}}});
   });
   WorkbenchOptions o = Options();
@@ -425,18 +448,42 @@ TEST_F(Api, RunsListRowsAndOneTrace) {
   ASSERT_TRUE(WriteFileAtomic(run + "/run.json", R"({"agent": "llm", "model": "openai:gpt-5-mini"})").ok());
   ASSERT_TRUE(WriteFileAtomic(run + "/predictions.jsonl",
                               "{\"task_id\": \"T1\", \"answer\": \"[3]\", \"status\": \"ok\"}\n"
-                              "{\"task_id\": \"T2\", \"answer\": null, \"status\": \"timeout\"}\n").ok());
-  Json report = {{"format", "lakeqa-report/1"}, {"tasks", 2}, {"em", 0.5}, {"dacc_f1", 0.75}, {"dret_f1", 0.5},
-                 {"runtime_s", 12.5}, {"cost_usd", nullptr},
+                              "{\"task_id\": \"T2\", \"answer\": null, \"status\": \"timeout\"}\n")
+                  .ok());
+  Json report = {{"format", "lakeqa-report/1"},
+                 {"tasks", 2},
+                 {"em", 0.5},
+                 {"dacc_f1", 0.75},
+                 {"dret_f1", 0.5},
+                 {"runtime_s", 12.5},
+                 {"cost_usd", nullptr},
                  {"funnel", {{"correct", 1}, {"search_missing", 1}}},
-                 {"per_task", {{{"task_id", "T1"}, {"question", "q1"}, {"gold", "3"}, {"answer", "[3]"}, {"status", "ok"},
-                                {"em", true}, {"hops", 2}, {"funnel", "correct"}, {"gold_datasets", {"datagov/airports"}}},
-                               {{"task_id", "T2"}, {"question", "q2"}, {"gold", "x"}, {"answer", nullptr}, {"status", "timeout"},
-                                {"em", false}, {"hops", 1}, {"funnel", "search_missing"}, {"gold_datasets", {"wikipedia/Georgia"}}}}}};
+                 {"per_task",
+                  {{{"task_id", "T1"},
+                    {"question", "q1"},
+                    {"gold", "3"},
+                    {"answer", "[3]"},
+                    {"status", "ok"},
+                    {"em", true},
+                    {"hops", 2},
+                    {"funnel", "correct"},
+                    {"gold_datasets", {"datagov/airports"}}},
+                   {{"task_id", "T2"},
+                    {"question", "q2"},
+                    {"gold", "x"},
+                    {"answer", nullptr},
+                    {"status", "timeout"},
+                    {"em", false},
+                    {"hops", 1},
+                    {"funnel", "search_missing"},
+                    {"gold_datasets", {"wikipedia/Georgia"}}}}}};
   ASSERT_TRUE(WriteFileAtomic(run + "/report.json", report.dump()).ok());
-  ASSERT_TRUE(WriteFileAtomic(run + "/traces/T1.jsonl",
-                              R"({"turn": 1, "tool": "search_keyword", "arguments": {"keywords": ["airports"]}, "status": "ok", "content": "Let me search.", "usage": {"input_tokens": 900, "output_tokens": 20}, "cost_usd": 0.001, "result": "{\"results\": [{\"id\": \"datagov/airports\"}]}", "returned": ["datagov/airports"]})"
-                              "\nnot json\n").ok());
+  ASSERT_TRUE(
+      WriteFileAtomic(
+          run + "/traces/T1.jsonl",
+          R"({"turn": 1, "tool": "search_keyword", "arguments": {"keywords": ["airports"]}, "status": "ok", "content": "Let me search.", "usage": {"input_tokens": 900, "output_tokens": 20}, "cost_usd": 0.001, "result": "{\"results\": [{\"id\": \"datagov/airports\"}]}", "returned": ["datagov/airports"]})"
+          "\nnot json\n")
+          .ok());
   WorkbenchOptions o = Options();
   o.runs = {root_ + "/runs"};
   Open(o);
@@ -634,8 +681,7 @@ TEST_F(ApiMore, SuggestFindsGraphNodeFiles) {
   }
   // Excluding the dataset leaves it out.
   auto ex = Call("GET", "/api/suggest?value=Donyell Marshall&exclude=cmdbench/graph_nodes_Player");
-  for (const Json& x : ex.json["hits"])
-    EXPECT_NE(x["id"], "cmdbench/graph_nodes_Player");
+  for (const Json& x : ex.json["hits"]) EXPECT_NE(x["id"], "cmdbench/graph_nodes_Player");
 }
 
 // An author's review is recorded and shown, but never counts toward the policy; the page's one version

@@ -12,7 +12,8 @@
 namespace lakeqa::workbench {
 namespace {
 
-ProjectNode N(std::string key, std::string source, std::string fact, std::string sub, Json answer, int hop = 0) {
+ProjectNode N(std::string key, std::string source, std::string fact, std::string sub, Json answer,
+              int hop = 0) {
   ProjectNode n;
   n.key = std::move(key);
   n.source = std::move(source);
@@ -28,9 +29,12 @@ ProjectTask Chain() {
   t.question_id = "WB1";
   t.question = "How many airports are in the capital of Georgia?";
   t.answer = "3";
-  t.nodes = {N("1", "wikipedia/Georgia/content.txt", "answer = 'Atlanta'", "What is the capital of Georgia?", "Atlanta"),
-             N("2", "datagov/airports/files/rows.txt", "import pandas as pd\nanswer = str((pd.read_csv(local_path)['city'] == '<node_1 answer>').sum())",
-               "How many airports are in <node_1 answer>?", "3")};
+  t.nodes = {
+      N("1", "wikipedia/Georgia/content.txt", "answer = 'Atlanta'", "What is the capital of Georgia?",
+        "Atlanta"),
+      N("2", "datagov/airports/files/rows.txt",
+        "import pandas as pd\nanswer = str((pd.read_csv(local_path)['city'] == '<node_1 answer>').sum())",
+        "How many airports are in <node_1 answer>?", "3")};
   return t;
 }
 
@@ -51,7 +55,8 @@ TEST(Structure, ParallelFactsJoinedByAThirdNode) {
   ProjectTask t = Chain();
   t.nodes[1].fact = "answer = '3'";
   t.nodes[1].subquestion = "How many airports are in Atlanta?";
-  t.nodes.push_back(N("3", "datagov/airports/files/rows.txt", "answer = '3'", "Which is larger, <node_1 answer> or <node_2 answer>?", "3"));
+  t.nodes.push_back(N("3", "datagov/airports/files/rows.txt", "answer = '3'",
+                      "Which is larger, <node_1 answer> or <node_2 answer>?", "3"));
   Structure s = AnalyzeStructure(t);
   // Nodes 1 and 2 use nothing: one hop of two nodes; node 3 uses both.
   EXPECT_EQ(s.k, 2);
@@ -87,11 +92,13 @@ TEST(Export, LakeQaJsonFillsPlaceholdersInCodeOnly) {
   Json j = ToLakeQaJson(Chain());
   std::vector<std::string> keys;
   for (auto& [k, v] : j.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"question_id", "question", "answer", "nodes", "datasets_used", "reasoning_hops"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"question_id", "question", "answer", "nodes", "datasets_used",
+                                            "reasoning_hops"}));
   const Json& n2 = j["nodes"]["2"];
   EXPECT_NE(n2["fact"].get<std::string>().find("== 'Atlanta'"), std::string::npos);
   EXPECT_EQ(n2["subquestion"], "How many airports are in <node_1 answer>?");
-  EXPECT_EQ(j["datasets_used"], Json::array({"wikipedia/Georgia/content.txt", "datagov/airports/files/rows.txt"}));
+  EXPECT_EQ(j["datasets_used"],
+            Json::array({"wikipedia/Georgia/content.txt", "datagov/airports/files/rows.txt"}));
   ASSERT_EQ(j["reasoning_hops"].size(), 2u);
   EXPECT_EQ(j["reasoning_hops"][1]["node_ids"], Json::array({2}));
   EXPECT_EQ(j["reasoning_hops"][1]["answer"], "3");
@@ -139,8 +146,8 @@ TEST(Export, RealLakeQaTasksRoundTrip) {
     ASSERT_EQ(back->nodes.size(), task.nodes.size()) << task.file;
     for (size_t i = 0; i < task.nodes.size(); ++i) {
       const eval::Node &a = back->nodes[i], &b = task.nodes[i];
-      EXPECT_TRUE(a.id == b.id && a.source == b.source && a.fact == b.fact && a.subquestion == b.subquestion &&
-                  a.answer == b.answer)
+      EXPECT_TRUE(a.id == b.id && a.source == b.source && a.fact == b.fact &&
+                  a.subquestion == b.subquestion && a.answer == b.answer)
           << task.file << " node " << b.id;
     }
     // A hop with no nodes of its own (it only combines earlier answers; one released task has one) is not
@@ -153,8 +160,8 @@ TEST(Export, RealLakeQaTasksRoundTrip) {
     ASSERT_EQ(back->hops.size(), want.size()) << task.file;
     for (size_t i = 0; i < want.size(); ++i) {
       const eval::Hop &a = back->hops[i], &b = want[i];
-      EXPECT_TRUE((renumbered || a.number == b.number) && a.node_ids == b.node_ids && a.reasoning == b.reasoning &&
-                  a.answer == b.answer)
+      EXPECT_TRUE((renumbered || a.number == b.number) && a.node_ids == b.node_ids &&
+                  a.reasoning == b.reasoning && a.answer == b.answer)
           << task.file << " hop " << b.number;
     }
   }
@@ -169,7 +176,8 @@ TEST(Findings, NameTheNodeAndTheField) {
   ASSERT_TRUE(HasErrors(f));
   auto has = [&](const std::string& node, const std::string& field, const std::string& text) {
     for (const auto& x : f) {
-      if (x.severity == "error" && x.node == node && x.field == field && x.message.find(text) != std::string::npos)
+      if (x.severity == "error" && x.node == node && x.field == field &&
+          x.message.find(text) != std::string::npos)
         return true;
     }
     return false;
@@ -184,25 +192,30 @@ TEST(Findings, SourceMissingFromTheCatalogAndStaleRuns) {
   auto f = CheckTask(t, [](const std::string& p) { return p != "datagov/airports/files/rows.txt"; });
   bool missing = false, unrun = false;
   for (const auto& x : f) {
-    missing |= x.node == "2" && x.field == "source" && x.message.find("not a file of the lake's catalog") != std::string::npos;
-    unrun |= x.severity == "warning" && x.field == "fact" && x.message.find("has not been run") != std::string::npos;
+    missing |= x.node == "2" && x.field == "source" &&
+               x.message.find("not a file of the lake's catalog") != std::string::npos;
+    unrun |= x.severity == "warning" && x.field == "fact" &&
+             x.message.find("has not been run") != std::string::npos;
   }
   EXPECT_TRUE(missing);
   EXPECT_TRUE(unrun);
   // A recorded run of the same code with the same answer: no warning for that node.
-  std::string code = "import pandas as pd\nanswer = str((pd.read_csv(local_path)['city'] == 'Atlanta').sum())";
+  std::string code =
+      "import pandas as pd\nanswer = str((pd.read_csv(local_path)['city'] == 'Atlanta').sum())";
   t.nodes[1].last_run = {{"ok", true}, {"answer", "3"}, {"code_hash", CodeHash(code)}};
   f = CheckTask(t, nullptr);
   for (const auto& x : f) EXPECT_FALSE(x.node == "2" && x.field == "fact") << x.message;
   t.nodes[1].fact += "\n";
   f = CheckTask(t, nullptr);
   bool stale = false;
-  for (const auto& x : f) stale |= x.node == "2" && x.message.find("changed since its last run") != std::string::npos;
+  for (const auto& x : f)
+    stale |= x.node == "2" && x.message.find("changed since its last run") != std::string::npos;
   EXPECT_TRUE(stale);
 }
 
 TEST(Dependencies, CodePlaceholdersOnlyInTheirExactShape) {
-  ProjectNode n = N("3", "a/b/c", "x = a <node_1 answer> b\nif y <node_2 > 3: pass\nz = '<node 4 answer>'", "", Json());
+  ProjectNode n =
+      N("3", "a/b/c", "x = a <node_1 answer> b\nif y <node_2 > 3: pass\nz = '<node 4 answer>'", "", Json());
   EXPECT_EQ(NodeDependencies(n), (std::vector<std::string>{"1", "4"}));
 }
 

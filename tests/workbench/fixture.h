@@ -21,7 +21,8 @@
 namespace lakeqa::workbench::testing {
 
 inline constexpr const char* kGeorgia =
-    "Georgia is a state in the Southeastern United States. The state capital is Atlanta, its most populous city.\n"
+    "Georgia is a state in the Southeastern United States. The state capital is Atlanta, its most populous "
+    "city.\n"
     "Its postal abbreviation is GA.\n";
 
 inline constexpr const char* kAirports =
@@ -112,7 +113,8 @@ class WorkbenchFixture : public ::testing::Test {
         size_t amp = qs.find('&', start);
         std::string kv = qs.substr(start, amp == std::string::npos ? std::string::npos : amp - start);
         size_t eq = kv.find('=');
-        if (!kv.empty()) r.params.emplace_back(kv.substr(0, eq), eq == std::string::npos ? "" : kv.substr(eq + 1));
+        if (!kv.empty())
+          r.params.emplace_back(kv.substr(0, eq), eq == std::string::npos ? "" : kv.substr(eq + 1));
         if (amp == std::string::npos) break;
         start = amp + 1;
       }
@@ -141,12 +143,16 @@ inline Json TwoHopTask() {
           {"nodes",
            {{{"key", "1"},
              {"source", "wikipedia/Georgia/content.txt"},
-             {"fact", "import re\nanswer = re.search(r'The state capital is ([^,]+),', open(local_path).read()).group(1)\n"},
+             {"fact",
+              "import re\nanswer = re.search(r'The state capital is ([^,]+),', "
+              "open(local_path).read()).group(1)\n"},
              {"subquestion", "What is the capital of Georgia?"},
              {"answer", "Atlanta"}},
             {{"key", "2"},
              {"source", "datagov/airports/files/rows.txt"},
-             {"fact", "import pandas as pd\ndf = pd.read_csv(local_path)\nanswer = str(int((df['city'] == '<node_1 answer>').sum()))\n"},
+             {"fact",
+              "import pandas as pd\ndf = pd.read_csv(local_path)\nanswer = str(int((df['city'] == '<node_1 "
+              "answer>').sum()))\n"},
              {"subquestion", "How many airports are in <node_1 answer>?"},
              {"answer", "3"}}}}};
 }

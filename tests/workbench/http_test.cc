@@ -48,7 +48,8 @@ TEST_F(Http, TokenGuardsTheApiNotTheAssets) {
   auto denied = Curl("GET", base_ + "/api/info", "", {"X-Lakeqa-Client: workbench"});
   EXPECT_EQ(denied.status, 401);
   EXPECT_EQ(denied.json["error"]["code"], "unauthenticated");
-  auto ok = Curl("GET", base_ + "/api/info", "", {"X-Lakeqa-Client: workbench", "Authorization: Bearer s3cret"});
+  auto ok =
+      Curl("GET", base_ + "/api/info", "", {"X-Lakeqa-Client: workbench", "Authorization: Bearer s3cret"});
   ASSERT_EQ(ok.status, 200) << ok.body;
   EXPECT_EQ(ok.json["datasets"], 3);
   EXPECT_EQ(Curl("GET", base_ + "/v1/tools").status, 401);

@@ -10,18 +10,21 @@ namespace {
 
 std::vector<LeakSource> Sources() {
   LeakSource wiki{"1", "wikipedia", "Georgia", "Georgia", "content.txt", {}};
-  LeakSource faa{"2", "datagov", "faa-airports-2021", "US Airports and Heliports (FAA)", "files/rows.txt",
+  LeakSource faa{"2",
+                 "datagov",
+                 "faa-airports-2021",
+                 "US Airports and Heliports (FAA)",
+                 "files/rows.txt",
                  {"name", "city", "state", "heliport_code"}};
   return {wiki, faa};
 }
 
-std::vector<LeakAnswer> Answers() {
-  return {{"1", "Atlanta"}, {"", "3"}};
-}
+std::vector<LeakAnswer> Answers() { return {{"1", "Atlanta"}, {"", "3"}}; }
 
 // Document frequencies of a tiny index: "heliport" is only in the FAA table.
 std::optional<uint64_t> Df(const std::string& w) {
-  static const std::map<std::string, uint64_t> df = {{"heliport", 1}, {"airports", 7}, {"georgia", 12}, {"capital", 40}};
+  static const std::map<std::string, uint64_t> df = {
+      {"heliport", 1}, {"airports", 7}, {"georgia", 12}, {"capital", 40}};
   auto it = df.find(w);
   return it == df.end() ? std::optional<uint64_t>(50) : it->second;
 }
@@ -35,7 +38,8 @@ std::vector<std::string> Kinds(const std::vector<LeakFlag>& flags) {
 TEST(Leakage, NaturalQuestionIsClean) {
   LeakOptions o;
   o.total_datasets = 100;
-  auto flags = CheckLeakage("How many airports are there in the capital city of Georgia?", Sources(), Answers(), Df, o);
+  auto flags = CheckLeakage("How many airports are there in the capital city of Georgia?", Sources(),
+                            Answers(), Df, o);
   EXPECT_TRUE(flags.empty()) << flags[0].message;
 }
 
@@ -43,7 +47,8 @@ TEST(Leakage, EachKindIsFlagged) {
   LeakOptions o;
   o.total_datasets = 100;
   auto flags = CheckLeakage(
-      "Per faa-airports-2021 (rows.txt), how many US Airports and Heliports are in Atlanta, by heliport code?",
+      "Per faa-airports-2021 (rows.txt), how many US Airports and Heliports are in Atlanta, by heliport "
+      "code?",
       Sources(), Answers(), Df, o);
   auto k = Kinds(flags);
   auto has = [&](const std::string& s) { return std::find(k.begin(), k.end(), s) != k.end(); };
@@ -62,7 +67,8 @@ TEST(Leakage, EachKindIsFlagged) {
 
 TEST(Leakage, WholeTitleAndFinalAnswer) {
   LeakOptions o;
-  auto flags = CheckLeakage("Which US Airports and Heliports (FAA) entry is 3?", Sources(), Answers(), nullptr, o);
+  auto flags =
+      CheckLeakage("Which US Airports and Heliports (FAA) entry is 3?", Sources(), Answers(), nullptr, o);
   auto k = Kinds(flags);
   EXPECT_NE(std::find(k.begin(), k.end(), "title:US Airports and Heliports (FAA)"), k.end());
   // A one-character answer matches too much text to be a finding.
@@ -78,8 +84,9 @@ TEST(Leakage, WikipediaTitlesAreTheSubject) {
 
 TEST(Leakage, UnknownFrequencyIsNotGuessed) {
   LeakOptions o;
-  auto flags = CheckLeakage("How many heliport codes are there?", Sources(), {},
-                            [](const std::string&) { return std::optional<uint64_t>(); }, o);
+  auto flags = CheckLeakage(
+      "How many heliport codes are there?", Sources(), {},
+      [](const std::string&) { return std::optional<uint64_t>(); }, o);
   EXPECT_TRUE(flags.empty());
 }
 

@@ -173,7 +173,8 @@ TEST_F(ProjectTest, NotAProjectFileIsAClearError) {
 TEST(ProjectJson, WrongTypesAreNamed) {
   auto t = ProjectTask::FromJson({{"nodes", {{{"key", "1"}, {"fact", 5}}}}});
   ASSERT_FALSE(t.ok());
-  EXPECT_NE(t.status().message().find("node 1: \"fact\" must be a string"), std::string::npos) << t.status().message();
+  EXPECT_NE(t.status().message().find("node 1: \"fact\" must be a string"), std::string::npos)
+      << t.status().message();
   auto dup = ProjectTask::FromJson({{"nodes", {{{"key", "1"}}, {{"key", "1"}}}}});
   ASSERT_FALSE(dup.ok());
   EXPECT_NE(dup.status().message().find("used twice"), std::string::npos);

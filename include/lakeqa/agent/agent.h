@@ -77,7 +77,7 @@ struct LoopConfig {
   int forced_turns = 5;          // the last N turns require a tool call (the reference harness's rule)
   int max_output_tokens = 8192;  // per model call
   double temperature = 0;
-  size_t result_chars = 4000;            // tool results longer than this are cut (head 2500 + tail 1000)
+  size_t result_chars = 4000;  // tool results longer than this are cut (head 2500 + tail 1000)
   // Tool results shown in the compact view (tools/model_view.h) unless the model passes "view" itself;
   // false: the full JSON, as HTTP and MCP clients get it by default.
   bool compact_results = true;

@@ -4,7 +4,8 @@
 //              questions may come from several files of any kind (a doc file's questions need doc, ...)
 //   table      the text index's ranking of datasets (eval::RunDiscovery) → P@1, R@k, R-precision (Table 4)
 //   doc        the text index restricted to doc-source datasets, gold = the pages of the gold paragraphs
-//   paragraph  the paragraph index (<index>/paragraphs/, index/paragraphs.h): scope gold-pages = BM25 over the
+//   paragraph  the paragraph index (<index>/paragraphs/, index/paragraphs.h): scope gold-pages = BM25 over
+//   the
 //              gold pages' paragraphs (as CMDBench's BM25 baseline: its candidates are the gold documents'
 //              paragraphs), scope all = every paragraph of the lake; gold = "<page>#<paragraph id>" (Table 6)
 //   graph      the gold node/edge sets are the identities the provenance Cypher matches (graph_query);
@@ -23,15 +24,16 @@
 namespace lakeqa::agent {
 
 struct CmdbenchEvalOptions {
-  std::string task;       // source|table|doc|paragraph|graph
-  // The CMDBench question file; source also takes several files, of any kind (eval::LoadCmdbenchRoutingQuestions:
-  // a doc, graph or table file's questions are labelled with that modality).
+  std::string task;  // source|table|doc|paragraph|graph
+  // The CMDBench question file; source also takes several files, of any kind
+  // (eval::LoadCmdbenchRoutingQuestions: a doc, graph or table file's questions are labelled with that
+  // modality).
   std::vector<std::string> questions;
   std::string index_dir;
   std::string paragraph_scope = "gold-pages";  // paragraph: gold-pages|all
-  RouterOptions router;         // source
-  std::string graph_method = "lexical";  // lexical|llm
-  eval::JudgeSpec model;                 // graph --graph-method llm
+  RouterOptions router;                        // source
+  std::string graph_method = "lexical";        // lexical|llm
+  eval::JudgeSpec model;                       // graph --graph-method llm
   size_t k = 10;
   std::string ns = "cmdbench";  // table: the namespace of the WikiSQL tables
 };

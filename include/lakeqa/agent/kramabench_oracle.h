@@ -18,11 +18,11 @@
 namespace lakeqa::agent {
 
 struct KramaBenchOracleOptions {
-  std::string checkout;   // the KramaBench checkout holding solutions/<domain>/
-  std::string lake_root;  // a local lake built with --source kramabench:<checkout>
-  std::string ns_prefix;  // the build's --namespace ("" = kramabench)
+  std::string checkout;        // the KramaBench checkout holding solutions/<domain>/
+  std::string lake_root;       // a local lake built with --source kramabench:<checkout>
+  std::string ns_prefix;       // the build's --namespace ("" = kramabench)
   exec::PythonOptions python;  // limits (wall time per solution, memory, ...)
-  std::string work_dir;   // where per-task sandboxes are made ("" = a temporary folder, removed after)
+  std::string work_dir;        // where per-task sandboxes are made ("" = a temporary folder, removed after)
 };
 
 // Statuses, in the order a task can fail: no_solution (no .py for the task), no_lake_files (the domain's
@@ -36,7 +36,8 @@ struct KramaBenchOracleOptions {
 // Returns {"tasks": [{task_id, domain, answer_type, status, reason?, answer?, gold, metrics?, score?,
 // main_metric?, gold_in_output?, missing_sources?, elapsed_ms}], "counts": {status: n},
 // "leaderboard": KramaBenchTable JSON over the scored tasks}. `on_task` (optional) sees each result.
-Result<Json> RunKramaBenchSolutions(const std::vector<eval::Task>& tasks, const KramaBenchOracleOptions& options,
+Result<Json> RunKramaBenchSolutions(const std::vector<eval::Task>& tasks,
+                                    const KramaBenchOracleOptions& options,
                                     const std::function<void(const Json&)>& on_task = {});
 
 }  // namespace lakeqa::agent

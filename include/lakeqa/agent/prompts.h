@@ -30,7 +30,8 @@ struct PromptContext {
 Result<std::string> ProfilePrompt(std::string_view profile, const PromptContext& context);
 // "lakeqa" when every task is a LakeQA task, else "lake".
 std::string DefaultProfile(const std::vector<eval::Task>& tasks);
-// The format the "lake" profile states the answer format of: the tasks' own when they share one, else LakeQA's.
+// The format the "lake" profile states the answer format of: the tasks' own when they share one, else
+// LakeQA's.
 eval::TaskFormat CommonFormat(const std::vector<eval::Task>& tasks);
 std::string FirstUserMessage(const std::string& question);
 // search, search_keyword, list_files, download, inspect_file, execute_code, submit_answer.

@@ -50,18 +50,19 @@ inline constexpr double kDefaultEmbeddingMargin = 0.175;
 inline constexpr size_t kHttpSummaryBytes = 16384;
 
 struct RouterOptions {
-  std::string kind = "lexical";  // select-doc|select-table|select-graph|select-all|random|lexical|embedding|llm
+  std::string kind =
+      "lexical";  // select-doc|select-table|select-graph|select-all|random|lexical|embedding|llm
   uint64_t seed = 0;
   std::string index_dir;
-  std::string level = "enhanced";                // basic|enhanced: the index's summaries
-  std::map<std::string, std::string> given;      // summaries from a file (--summaries): replace the index's
+  std::string level = "enhanced";            // basic|enhanced: the index's summaries
+  std::map<std::string, std::string> given;  // summaries from a file (--summaries): replace the index's
   LexicalParams lexical;
   // embedding
-  index::EmbedderChoice embedder;                // GloVe (default) or an http embeddings server
+  index::EmbedderChoice embedder;  // GloVe (default) or an http embeddings server
   double margin = kDefaultEmbeddingMargin;
   // llm
   eval::JudgeSpec model;
-  std::string cache_dir;                         // answers cached in <cache_dir>/<model>.jsonl
+  std::string cache_dir;  // answers cached in <cache_dir>/<model>.jsonl
 };
 
 Result<std::unique_ptr<SourceRouter>> MakeRouter(const RouterOptions& options);

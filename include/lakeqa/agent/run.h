@@ -17,8 +17,8 @@
 #include "lakeqa/agent/agent.h"
 #include "lakeqa/agent/tool_env.h"
 #include "lakeqa/common/json.h"
-#include "lakeqa/eval/task.h"
 #include "lakeqa/eval/run_dir.h"
+#include "lakeqa/eval/task.h"
 
 namespace lakeqa::agent {
 
@@ -35,7 +35,7 @@ struct RunOptions {
   Json config = Json::object();         // the flags as given
   std::vector<std::string> task_paths;  // --tasks as given; run.json keeps the union over invocations
   Json lake = nullptr;                  // {"uri", "forced"}: the lake the tools read
-  Json index = nullptr;                 // {"dir", "lake", "manifest"}: the index and the lake it was built from
+  Json index = nullptr;  // {"dir", "lake", "manifest"}: the index and the lake it was built from
   // A resumed run on another lake than the one run.json records is refused unless this is set (--force).
   bool force_lake = false;
   std::vector<std::string> warnings;  // kept in run.json for good (a lake other than the index's, forced)
@@ -62,18 +62,18 @@ struct RunSummary {
   size_t skipped = 0;  // already finished in an earlier invocation
   size_t ran = 0;      // recorded by this invocation
   size_t answered = 0;
-  size_t failed = 0;      // error or crashed
-  size_t unfinished = 0;  // max_turns, timeout, token/cost limit
-  size_t not_applicable = 0;  // the agent could not attempt the task (the oracle: no gold trail)
+  size_t failed = 0;                 // error or crashed
+  size_t unfinished = 0;             // max_turns, timeout, token/cost limit
+  size_t not_applicable = 0;         // the agent could not attempt the task (the oracle: no gold trail)
   std::string first_not_applicable;  // "<task id>: <reason>" of the first
-  size_t cancelled = 0;   // stopped mid-task by SIGINT/SIGTERM (not recorded; they run again on resume)
-  size_t not_started = 0; // left for the next invocation: interrupted, or stopped by max_failures
+  size_t cancelled = 0;    // stopped mid-task by SIGINT/SIGTERM (not recorded; they run again on resume)
+  size_t not_started = 0;  // left for the next invocation: interrupted, or stopped by max_failures
   bool interrupted = false;
   std::string stopped;  // "", "interrupted" or "max_failures"
   llm::Usage usage;
-  double cost_usd = 0;       // over the recorded tasks whose cost is known
-  size_t cost_known = 0;     // recorded tasks with a known cost
-  size_t cost_unknown = 0;   // recorded tasks of an unpriced model: left out of cost_usd
+  double cost_usd = 0;      // over the recorded tasks whose cost is known
+  size_t cost_known = 0;    // recorded tasks with a known cost
+  size_t cost_unknown = 0;  // recorded tasks of an unpriced model: left out of cost_usd
   double elapsed_s = 0;
   std::string first_failure;  // "<task id>: <error>" of the first failed task
   // cost_usd is null when every recorded task's cost is unknown.

@@ -25,10 +25,10 @@ namespace lakeqa::agent {
 struct AgentRunOptions {
   std::vector<std::string> tasks;  // task files or folders (--tasks)
   std::string index, lake;
-  lake::S3Options s3;              // the --s3-* flags
-  std::string agent = "llm";       // llm | oracle | baseline | replay
-  std::string model;               // provider:model (--agent llm)
-  std::string out;                 // the run folder
+  lake::S3Options s3;         // the --s3-* flags
+  std::string agent = "llm";  // llm | oracle | baseline | replay
+  std::string model;          // provider:model (--agent llm)
+  std::string out;            // the run folder
   std::string base_url, pricing, cassette, traces, system_prompt_file, prompt;
   std::string result_view = "compact";  // compact | full
   std::vector<std::string> tools, ablate;

@@ -57,7 +57,8 @@ struct ToolEnvInfo {
   Json lake;                          // {"uri", "forced"}
   Json index;                         // {"dir", "lake", "manifest"}
   std::vector<std::string> warnings;  // a different lake used with force_lake
-  std::vector<std::string> namespaces;  // the lake's namespaces, as the tools see them (the "lake" prompt names them)
+  std::vector<std::string>
+      namespaces;  // the lake's namespaces, as the tools see them (the "lake" prompt names them)
 };
 
 // The one place where the run command binds to the real tools (tools::ToolSet); see the .cc. Opens the lake

@@ -34,9 +34,9 @@ VerifyReport VerifyTasks(const std::vector<eval::Task>& tasks, const ToolEnvFact
 // source-routing questions) are named and skipped, not failures; every other load error is.
 struct VerifyFilesOptions {
   std::vector<std::string> paths;  // task files or folders
-  ToolEnvOptions env;              // the lake and index; an empty work_dir is a temporary folder, removed after
+  ToolEnvOptions env;  // the lake and index; an empty work_dir is a temporary folder, removed after
   std::function<void(const std::string& line)> on_note;  // "skipped: …" lines, as they come
-  ProgressBar* progress = nullptr;                         // its total is set once the tasks are loaded
+  ProgressBar* progress = nullptr;                       // its total is set once the tasks are loaded
 };
 
 struct VerifyFilesReport {

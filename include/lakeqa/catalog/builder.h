@@ -25,7 +25,7 @@ Result<ProfileMode> ParseProfileMode(std::string_view name);
 
 struct BuildOptions {
   ProfileMode mode = ProfileMode::kHead;
-  size_t jobs = 0;             // profiling threads; 0 = cores (remote lakes: at least 32 in flight)
+  size_t jobs = 0;  // profiling threads; 0 = cores (remote lakes: at least 32 in flight)
   uint64_t head_bytes = 64 * 1024;
   bool progress = true;
   // Test hook: raise SIGKILL after this many profile batches were committed (0 = never).
@@ -38,15 +38,15 @@ struct BuildOptions {
 };
 
 struct BuildReport {
-  uint64_t listed = 0;          // objects seen in the lake
-  uint64_t unchanged = 0;       // kept from an earlier build
-  uint64_t profiled = 0;        // read and profiled in this run
-  uint64_t removed = 0;         // gone from the lake
-  uint64_t errors = 0;          // files with an error after this run
+  uint64_t listed = 0;     // objects seen in the lake
+  uint64_t unchanged = 0;  // kept from an earlier build
+  uint64_t profiled = 0;   // read and profiled in this run
+  uint64_t removed = 0;    // gone from the lake
+  uint64_t errors = 0;     // files with an error after this run
   uint64_t datasets_updated = 0;
   uint64_t datasets = 0;
   uint64_t bytes_read = 0;
-  uint64_t requests = 0;        // store requests made (remote lakes)
+  uint64_t requests = 0;  // store requests made (remote lakes)
   double seconds = 0;
   Json estimate;
   std::vector<std::string> warnings;  // another lake's index replaced with force_other_lake
@@ -55,7 +55,8 @@ struct BuildReport {
 
 // Builds or updates <index_dir>/catalog.sqlite and <index_dir>/manifest.json from the lake. The lake is
 // opened first: a missing one fails before anything is written.
-Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_dir, const BuildOptions& options);
+Result<BuildReport> BuildCatalog(lake::Store& store, const std::string& index_dir,
+                                 const BuildOptions& options);
 
 // Guards a whole `index build` (catalog, text index, vectors). When the folder held no index before and the
 // build fails, what the build wrote is removed (the folder too, if the build made it and nothing is kept),
@@ -75,8 +76,8 @@ class FirstBuildCleanup {
 
  private:
   std::string dir_;
-  bool first_ = false;             // no index there before
-  bool created_dir_ = false;       // the folder did not exist
+  bool first_ = false;        // no index there before
+  bool created_dir_ = false;  // the folder did not exist
   bool resumed_ = false;
   std::vector<std::string> kept_;  // entries that were in the folder before the build
   bool done_ = false;

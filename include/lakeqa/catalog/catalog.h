@@ -22,20 +22,20 @@ namespace lakeqa::catalog {
 inline constexpr int kSchemaVersion = 2;
 
 struct FileRecord {
-  std::string key;          // "datagov/<id>/files/rows.txt"
-  std::string ns;           // "datagov"
-  std::string dataset_id;   // "<id>"; "" when the key is not inside a <namespace>/<dataset>/ folder
-  std::string path;         // relative to the dataset folder: "files/rows.txt"
+  std::string key;         // "datagov/<id>/files/rows.txt"
+  std::string ns;          // "datagov"
+  std::string dataset_id;  // "<id>"; "" when the key is not inside a <namespace>/<dataset>/ folder
+  std::string path;        // relative to the dataset folder: "files/rows.txt"
   uint64_t size = 0;
   std::string etag;
   int64_t mtime_ms = 0;
-  std::string format;       // FormatName(), "" when not profiled
+  std::string format;            // FormatName(), "" when not profiled
   std::optional<Json> profile;   // FileProfile::ToJson()
   std::optional<Json> metadata;  // DatasetMetadata::ToJson() for metadata files
-  std::string error;        // why this file could not be read or profiled ("" = fine)
-  std::string error_code;   // CodeName() of the error
+  std::string error;             // why this file could not be read or profiled ("" = fine)
+  std::string error_code;        // CodeName() of the error
   bool is_metadata = false;
-  std::string profile_mode; // "none", "head", "full"
+  std::string profile_mode;  // "none", "head", "full"
 
   Json ToJson() const;
 };
@@ -44,7 +44,7 @@ struct DatasetRecord {
   std::string ns;
   std::string dataset_id;
   ingest::DatasetMetadata metadata;
-  std::string category;     // one of ingest::ThemeCategories(), or ""
+  std::string category;              // one of ingest::ThemeCategories(), or ""
   std::vector<std::string> columns;  // union of declared and profiled column names (bounded)
   uint64_t file_count = 0;
   uint64_t bytes = 0;
@@ -61,9 +61,10 @@ struct CountBytes {
 
 struct CatalogStats {
   uint64_t datasets = 0, files = 0, bytes = 0, file_errors = 0, unprofiled = 0;
-  std::vector<std::pair<std::string, CountBytes>> by_namespace;   // datasets per namespace (bytes of their files)
-  std::vector<std::pair<std::string, CountBytes>> by_format;      // files per detected format
-  std::vector<std::pair<std::string, CountBytes>> by_category;    // datasets per category ("" = uncategorised)
+  std::vector<std::pair<std::string, CountBytes>>
+      by_namespace;                                           // datasets per namespace (bytes of their files)
+  std::vector<std::pair<std::string, CountBytes>> by_format;  // files per detected format
+  std::vector<std::pair<std::string, CountBytes>> by_category;  // datasets per category ("" = uncategorised)
   std::vector<std::pair<std::string, uint64_t>> errors_by_code;
   Json ToJson() const;
 };
@@ -76,7 +77,8 @@ class Catalog {
   Catalog(const Catalog&) = delete;
   Catalog& operator=(const Catalog&) = delete;
 
-  Result<std::vector<DatasetRecord>> ListDatasets(const std::string& prefix, uint64_t limit, uint64_t offset = 0);
+  Result<std::vector<DatasetRecord>> ListDatasets(const std::string& prefix, uint64_t limit,
+                                                  uint64_t offset = 0);
   // How many datasets ListDatasets(prefix, ∞) would return.
   Result<uint64_t> CountDatasets(const std::string& prefix);
   // "datagov/<id>" (or "wikipedia/<Title>").
@@ -88,10 +90,12 @@ class Catalog {
   Result<FileRecord> GetFile(const std::string& key);
   Result<CatalogStats> Stats();
   // Every dataset in id order, with its files; stops at the first error the visitor returns.
-  Status ForEachDataset(const std::function<Status(const DatasetRecord&, const std::vector<FileRecord>&)>& visit);
+  Status ForEachDataset(
+      const std::function<Status(const DatasetRecord&, const std::vector<FileRecord>&)>& visit);
   // Datasets sharing a title (compared after SQLite's lower(), trimmed), one group of two or more at a
   // time, in title order; ids ("<namespace>/<dataset_id>") in id order. Memory is bounded by one group.
-  Status ForEachTitleGroup(const std::function<Status(const std::string& title, const std::vector<std::string>& ids)>& visit);
+  Status ForEachTitleGroup(
+      const std::function<Status(const std::string& title, const std::vector<std::string>& ids)>& visit);
   // A deterministic text dump of every row (for equivalence checks); excludes build bookkeeping.
   // With ignore_etag_mtime, etag and mtime are left out (they differ between a folder and S3).
   Status Dump(const std::function<void(const std::string& line)>& out, bool ignore_etag_mtime = false);

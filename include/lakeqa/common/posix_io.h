@@ -1,5 +1,5 @@
-// The loops every raw-descriptor reader and writer needs, and a sorted folder listing. Apart from fs.h so that
-// a change here rebuilds only the files that use descriptors directly.
+// The loops every raw-descriptor reader and writer needs, and a sorted folder listing. Apart from fs.h so
+// that a change here rebuilds only the files that use descriptors directly.
 #pragma once
 
 #include <sys/types.h>

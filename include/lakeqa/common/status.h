@@ -74,7 +74,7 @@ Status ErrnoStatus(int err, std::string_view what);
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design, like absl::StatusOr
+  Result(T value) : v_(std::move(value)) {}        // NOLINT: implicit by design, like absl::StatusOr
   Result(Status status) : v_(std::move(status)) {  // NOLINT
     assert(!std::get<Status>(v_).ok() && "Result constructed from an OK status");
   }
@@ -105,10 +105,10 @@ class [[nodiscard]] Result {
 // for Result<T>.
 #define LAKEQA_CONCAT_INNER(a, b) a##b
 #define LAKEQA_CONCAT(a, b) LAKEQA_CONCAT_INNER(a, b)
-#define LAKEQA_RETURN_IF_ERROR(expr)          \
-  do {                                        \
-    ::lakeqa::Status _st = (expr);            \
-    if (!_st.ok()) return _st;                \
+#define LAKEQA_RETURN_IF_ERROR(expr) \
+  do {                               \
+    ::lakeqa::Status _st = (expr);   \
+    if (!_st.ok()) return _st;       \
   } while (0)
 #define LAKEQA_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
   auto tmp = (expr);                                 \

@@ -15,7 +15,7 @@ namespace lakeqa {
 class ThreadPool {
  public:
   explicit ThreadPool(size_t threads, size_t queue_capacity = 0);  // 0 capacity = 4 × threads
-  ~ThreadPool();  // waits for queued work
+  ~ThreadPool();                                                   // waits for queued work
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 

@@ -38,13 +38,14 @@ struct CmdbenchQuestion {
   std::string qid, question;
   Json answer;  // as written (a string for most; absent → null)
   CmdbenchKind kind = CmdbenchKind::kSource;
-  std::vector<std::string> sources;            // source: provenance_sources
-  std::string original_source;                 // source: original_source, when given
-  std::vector<std::string> tables;             // table: table names
-  std::vector<std::string> columns;            // table: columns, when given
-  std::vector<CmdbenchParagraph> paragraphs;   // doc
-  std::string cypher, graph_type;              // graph: the provenance query and point|path|sub-graph
-  std::vector<int64_t> neo4j_node_ids, neo4j_edge_ids;  // graph: CMDBench's (Neo4j-internal) ids, kept as given
+  std::vector<std::string> sources;           // source: provenance_sources
+  std::string original_source;                // source: original_source, when given
+  std::vector<std::string> tables;            // table: table names
+  std::vector<std::string> columns;           // table: columns, when given
+  std::vector<CmdbenchParagraph> paragraphs;  // doc
+  std::string cypher, graph_type;             // graph: the provenance query and point|path|sub-graph
+  std::vector<int64_t> neo4j_node_ids,
+      neo4j_edge_ids;                          // graph: CMDBench's (Neo4j-internal) ids, kept as given
   std::string AnswerText() const;              // the answer as text ("" when absent)
   std::vector<std::string> DocTitles() const;  // distinct gold titles in order
 };
@@ -53,7 +54,8 @@ struct CmdbenchQuestion {
 // kind's provenance is refused with what was expected and what was found ("expected provenance_graph (a
 // CMDBench graph question file), item 0 has provenance_sources"); a malformed item is an error naming the
 // file and the item.
-Result<std::vector<CmdbenchQuestion>> LoadCmdbenchQuestionFile(const std::string& path, CmdbenchKind expected);
+Result<std::vector<CmdbenchQuestion>> LoadCmdbenchQuestionFile(const std::string& path,
+                                                               CmdbenchKind expected);
 
 // Source-routing questions from one or more CMDBench question files (the shared examples hold four source
 // questions and, in the doc, graph and table files, questions whose answer is in that modality): an item with

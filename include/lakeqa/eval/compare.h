@@ -27,7 +27,7 @@ struct RunColumn {
   size_t tasks = 0;
   double em = 0, lenient = 0, token_f1 = 0;
   std::optional<double> runtime_s;  // report.json's per-task mean; unknown when no task's runtime is known
-  std::optional<double> cost_usd;  // report.json's per-task mean; unknown for an unpriced model
+  std::optional<double> cost_usd;   // report.json's per-task mean; unknown for an unpriced model
   double dret_r = 0, dacc_r = 0, dret_f1 = 0, dacc_f1 = 0;
   // run.json's stage ablation as "standard" or "search=ideal,decompose=ideal" (a run.json without one:
   // standard).
@@ -63,7 +63,7 @@ struct Comparison {
   // [task][run]: what the pairs compare — the task's mean EM over the run's epochs (its EM for a run of one
   // epoch), -1 when the run did not score the task.
   std::vector<std::vector<double>> score;
-  std::vector<PairedDiff> pairs;      // one per run after the first
+  std::vector<PairedDiff> pairs;  // one per run after the first
   // Tasks some run did not score: left out of the per-task differences (and of each pair that lacks
   // them), counted and warned about.
   std::vector<std::string> unpaired;

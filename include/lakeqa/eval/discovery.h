@@ -47,13 +47,16 @@ struct DiscoveryQuestion {
 // The dataset id the cmdbench lake builder gives a WikiSQL table.
 std::string CmdbenchTableDatasetId(std::string_view table, std::string_view ns = "cmdbench");
 
-Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestions(const std::string& path, std::string_view ns = "cmdbench");
+Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestions(const std::string& path,
+                                                             std::string_view ns = "cmdbench");
 // Every task of the paths (eval::LoadTasks). A task that does not load, or names no dataset, is an error
 // unless skip_bad, which drops it and reports it in *skipped ("file:line: message").
-Result<std::vector<DiscoveryQuestion>> LoadLakeQaQuestions(const std::vector<std::string>& paths, bool skip_bad = false,
+Result<std::vector<DiscoveryQuestion>> LoadLakeQaQuestions(const std::vector<std::string>& paths,
+                                                           bool skip_bad = false,
                                                            std::vector<std::string>* skipped = nullptr);
 // Topics without a qrels line get no gold and are an error; qrels of unknown topics too.
-Result<std::vector<DiscoveryQuestion>> LoadTrecQuestions(const std::string& topics_path, const std::string& qrels_path);
+Result<std::vector<DiscoveryQuestion>> LoadTrecQuestions(const std::string& topics_path,
+                                                         const std::string& qrels_path);
 
 struct ScoredId {
   std::string id;
@@ -61,7 +64,8 @@ struct ScoredId {
 };
 
 struct DiscoveryMetrics {
-  double p_at_1 = 0, r_at_1 = 0, r_at_3 = 0, r_at_5 = 0, r_at_10 = 0, r_precision = 0, mrr = 0, ndcg_at_10 = 0;
+  double p_at_1 = 0, r_at_1 = 0, r_at_3 = 0, r_at_5 = 0, r_at_10 = 0, r_precision = 0, mrr = 0,
+         ndcg_at_10 = 0;
   double r_at_1_random = 0;  // expected R@1 under random tie-breaking
   Json ToJson() const;
   // The metric by its JSON name ("p@1", "r@5", "mrr", "ndcg@10", ...).
@@ -73,24 +77,26 @@ struct DiscoveryMetrics {
 // `ranked` is best first (as the searcher returns it, ties by id); only its first `k` entries count,
 // except that the top tie group is read whole for r_at_1_random. `grade` gives graded relevance for
 // nDCG (a gold id it lacks has grade 1).
-DiscoveryMetrics ComputeDiscoveryMetrics(const std::vector<ScoredId>& ranked, const std::vector<std::string>& gold,
-                                         size_t k, const std::map<std::string, int>& grade = {});
+DiscoveryMetrics ComputeDiscoveryMetrics(const std::vector<ScoredId>& ranked,
+                                         const std::vector<std::string>& gold, size_t k,
+                                         const std::map<std::string, int>& grade = {});
 
 // Twin-ok: the ranking with every near-duplicate of a gold dataset (index/near_duplicates.h: WikiSQL's
 // t_1_X / t_2_X copies of one table) read as that gold dataset, once: a later copy of a gold dataset
 // already ranked is a miss, so no question counts a hit twice. `twin_of` gives an id's near-duplicate
 // group members (empty when none). Strict metrics stay the headline; these say how much of a miss is a
 // copy of the gold.
-std::vector<ScoredId> TwinOkRanking(const std::vector<ScoredId>& ranked, const std::vector<std::string>& gold,
-                                    const std::function<std::vector<std::string>(const std::string&)>& twins_of);
+std::vector<ScoredId> TwinOkRanking(
+    const std::vector<ScoredId>& ranked, const std::vector<std::string>& gold,
+    const std::function<std::vector<std::string>(const std::string&)>& twins_of);
 
 struct DiscoveryOptions {
-  size_t k = 10;              // evaluation depth
-  size_t tie_depth = 1000;    // bm25 hits fetched so the top tie group is seen whole
+  size_t k = 10;            // evaluation depth
+  size_t tie_depth = 1000;  // bm25 hits fetched so the top tie group is seen whole
   index::RetrieverOptions retriever;
   std::optional<index::RankingParams> ranking;  // overrides the index manifest's
-  bool explain = false;       // explanations of the top hits and of missed gold datasets
-  size_t explain_hits = 3;    // top hits explained per question
+  bool explain = false;                         // explanations of the top hits and of missed gold datasets
+  size_t explain_hits = 3;                      // top hits explained per question
 };
 
 struct QuestionResult {
@@ -99,10 +105,10 @@ struct QuestionResult {
   std::vector<std::string> missing_gold;  // gold ids the index does not hold
   size_t top_ties = 0;                    // ids tied at the top score
   DiscoveryMetrics metrics;
-  DiscoveryMetrics twin_ok;               // near-duplicates of the gold count as hits (TwinOkRanking)
-  std::vector<std::string> dropped;       // query words left out (stop words, question phrasing)
+  DiscoveryMetrics twin_ok;          // near-duplicates of the gold count as hits (TwinOkRanking)
+  std::vector<std::string> dropped;  // query words left out (stop words, question phrasing)
   std::vector<index::Correction> corrections;
-  Json explanations;                      // with explain: {"hits": [...], "gold": [...]}
+  Json explanations;  // with explain: {"hits": [...], "gold": [...]}
 };
 
 struct DiscoveryReport {
@@ -123,9 +129,11 @@ struct DiscoveryReport {
 // runs the same questions many times).
 class DiscoveryRunner {
  public:
-  static Result<std::unique_ptr<DiscoveryRunner>> Open(const std::string& index_dir, const index::RetrieverOptions& options);
+  static Result<std::unique_ptr<DiscoveryRunner>> Open(const std::string& index_dir,
+                                                       const index::RetrieverOptions& options);
   ~DiscoveryRunner();
-  Result<DiscoveryReport> Run(const std::vector<DiscoveryQuestion>& questions, const DiscoveryOptions& options);
+  Result<DiscoveryReport> Run(const std::vector<DiscoveryQuestion>& questions,
+                              const DiscoveryOptions& options);
   const index::RankingParams& index_ranking() const;
   const index::Schema& schema() const;
 
@@ -136,7 +144,8 @@ class DiscoveryRunner {
 };
 
 // DiscoveryRunner::Open + Run.
-Result<DiscoveryReport> RunDiscovery(const std::string& index_dir, const std::vector<DiscoveryQuestion>& questions,
+Result<DiscoveryReport> RunDiscovery(const std::string& index_dir,
+                                     const std::vector<DiscoveryQuestion>& questions,
                                      const DiscoveryOptions& options = {});
 
 // Checked-in expected metrics of a collection ({"tolerance": 0.02, "metrics": {"p@1": 0.81, ...}}, or
@@ -174,7 +183,8 @@ double TuneObjective(const DiscoveryMetrics& m);
 //   {"collections": [{"name": "kramabench-dev", "split": "dev", "index": "${KB_INDEX}",
 //                     "tasks": ["${KRAMABENCH}/workload/legal.json", ...], "skip_bad_tasks": false},
 //                    {"name": "cmdbench-examples", "split": "test", "index": "${NBA_INDEX}",
-//                     "questions": "${CMDBENCH_NBA}/examples/q_table_examples.json", "namespace": "cmdbench"},
+//                     "questions": "${CMDBENCH_NBA}/examples/q_table_examples.json", "namespace":
+//                     "cmdbench"},
 //                    {"name": ..., "topics": "t.tsv", "qrels": "q.txt", ...}]}
 // Strings may name ${VAR}s, taken from `vars` first, then the environment; an unset one is an error.
 // Relative paths are relative to the suite file's folder. split is "dev" (tuned on) or "test" (reported
@@ -197,8 +207,8 @@ struct TuneCollection {
   std::vector<DiscoveryQuestion> questions;
 };
 struct SuiteTuneReport {
-  TuneReport tune;                                  // objective: the suite's (below)
-  std::vector<std::string> names;                   // collections, in suite order
+  TuneReport tune;                                   // objective: the suite's (below)
+  std::vector<std::string> names;                    // collections, in suite order
   std::vector<DiscoveryMetrics> floor, start, best;  // per collection
   Json ToJson() const;
 };

@@ -24,7 +24,8 @@ struct SuiteMeasured {
   DiscoveryMetrics plain, used, twin_ok;
 };
 // Measures every collection; `used` is the ranking measured (nullopt: each index's own).
-Result<std::vector<SuiteMeasured>> MeasureSuite(const std::vector<SuiteCollection>& suite, SuiteRunners& runners,
+Result<std::vector<SuiteMeasured>> MeasureSuite(const std::vector<SuiteCollection>& suite,
+                                                SuiteRunners& runners,
                                                 const std::optional<index::RankingParams>& used, size_t k,
                                                 const index::RetrieverOptions& retriever);
 
@@ -45,6 +46,7 @@ Result<PinCheck> CheckSuitePins(const std::string& pins_path, double tolerance,
 Json SuitePinsJson(double tolerance, const std::vector<SuiteCollection>& suite,
                    const std::vector<SuiteMeasured>& measured);
 // Per collection: {"name", "split", "index", "questions", "plain_bm25", "metrics", "twin_ok", "skipped"?}.
-Json SuiteCollectionsJson(const std::vector<SuiteCollection>& suite, const std::vector<SuiteMeasured>& measured);
+Json SuiteCollectionsJson(const std::vector<SuiteCollection>& suite,
+                          const std::vector<SuiteMeasured>& measured);
 
 }  // namespace lakeqa::eval

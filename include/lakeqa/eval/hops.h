@@ -17,12 +17,12 @@
 namespace lakeqa::eval {
 
 struct HopStructure {
-  int k = 0;                 // longest path through the hop DAG, counted in hops
-  int d = 0;                 // largest number of nodes a hop depends on
-  size_t nodes = 0;          // number of evidence nodes
+  int k = 0;                                 // longest path through the hop DAG, counted in hops
+  int d = 0;                                 // largest number of nodes a hop depends on
+  size_t nodes = 0;                          // number of evidence nodes
   std::vector<std::vector<int>> depends_on;  // per hop (in hop-number order): hop numbers it depends on
-  std::vector<std::string> errors;    // unknown node ids, dependency cycles, duplicate hop numbers
-  std::vector<std::string> warnings;  // nodes in no hop or in several, empty hops, self references
+  std::vector<std::string> errors;           // unknown node ids, dependency cycles, duplicate hop numbers
+  std::vector<std::string> warnings;         // nodes in no hop or in several, empty hops, self references
 };
 
 HopStructure AnalyzeHops(const Task& task);

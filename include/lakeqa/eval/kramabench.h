@@ -25,8 +25,8 @@ bool IsKramaBenchAnswerType(std::string_view type);
 const std::vector<std::string>& KramaBenchMetricsFor(std::string_view answer_type);
 
 struct KramaBenchSource {
-  std::string entry;                    // as written in data_sources
-  std::vector<std::string> files;       // paths under data/<domain>/input/ it names (empty: none found)
+  std::string entry;               // as written in data_sources
+  std::vector<std::string> files;  // paths under data/<domain>/input/ it names (empty: none found)
 };
 
 struct KramaBenchSubtask {
@@ -57,7 +57,8 @@ LoadResult LoadKramaBenchWorkload(const Json& doc, const std::string& file);
 
 // Per-task problems `tasks validate` reports: unknown answer types (errors), data sources that name no
 // file (warnings: the task can still run, its gold set is smaller).
-void CheckKramaBenchTask(const Task& task, std::vector<std::string>& errors, std::vector<std::string>& warnings);
+void CheckKramaBenchTask(const Task& task, std::vector<std::string>& errors,
+                         std::vector<std::string>& warnings);
 
 // ---- metrics (benchmark/metrics.py) ------------------------------------------------------------------
 
@@ -70,7 +71,7 @@ double KbSuccess(std::string_view predicted, std::string_view target);
 std::optional<double> KbMeanAbsoluteError(std::string_view predicted, std::string_view target);
 std::optional<double> KbMeanSquaredError(std::string_view predicted, std::string_view target);
 double KbMeanRelativeAbsoluteError(std::string_view predicted, std::string_view target);
-double KbBleu(std::string_view predicted, std::string_view target);   // nltk sentence_bleu, per character
+double KbBleu(std::string_view predicted, std::string_view target);  // nltk sentence_bleu, per character
 struct RougeOne {
   double precision = 0, recall = 0, fmeasure = 0;
 };
@@ -82,8 +83,9 @@ std::optional<double> KbF1Approximate(std::string_view predicted, std::string_vi
 // it: both answers cast to str and stripped first. `paraphrase` is the llm_paraphrase verdict when a judge
 // gave one. A metric without a value is null. Unknown answer type: an error.
 Result<std::map<std::string, std::optional<double>>> KramaBenchMetrics(std::string_view answer_type,
-                                                                         const Json& predicted, const Json& target,
-                                                                         std::optional<bool> paraphrase = {});
+                                                                       const Json& predicted,
+                                                                       const Json& target,
+                                                                       std::optional<bool> paraphrase = {});
 
 // The one score evaluate.py's total uses for a task: success, f1, rae_score (1/(1+mrae)) or
 // string_bootstrap (1 if paraphrase, else rouge when bleu > 0.2, else 0); the metric's name in `name`.
@@ -103,10 +105,10 @@ struct KramaBenchRow {
 };
 
 struct KramaBenchMetricSummary {
-  double mean = 0;      // over values present (NaN-free), like pandas mean after dropna
-  double std = 0;       // sample standard deviation (ddof 1), 0 for fewer than two values
-  size_t support = 0;   // values present
-  size_t total = 0;     // rows
+  double mean = 0;     // over values present (NaN-free), like pandas mean after dropna
+  double std = 0;      // sample standard deviation (ddof 1), 0 for fewer than two values
+  size_t support = 0;  // values present
+  size_t total = 0;    // rows
   Json ToJson() const;
 };
 

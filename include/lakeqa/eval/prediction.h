@@ -28,8 +28,8 @@ struct PredictionRecord {
   int turns = 0;
   int tool_calls = 0;
   llm::Usage usage;
-  std::optional<double> cost_usd;   // unknown (null or absent: an unpriced model) is not 0
-  std::optional<double> elapsed_s;  // unknown (absent) is not 0 s
+  std::optional<double> cost_usd;     // unknown (null or absent: an unpriced model) is not 0
+  std::optional<double> elapsed_s;    // unknown (absent) is not 0 s
   std::vector<std::string> returned;  // D_ret
   std::vector<std::string> accessed;  // D_acc
   std::string error;                  // written only when not empty

@@ -14,8 +14,8 @@
 namespace lakeqa::eval {
 
 struct ReportOptions {
-  size_t max_trace_events = 300;  // per task; the rest are counted, not shown
-  size_t max_field_chars = 1500;  // answers and summaries are cut to this many bytes (UTF-8 safe)
+  size_t max_trace_events = 300;   // per task; the rest are counted, not shown
+  size_t max_field_chars = 1500;   // answers and summaries are cut to this many bytes (UTF-8 safe)
   size_t max_result_chars = 2000;  // each tool result in the trace view
   size_t max_text_chars = 4000;    // the model's text and each string argument (code) in the trace view
 };

@@ -33,7 +33,9 @@ class RunDir {
   // traces/ for epoch 1 (and anything below it), traces/epoch-<e>/ for a later epoch.
   std::string TracesDir(int epoch = 1) const { return Join(TracesRelative(epoch)); }
   // A task's trace file: TraceFileName(task id) + ".jsonl" in its epoch's folder.
-  std::string Trace(const std::string& task_id, int epoch = 1) const { return Join(TraceRelative(task_id, epoch)); }
+  std::string Trace(const std::string& task_id, int epoch = 1) const {
+    return Join(TraceRelative(task_id, epoch));
+  }
   // The same, relative to the run folder (as reports link it).
   static std::string TraceRelative(const std::string& task_id, int epoch = 1);
   std::string Cassette() const { return Join("cassette.jsonl"); }

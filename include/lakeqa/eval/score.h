@@ -41,10 +41,11 @@ struct TraceEvent {
 
 struct Prediction {
   std::string task_id;
-  Json answer;         // raw model text as submitted (null when nothing was submitted)
-  std::string status;  // ok | timeout | crashed | turn_limit | token_limit | cost_limit | not_applicable | error
+  Json answer;  // raw model text as submitted (null when nothing was submitted)
+  std::string
+      status;  // ok | timeout | crashed | turn_limit | token_limit | cost_limit | not_applicable | error
   std::optional<double> runtime_s;  // unknown (absent: no runtime_s nor elapsed_s) is not 0 s
-  std::optional<double> cost_usd;  // unknown (null or absent: an unpriced model) is not 0
+  std::optional<double> cost_usd;   // unknown (null or absent: an unpriced model) is not 0
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
   int64_t cache_read_tokens = 0;
@@ -84,7 +85,7 @@ std::vector<size_t> CurrentLines(const std::vector<PredictionLine>& lines,
 
 struct RunData {
   std::string dir;
-  Json run_json;  // run.json (an empty object when missing)
+  Json run_json;                           // run.json (an empty object when missing)
   std::vector<Prediction> predictions;     // the line that counts for each task (CurrentLines), epoch 1
   std::vector<SupersededLine> superseded;  // earlier attempts a resumed run replaced
   std::map<std::string, std::vector<TraceEvent>> traces;  // task id → events in file order
@@ -187,7 +188,7 @@ struct TaskScore {
   Prf dacc;
   FunnelStage stage = FunnelStage::kSearchMissing;
   std::optional<double> runtime_s;  // unknown when the prediction line has none
-  std::optional<double> cost_usd;  // unknown stays unknown: null in JSON, left out of sums
+  std::optional<double> cost_usd;   // unknown stays unknown: null in JSON, left out of sums
   int64_t input_tokens = 0;
   int64_t output_tokens = 0;
   int64_t cache_read_tokens = 0;
@@ -248,7 +249,7 @@ struct RunScore {
   size_t runtime_unknown = 0;       // tasks without a runtime, left out of `runtime`
   std::optional<double> cost_usd;
   size_t cost_unknown = 0;  // tasks of unknown cost, left out of `cost`
-  Prf dacc;  // macro average over tasks with a non-empty D*
+  Prf dacc;                 // macro average over tasks with a non-empty D*
   Prf dret;
   size_t discovery_tasks = 0;
 
@@ -281,7 +282,7 @@ struct RunScore {
   double judge_accuracy = 0;
   double judge_agreement = 0;
   size_t judge_em_disagreements = 0;
-  double judge_cost_usd = 0;    // over verdicts of known cost
+  double judge_cost_usd = 0;      // over verdicts of known cost
   size_t judge_cost_unknown = 0;  // verdicts of an unpriced judge model
   std::string judge_model;
 

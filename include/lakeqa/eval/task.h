@@ -17,11 +17,11 @@ namespace lakeqa::eval {
 
 // One evidence node: a document, the fact taken from it and the subquestion the fact answers.
 struct Node {
-  std::string id;           // the key in "nodes" ("1", "2", ...)
-  std::string source;       // lake path "<namespace>/<dataset id>/<file path>"
-  std::string fact;         // a sentence, or the code that derives the answer from a table
-  std::string subquestion;  // may reference earlier answers: "<node_1 answer>", "<hop 2 answer>"
-  Json answer;              // any JSON value (string, number, list, object)
+  std::string id;                       // the key in "nodes" ("1", "2", ...)
+  std::string source;                   // lake path "<namespace>/<dataset id>/<file path>"
+  std::string fact;                     // a sentence, or the code that derives the answer from a table
+  std::string subquestion;              // may reference earlier answers: "<node_1 answer>", "<hop 2 answer>"
+  Json answer;                          // any JSON value (string, number, list, object)
   std::vector<std::string> depends_on;  // explicit dependency labels, when the file has them
 };
 

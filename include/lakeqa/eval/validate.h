@@ -26,12 +26,12 @@ struct Issue {
 
 struct ValidationReport {
   size_t files = 0;
-  size_t tasks_loaded = 0;   // parsed and schema-valid
-  size_t tasks_valid = 0;    // loaded and without semantic errors
-  size_t load_errors = 0;    // files or lines that did not load
-  size_t errors = 0;         // issues of severity error (load errors included)
+  size_t tasks_loaded = 0;  // parsed and schema-valid
+  size_t tasks_valid = 0;   // loaded and without semantic errors
+  size_t load_errors = 0;   // files or lines that did not load
+  size_t errors = 0;        // issues of severity error (load errors included)
   size_t warnings = 0;
-  size_t labelled = 0;       // tasks in a k-<k>-d-<d> folder
+  size_t labelled = 0;  // tasks in a k-<k>-d-<d> folder
   size_t k_match = 0;
   size_t d_match = 0;
   size_t both_match = 0;

@@ -21,28 +21,28 @@ namespace lakeqa::exec {
 
 struct PythonLimits {
   int wall_ms = 60000;
-  int cpu_s = 60;                             // RLIMIT_CPU (CPU seconds per process)
-  double cpus = 1.0;                          // cgroup CPU quota in cores for the whole run (0 = none)
+  int cpu_s = 60;     // RLIMIT_CPU (CPU seconds per process)
+  double cpus = 1.0;  // cgroup CPU quota in cores for the whole run (0 = none)
   // Memory: RLIMIT_AS per process (MemoryError) and, with a cgroup, the total of all the run's processes
   // (memory.max / memory.limit_in_bytes: the kernel kills a process of the run past it).
   uint64_t memory_bytes = 2ULL << 30;
-  uint64_t max_output_bytes = 64 << 10;       // kept per stream; the rest is saved to a file in the sandbox
-  uint64_t max_saved_output_bytes = 16 << 20; // cap on that file
-  uint64_t max_file_bytes = 1ULL << 30;       // RLIMIT_FSIZE: largest file the code may write
+  uint64_t max_output_bytes = 64 << 10;        // kept per stream; the rest is saved to a file in the sandbox
+  uint64_t max_saved_output_bytes = 16 << 20;  // cap on that file
+  uint64_t max_file_bytes = 1ULL << 30;        // RLIMIT_FSIZE: largest file the code may write
   // The sandbox's disk quota, across runs: bytes of its files (downloads excluded, see quota_exempt) and
   // its number of entries. Measured before, every 250 ms during and after each run; a run that grows the
   // sandbox past either is killed.
   uint64_t max_disk_bytes = 2ULL << 30;
   uint64_t max_files = 20000;
-  uint64_t tmp_bytes = 256ULL << 20;          // size of the private /tmp (tmpfs)
-  uint64_t shm_bytes = 64ULL << 20;           // size of /dev/shm (tmpfs); the rest of /dev is read-only
-  int max_processes = 64;                     // pids.max with a cgroup; RLIMIT_NPROC for the sandbox user
-  int max_open_files = 256;                   // RLIMIT_NOFILE
+  uint64_t tmp_bytes = 256ULL << 20;  // size of the private /tmp (tmpfs)
+  uint64_t shm_bytes = 64ULL << 20;   // size of /dev/shm (tmpfs); the rest of /dev is read-only
+  int max_processes = 64;             // pids.max with a cgroup; RLIMIT_NPROC for the sandbox user
+  int max_open_files = 256;           // RLIMIT_NOFILE
 };
 
 // A local lake the code may read through the boto3 stand-in (boto3.client("s3").get_object(...)).
 struct LakeMount {
-  std::string root;                                     // host folder: <root>/<namespace>/<dataset>/<file>
+  std::string root;  // host folder: <root>/<namespace>/<dataset>/<file>
   std::vector<std::string> buckets = {"lakeqa-yc4103-datalake"};  // Bucket names mapped to root; "*" = any
 };
 
@@ -75,20 +75,20 @@ struct ObservedOpen {
 
 struct PythonResult {
   std::string stdout_text, stderr_text;
-  int exit_code = 0;          // Python's exit status; 128+N when killed by signal N
-  bool timed_out = false;     // the wall-time limit killed it
-  bool truncated = false;     // stdout or stderr was cut at max_output_bytes
-  bool disk_exceeded = false; // the sandbox went past max_disk_bytes or max_files and the run was killed
+  int exit_code = 0;             // Python's exit status; 128+N when killed by signal N
+  bool timed_out = false;        // the wall-time limit killed it
+  bool truncated = false;        // stdout or stderr was cut at max_output_bytes
+  bool disk_exceeded = false;    // the sandbox went past max_disk_bytes or max_files and the run was killed
   bool memory_exceeded = false;  // the cgroup's memory limit killed a process of the run
-  bool cancelled = false;     // options.cancel fired and the run was killed
+  bool cancelled = false;        // options.cancel fired and the run was killed
   std::string stdout_file, stderr_file;  // sandbox-relative full output, when truncated
   // Lake keys the run read: observed opens under /lake when access_observed, else the boto3 stand-in's
   // own log (which code in the sandbox can write).
   std::vector<std::string> accessed_keys;
   std::vector<ObservedOpen> opened;  // every file opened under /sandbox and /lake (when access_observed)
   bool access_observed = false;
-  std::string access_note;    // why opens were not (fully) observed
-  std::string cgroup;         // "v2" | "v1" when the run had a cgroup, "" when only rlimits applied
+  std::string access_note;  // why opens were not (fully) observed
+  std::string cgroup;       // "v2" | "v1" when the run had a cgroup, "" when only rlimits applied
   uint64_t disk_bytes = 0, disk_files = 0;  // the sandbox's quota usage after the run
   double elapsed_ms = 0;
   Json ToJson() const;
@@ -99,8 +99,10 @@ struct PythonResult {
 // os, glob, re, Path pre-imported; the working directory is the sandbox. An error Status means the
 // sandbox could not be set up (missing bwrap/python, bad directory); the code's own failures are in
 // the result (exit_code, stderr).
-Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view code, const PythonOptions& options);
-Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view code, const PythonLimits& limits,
+Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view code,
+                               const PythonOptions& options);
+Result<PythonResult> RunPython(const std::string& sandbox_dir, std::string_view code,
+                               const PythonLimits& limits,
                                const std::map<std::string, std::string>& extra_env = {});
 
 // Whether RunPython can work here: bwrap and python exist, pandas imports inside bwrap. The message

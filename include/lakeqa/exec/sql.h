@@ -19,9 +19,9 @@ namespace lakeqa::exec {
 
 struct SqlLimits {
   int timeout_ms = 30000;
-  uint64_t max_rows = 1000;              // rows returned; the query is stopped after this many
-  uint64_t max_result_bytes = 1 << 20;   // JSON-encoded size of the returned rows
-  uint64_t memory_limit_bytes = 1 << 30; // DuckDB memory_limit (no spilling to disk)
+  uint64_t max_rows = 1000;               // rows returned; the query is stopped after this many
+  uint64_t max_result_bytes = 1 << 20;    // JSON-encoded size of the returned rows
+  uint64_t memory_limit_bytes = 1 << 30;  // DuckDB memory_limit (no spilling to disk)
   int threads = 2;
 };
 
@@ -58,10 +58,10 @@ struct SqlResult {
   std::vector<std::string> columns;
   std::vector<std::string> types;  // DuckDB type names: BIGINT, VARCHAR, DATE, ...
   std::vector<std::vector<Json>> rows;
-  bool truncated = false;          // a row or byte cap stopped the result early
-  uint64_t total_rows_seen = 0;    // rows read before stopping (== rows.size() unless truncated)
+  bool truncated = false;        // a row or byte cap stopped the result early
+  uint64_t total_rows_seen = 0;  // rows read before stopping (== rows.size() unless truncated)
   double elapsed_ms = 0;
-  std::vector<CacheUse> cache;     // one per cacheable file the statement named
+  std::vector<CacheUse> cache;  // one per cacheable file the statement named
   // Sandbox-relative paths of the files the statement really opened (globs and views included), in
   // order, without repeats: what D_acc counts. A file served from the columnar cache appears as itself.
   std::vector<std::string> read_files;
@@ -70,9 +70,9 @@ struct SqlResult {
 
 // One view created by RegisterFileViews.
 struct FileView {
-  std::string name;       // SQL identifier, unique case-insensitively
-  std::string path;       // relative to the sandbox
-  std::string format;     // csv | json | geojson | parquet
+  std::string name;    // SQL identifier, unique case-insensitively
+  std::string path;    // relative to the sandbox
+  std::string format;  // csv | json | geojson | parquet
 };
 
 // A file RegisterFileViews did not turn into a view, and why.
@@ -90,7 +90,8 @@ class SqlSandbox {
   // sandbox_dir must exist. Creates views for the files present now, then locks the database down
   // (external access limited to sandbox_dir, configuration locked, no extension loading).
   // With cache.dir set, the columnar cache is on: cache.link_dir (created) is readable besides the sandbox.
-  static Result<std::unique_ptr<SqlSandbox>> Open(const std::string& sandbox_dir, const SqlLimits& limits = {},
+  static Result<std::unique_ptr<SqlSandbox>> Open(const std::string& sandbox_dir,
+                                                  const SqlLimits& limits = {},
                                                   const SqlCacheOptions& cache = {});
 
   // Records a downloaded file (see KnownFile); only known files use the columnar cache.

@@ -9,7 +9,8 @@
 //   -->, <--, --. Any number of relationships per pattern. A node without a label takes it from a typed
 //   relationship (Player -playsFor-> Team); an untyped relationship matches every type whose endpoint labels
 //   fit. Variables may repeat across patterns (a join).
-// expr: literals ('text', "text", 12, 1.5, true, false, null, [list]), v.prop, comparisons (= <> != < <= > >=),
+// expr: literals ('text', "text", 12, 1.5, true, false, null, [list]), v.prop, comparisons (= <> != < <= >
+// >=),
 //   =~ (regular expression), CONTAINS, STARTS WITH, ENDS WITH, IN [list], IS [NOT] NULL, AND, OR, XOR, NOT,
 //   + - * / %, CASE [x] WHEN .. THEN .. [ELSE ..] END, functions toFloat, toInteger, toString, toLower,
 //   toUpper, lower, upper, replace, trim, ltrim, rtrim, substring, left, right, size, length, split,

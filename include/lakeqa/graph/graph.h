@@ -8,7 +8,7 @@
 //
 // Identities are stable across builds because they come from the data, not from insertion order:
 //   node  "<Label>:<id value>"                                   Player:Q344531
-//   edge  "<start node>-[<type>]-><end node>#<hash>"              Player:Q298531-[playsFor]->Team:Q976396#5f1e0c2a
+//   edge  "<start node>-[<type>]-><end node>#<hash>" Player:Q298531-[playsFor]->Team:Q976396#5f1e0c2a
 // where <hash> is FNV-1a (32 bit, 8 hex digits) over the edge's property values in column order, each
 // followed by a NUL byte, so two edges between the same nodes with different properties stay distinct.
 //
@@ -87,7 +87,8 @@ std::vector<std::string> CsvHeaderOf(std::string_view text);
 
 std::string NodeKey(std::string_view label, std::string_view id);
 std::string EdgeKey(std::string_view start_label, std::string_view start_id, std::string_view type,
-                    std::string_view end_label, std::string_view end_id, const std::vector<std::string>& props);
+                    std::string_view end_label, std::string_view end_id,
+                    const std::vector<std::string>& props);
 
 // Collects node and relation files, checks them, and writes the graph folder. Node files must all be added
 // before Write; relation rows whose endpoints are not nodes of the declared labels are problems (one per
@@ -128,14 +129,14 @@ struct NeighborEdge {
 
 struct QueryOutput {
   exec::SqlResult result;
-  std::string sql;                       // the SQL the Cypher was translated to
-  std::vector<std::string> nodes, edges; // identities of every node and edge a match used (distinct)
-  bool evidence_truncated = false;       // more matches than the evidence cap: the sets are partial
+  std::string sql;                        // the SQL the Cypher was translated to
+  std::vector<std::string> nodes, edges;  // identities of every node and edge a match used (distinct)
+  bool evidence_truncated = false;        // more matches than the evidence cap: the sets are partial
   Json ToJson(size_t max_ids = 500) const;
 };
 
 struct GraphOptions {
-  exec::SqlLimits limits;            // the `query` tool's limits
+  exec::SqlLimits limits;              // the `query` tool's limits
   uint64_t max_evidence_rows = 10000;  // matches read to name the nodes and edges used
 };
 
@@ -149,8 +150,8 @@ class Graph {
 
   // Ranked nodes whose name (or `property`) matches `text` (case-insensitive: exact, prefix, contains,
   // every word); `label` restricts the labels. Empty text with a label lists that label's nodes.
-  Result<std::vector<NodeMatch>> FindNodes(std::string_view text, std::string_view label, std::string_view property,
-                                           size_t limit);
+  Result<std::vector<NodeMatch>> FindNodes(std::string_view text, std::string_view label,
+                                           std::string_view property, size_t limit);
   // Resolves "Label:id", or a bare id (an error when it names nodes of several labels).
   Result<std::string> ResolveNode(std::string_view ref);
   // Edges at a node, optionally of one type and one direction ("out", "in", "both"), at most `limit`;

@@ -32,7 +32,7 @@ struct IndexBuildOptions {
   bool text = true;                       // <index>/text/ and <index>/paragraphs/
   bool chunks = false;                    // <index>/chunks/
   index::ChunkOptions chunk;
-  bool rebuild_text = false;  // drop and rebuild the text (and chunk) indexes
+  bool rebuild_text = false;                    // drop and rebuild the text (and chunk) indexes
   std::optional<index::RankingParams> ranking;  // recorded in the text index; nullopt: the default
   // The vector index (<index>/vectors/): "" for none, "glove" (the GloVe binary at `glove`, or the default)
   // or "http:<base url>" of an OpenAI-compatible /v1/embeddings server.

@@ -38,7 +38,7 @@ struct LakeGraphOptions {
 // Writes <graph_dir> when the lake has graph files; removes a stale <graph_dir> when it has none (and
 // then returns a report with zero files). One bad file never fails the build: it goes to `errors`.
 // Errors of the catalog, the index folder or the write are returned.
-Result<LakeGraphReport> BuildLakeGraph(catalog::Catalog& catalog, lake::Store& store, const std::string& graph_dir,
-                                       const LakeGraphOptions& options = {});
+Result<LakeGraphReport> BuildLakeGraph(catalog::Catalog& catalog, lake::Store& store,
+                                       const std::string& graph_dir, const LakeGraphOptions& options = {});
 
 }  // namespace lakeqa::graph

@@ -24,11 +24,11 @@ namespace lakeqa::index {
 // Bounds on what one dataset contributes, so a dataset with thousands of files or columns cannot make
 // one document (and the index buffer) unbounded.
 struct DocOptions {
-  size_t max_files = 200;              // file names indexed per dataset
-  size_t max_columns = 512;            // column names
-  size_t max_values_per_column = 20;   // sampled cell values per column
-  size_t max_values_bytes = 16 * 1024; // all sampled values of a dataset together
-  size_t max_content_bytes = 8 * 1024; // the content sample (text samples of non-tabular files)
+  size_t max_files = 200;               // file names indexed per dataset
+  size_t max_columns = 512;             // column names
+  size_t max_values_per_column = 20;    // sampled cell values per column
+  size_t max_values_bytes = 16 * 1024;  // all sampled values of a dataset together
+  size_t max_content_bytes = 8 * 1024;  // the content sample (text samples of non-tabular files)
   size_t max_description_bytes = 16 * 1024;
 };
 
@@ -55,13 +55,13 @@ struct ChunkOptions {
 Schema ChunkSchema();
 // Chunk documents have ids "<dataset id>#<n>" (n from 0).
 std::vector<Document> ChunkDocuments(const catalog::DatasetRecord& dataset,
-                                     const std::vector<catalog::FileRecord>& files, const ChunkOptions& chunks,
-                                     const DocOptions& options = {});
+                                     const std::vector<catalog::FileRecord>& files,
+                                     const ChunkOptions& chunks, const DocOptions& options = {});
 
 struct TextBuildOptions {
   DocOptions docs;
-  bool text = true;    // <index_dir>/text/
-  bool chunks = false; // <index_dir>/chunks/
+  bool text = true;     // <index_dir>/text/
+  bool chunks = false;  // <index_dir>/chunks/
   ChunkOptions chunk;
   bool progress = true;
   bool rebuild = false;  // drop the existing text indexes first
@@ -79,13 +79,13 @@ struct TextBuildOptions {
 RankingParams DatasetRanking();
 
 struct TextBuildReport {
-  uint64_t datasets = 0;   // datasets in the catalog
-  uint64_t added = 0;      // new in the index
-  uint64_t updated = 0;    // changed since the last build, re-added
+  uint64_t datasets = 0;  // datasets in the catalog
+  uint64_t added = 0;     // new in the index
+  uint64_t updated = 0;   // changed since the last build, re-added
   uint64_t unchanged = 0;
-  uint64_t deleted = 0;    // gone from the catalog
-  uint64_t chunks = 0;     // chunk documents written in this run (--chunks)
-  uint64_t merged = 0;     // indexes merged into one segment by the merge policy
+  uint64_t deleted = 0;                 // gone from the catalog
+  uint64_t chunks = 0;                  // chunk documents written in this run (--chunks)
+  uint64_t merged = 0;                  // indexes merged into one segment by the merge policy
   NearDuplicateReport near_duplicates;  // <index_dir>/near_duplicates.json, rewritten with the text index
   double seconds = 0;
   Json ToJson() const;

@@ -27,7 +27,8 @@ namespace lakeqa::index {
 struct ParagraphOptions {
   size_t max_paragraphs_per_page = 2000;
   size_t max_paragraph_bytes = 8 * 1024;  // a longer paragraph is cut at a UTF-8 boundary
-  uint64_t max_page_bytes = 16ULL << 20;  // bytes read per page; a longer page is read up to its last whole line
+  uint64_t max_page_bytes =
+      16ULL << 20;  // bytes read per page; a longer page is read up to its last whole line
 };
 
 struct Paragraph {
@@ -41,11 +42,12 @@ struct ParagraphCuts {
 };
 
 // The paragraph units of a page text (see above). `title` is the page title ("" when unknown).
-std::vector<Paragraph> PageParagraphs(std::string_view text, std::string_view title, const ParagraphOptions& options = {},
-                                      ParagraphCuts* cuts = nullptr);
+std::vector<Paragraph> PageParagraphs(std::string_view text, std::string_view title,
+                                      const ParagraphOptions& options = {}, ParagraphCuts* cuts = nullptr);
 
 // Schema of the paragraph index: text (the paragraph), title (the page title; also scored, so a paragraph
-// is findable by its page), page (keyword: the dataset id "<namespace>/<dataset>"), paragraph (stored: the id).
+// is findable by its page), page (keyword: the dataset id "<namespace>/<dataset>"), paragraph (stored: the
+// id).
 Schema ParagraphSchema();
 // "<namespace>/<dataset>#<paragraph id>".
 std::string ParagraphDocId(std::string_view page, int64_t paragraph);
@@ -61,16 +63,19 @@ struct ParagraphBuildReport {
   uint64_t no_text = 0;     // doc-source datasets without a text file (HTML, PDF, DOCX only)
   ParagraphCuts cut;
   std::vector<ParagraphFileError> errors;  // pages that could not be read; the build goes on
-  bool written = false;     // false: the lake has no doc-source page text, <index>/paragraphs/ removed
-  bool rebuilt = false;     // false: kept from the last build (its counts), nothing it is built from changed
-  Json ToJson() const;      // {pages, paragraphs, errors, error_files, no_text, cut_paragraphs, cut_bytes, written, rebuilt}
+  bool written = false;  // false: the lake has no doc-source page text, <index>/paragraphs/ removed
+  bool rebuilt = false;  // false: kept from the last build (its counts), nothing it is built from changed
+  Json ToJson() const;   // {pages, paragraphs, errors, error_files, no_text, cut_paragraphs, cut_bytes,
+                         // written, rebuilt}
 };
 
 // Rebuilds <index_dir>/paragraphs/ whole from the catalog and the store (written beside and swapped in, so a
 // failed build leaves the previous one), unless no doc-source page (id, title, text files' key, size, etag,
-// mtime) nor bound changed since the last build and that build read every page: then it is kept. A page that cannot be read, or is not text (a NUL byte), is a
-// per-file error in the report. A lake without doc-source page text writes none and removes a stale one.
+// mtime) nor bound changed since the last build and that build read every page: then it is kept. A page that
+// cannot be read, or is not text (a NUL byte), is a per-file error in the report. A lake without doc-source
+// page text writes none and removes a stale one.
 Result<ParagraphBuildReport> BuildParagraphIndex(catalog::Catalog& catalog, lake::Store& store,
-                                                 const std::string& index_dir, const ParagraphOptions& options = {});
+                                                 const std::string& index_dir,
+                                                 const ParagraphOptions& options = {});
 
 }  // namespace lakeqa::index

@@ -20,10 +20,10 @@ namespace lakeqa::index {
 inline constexpr uint64_t kMaxPrefixKeys = 1000;
 
 struct PrefixRequest {
-  std::string prefix;            // "", "cmdbench", "cmdbench/", "cmdbench/t_1_"
-  std::string delimiter;         // "" (flat listing) or e.g. "/", "_"
-  uint64_t max_keys = 100;       // 1..kMaxPrefixKeys
-  std::string continuation;      // next_token of the previous page, or ""
+  std::string prefix;        // "", "cmdbench", "cmdbench/", "cmdbench/t_1_"
+  std::string delimiter;     // "" (flat listing) or e.g. "/", "_"
+  uint64_t max_keys = 100;   // 1..kMaxPrefixKeys
+  std::string continuation;  // next_token of the previous page, or ""
 };
 
 struct PrefixEntry {

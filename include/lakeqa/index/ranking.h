@@ -58,15 +58,16 @@ struct RankingParams {
 
   // k1 and proximity defaults, field weights and b from the schema.
   static RankingParams FromSchema(const Schema& schema);
-  // {"k1", "proximity", "data_k1", "correction", "fuzzy", "fields": {"title": {"weight", "b", "data"}, ...}}; what is left out keeps
-  // `base`'s values.
+  // {"k1", "proximity", "data_k1", "correction", "fuzzy", "fields": {"title": {"weight", "b", "data"}, ...}};
+  // what is left out keeps `base`'s values.
   static Result<RankingParams> FromJson(const Json& j, const Schema& schema, const RankingParams& base);
   Json ToJson() const;
-  // k1 >= 0, proximity >= 0, data_k1 > 0, correction and fuzzy in [0, 1], weights > 0, b in [0, 1], one entry per text field of the schema.
+  // k1 >= 0, proximity >= 0, data_k1 > 0, correction and fuzzy in [0, 1], weights > 0, b in [0, 1], one entry
+  // per text field of the schema.
   Status Validate(const Schema& schema) const;
 
-  // One parameter by name: "k1", "proximity", "data_k1", "correction", "fuzzy", "<field>.weight", "<field>.b", "<field>.data" (0 or
-  // 1) (flags and the grid search).
+  // One parameter by name: "k1", "proximity", "data_k1", "correction", "fuzzy", "<field>.weight",
+  // "<field>.b", "<field>.data" (0 or 1) (flags and the grid search).
   Status Set(std::string_view name, double value);
   Result<double> Get(std::string_view name) const;
   // Every settable name, in a stable order.

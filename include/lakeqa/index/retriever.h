@@ -42,7 +42,8 @@ Result<std::unique_ptr<Embedder>> OpenQueryEmbedder(const VectorIndex& vi, const
 class Retriever {
  public:
   // Opens <index_dir>/text (always: it holds what hits show) and, for vector/hybrid, <index_dir>/vectors.
-  static Result<std::unique_ptr<Retriever>> Open(const std::string& index_dir, const RetrieverOptions& options);
+  static Result<std::unique_ptr<Retriever>> Open(const std::string& index_dir,
+                                                 const RetrieverOptions& options);
 
   // bm25: Searcher::Search. vector/hybrid: the top options.k after options.offset; filters and facets
   // are BM25-only (InvalidArgument in the other modes). Scores are the mode's own (BM25F, cosine, fused).

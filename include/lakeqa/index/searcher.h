@@ -31,10 +31,10 @@ namespace lakeqa::index {
 
 // A parsed query. Scoring terms are ORed; phrases and filters are required.
 struct TermClause {
-  int field = -1;     // -1: every text field
-  std::string term;   // analysed (folded, stemmed) text term, or a folded prefix
+  int field = -1;    // -1: every text field
+  std::string term;  // analysed (folded, stemmed) text term, or a folded prefix
   bool prefix = false;
-  std::string word;   // the query word it came from, as written ("" for terms built in code)
+  std::string word;  // the query word it came from, as written ("" for terms built in code)
   // Ordinal of the query word among the words that produced terms; terms of one word (an identifier and
   // its parts) share it. Proximity pairs are terms of adjacent ordinals (kind kWord or kCompound).
   uint32_t position = 0;
@@ -77,8 +77,8 @@ Result<Query> ParseQuery(std::string_view text, const Schema& schema, text::Anal
 // A word of the query that matches no text field, and the word the index holds that was searched for
 // beside it.
 struct Correction {
-  std::string word;   // as written
-  std::string term;   // the analysed term added beside it
+  std::string word;  // as written
+  std::string term;  // the analysed term added beside it
 };
 // Spelling and near spellings, added to the query beside the words as written (never replacing them):
 // - correction: a query word (letters only, at least 4 of them, not a prefix, not restricted to a keyword
@@ -87,7 +87,8 @@ struct Correction {
 //   variant occurs (ties: the smaller term), as an extra term (Variant::kCorrection); returned, so
 //   the result can say what else was searched for. Why not replace: a real word the index lacks
 //   ("stage") is not a typo of the word it is one edit from ("state").
-// - fuzzy: a query word of at least 5 letters that the index holds also matches every one-edit variant that a metadata field
+// - fuzzy: a query word of at least 5 letters that the index holds also matches every one-edit variant that a
+// metadata field
 //   holds (a text field the index's ranking does not mark as data, and not `coverage`), as a term
 //   restricted to that field (Variant::kFuzzy), so a typo in a caption ("Feburary") still finds the
 //   table. Not reported (explanations show the term).
@@ -100,21 +101,22 @@ std::vector<Correction> CorrectSpelling(const IndexReader& reader, Query& query,
 
 struct SearchOptions {
   size_t k = 20;
-  size_t offset = 0;                    // hits to skip (paging: the ranking is exact, so pages are stable)
+  size_t offset = 0;                       // hits to skip (paging: the ranking is exact, so pages are stable)
   const RankingParams* ranking = nullptr;  // overrides the index manifest's parameters
-  size_t max_prefix_expansions = 128;   // per field, lexicographically first
-  std::vector<std::string> facet_fields;  // keyword fields to count over the whole match set
+  size_t max_prefix_expansions = 128;      // per field, lexicographically first
+  std::vector<std::string> facet_fields;   // keyword fields to count over the whole match set
   size_t facet_limit = 20;
-  bool count_total = false;              // also count every match (implied by facets)
-  bool exhaustive = false;               // score every match, no pruning (reference and debugging)
-  bool stored = true;     // hits carry their stored fields (and matched columns); false: ids and scores only
+  bool count_total = false;  // also count every match (implied by facets)
+  bool exhaustive = false;   // score every match, no pruning (reference and debugging)
+  bool stored = true;  // hits carry their stored fields (and matched columns); false: ids and scores only
   bool snippets = true;
   std::vector<std::string> snippet_fields = {"description", "content", "title"};
   size_t snippet_bytes = 200;
   std::string column_field = "columns";
   bool matches = true;   // Hit::matches: which query words matched in which field
   bool explain = false;  // Hit::explanation
-  // Documents to explain whatever their rank (e.g. the gold datasets a ranking missed): SearchResult::explained.
+  // Documents to explain whatever their rank (e.g. the gold datasets a ranking missed):
+  // SearchResult::explained.
   std::vector<std::string> explain_ids;
 };
 
@@ -133,19 +135,19 @@ struct Snippet {
 struct FieldExplanation {
   std::string field;
   uint32_t tf = 0;
-  uint32_t length = 0;   // the field's (quantised) length in this document
+  uint32_t length = 0;  // the field's (quantised) length in this document
   double avg_length = 0;
   double weight = 0, b = 0;
-  double weighted_tf = 0;    // weight * tf / (1 - b + b * length / avg_length)
-  double contribution = 0;   // the saturated x * weighted_tf / x; a data field: its own share (ranking.h)
-  bool data = false;         // a data field, outside x
+  double weighted_tf = 0;   // weight * tf / (1 - b + b * length / avg_length)
+  double contribution = 0;  // the saturated x * weighted_tf / x; a data field: its own share (ranking.h)
+  bool data = false;        // a data field, outside x
 };
 struct TermExplanation {
   std::string word;  // as written in the query (or the misspelled word it corrects)
   std::string term;
   double idf = 0;
-  double x = 0;      // sum of the non-data fields' weighted_tf
-  double score = 0;  // idf * x * (k1 + 1) / (x + k1) plus the data fields' shares
+  double x = 0;                          // sum of the non-data fields' weighted_tf
+  double score = 0;                      // idf * x * (k1 + 1) / (x + k1) plus the data fields' shares
   std::vector<FieldExplanation> fields;  // fields holding the term
 };
 struct ProximityExplanation {
@@ -155,8 +157,8 @@ struct ProximityExplanation {
 };
 struct Explanation {
   double k1 = 0;
-  std::vector<TermExplanation> terms;          // terms the document holds, in query order
-  std::vector<std::string> unmatched;          // query words it does not hold
+  std::vector<TermExplanation> terms;  // terms the document holds, in query order
+  std::vector<std::string> unmatched;  // query words it does not hold
   std::vector<ProximityExplanation> proximity;
   Json ToJson() const;
   std::string ToText() const;  // indented lines for a terminal
@@ -183,8 +185,8 @@ struct FacetValue {
 };
 
 struct SearchStats {
-  uint64_t scored_docs = 0;   // documents whose score was fully or partly computed
-  uint64_t postings = 0;      // total postings of the scoring cursors
+  uint64_t scored_docs = 0;  // documents whose score was fully or partly computed
+  uint64_t postings = 0;     // total postings of the scoring cursors
 };
 
 struct SearchResult {
@@ -194,8 +196,8 @@ struct SearchResult {
   SearchStats stats;
   // Why there are no hits when the reason is the query itself (e.g. every word was a stop word), else "".
   std::string note;
-  std::vector<std::string> dropped;         // Query::dropped
-  std::vector<Correction> corrections;      // spelling corrections made (Searcher::Search(text))
+  std::vector<std::string> dropped;     // Query::dropped
+  std::vector<Correction> corrections;  // spelling corrections made (Searcher::Search(text))
   // SearchOptions::explain_ids the index holds: stored fields, score and explanation (not ranked).
   std::vector<Hit> explained;
 };
@@ -207,9 +209,11 @@ text::AnalyzerOptions QueryAnalyzerOptions(bool keep_stop_words = false);
 // query side's (QueryAnalyzerOptions()).
 class Searcher {
  public:
-  explicit Searcher(std::shared_ptr<const IndexReader> reader, text::AnalyzerOptions analyzer = QueryAnalyzerOptions());
+  explicit Searcher(std::shared_ptr<const IndexReader> reader,
+                    text::AnalyzerOptions analyzer = QueryAnalyzerOptions());
   // Parses the text (ParseQuery) and corrects its spelling (CorrectSpelling). `ranking`: the parameters the
-  // query will be scored with (null: the index's); fuzzy variants are added only when its fuzzy factor is > 0.
+  // query will be scored with (null: the index's); fuzzy variants are added only when its fuzzy factor is >
+  // 0.
   Result<Query> Parse(std::string_view query, std::vector<Correction>* corrections = nullptr,
                       const RankingParams* ranking = nullptr);
   // Parse + Search.

@@ -25,7 +25,8 @@ namespace lakeqa::index {
 inline constexpr const char* kSourceNames[] = {"doc", "table", "graph"};
 
 // "doc", "table", "graph", or "" (a dataset of none of them: images, archives, empty).
-std::string SourceOfDataset(const catalog::DatasetRecord& dataset, const std::vector<catalog::FileRecord>& files);
+std::string SourceOfDataset(const catalog::DatasetRecord& dataset,
+                            const std::vector<catalog::FileRecord>& files);
 
 struct SourceSummary {
   std::string name;

@@ -17,15 +17,15 @@ namespace lakeqa::ingest {
 struct DatasetMetadata {
   std::string title;
   std::string description;
-  std::string publisher;       // publisher or organisation
+  std::string publisher;  // publisher or organisation
   std::vector<std::string> tags;
-  std::vector<std::string> themes;   // as the source states them (CKAN groups, theme, category)
-  std::string temporal;        // temporal coverage as stated ("2001-01-01/2023-12-31")
-  std::string spatial;         // spatial coverage as stated (a place name, a bbox, GeoJSON text)
+  std::vector<std::string> themes;  // as the source states them (CKAN groups, theme, category)
+  std::string temporal;             // temporal coverage as stated ("2001-01-01/2023-12-31")
+  std::string spatial;              // spatial coverage as stated (a place name, a bbox, GeoJSON text)
   std::string license;
   std::string source_url;
-  std::string modified;        // last modified as stated
-  std::vector<std::string> columns;  // declared column names (columns.txt, Socrata/ArcGIS fields)
+  std::string modified;                     // last modified as stated
+  std::vector<std::string> columns;         // declared column names (columns.txt, Socrata/ArcGIS fields)
   std::vector<std::string> metadata_files;  // keys of the files the above came from
 
   // Fills empty fields of *this from other and unions the lists (first writer wins for scalars).

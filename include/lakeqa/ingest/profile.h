@@ -37,17 +37,17 @@ struct ColumnProfile {
 
 struct FileProfile {
   Format format = Format::kUnknown;
-  std::string encoding;       // "utf-8", "utf-8-bom", "utf-16le", "latin-1", "binary"
-  char delimiter = 0;         // for kCsv
+  std::string encoding;  // "utf-8", "utf-8-bom", "utf-16le", "latin-1", "binary"
+  char delimiter = 0;    // for kCsv
   bool has_header = false;
   std::vector<ColumnProfile> columns;
-  uint64_t rows = 0;          // data rows (CSV), records (JSONL), features (GeoJSON), array items (JSON)
-  bool rows_exact = true;     // false when only a prefix was read (head mode or a byte cap)
-  std::vector<std::string> json_paths;   // distinct key paths, e.g. "features[].properties.NAME"
+  uint64_t rows = 0;       // data rows (CSV), records (JSONL), features (GeoJSON), array items (JSON)
+  bool rows_exact = true;  // false when only a prefix was read (head mode or a byte cap)
+  std::vector<std::string> json_paths;             // distinct key paths, e.g. "features[].properties.NAME"
   std::map<std::string, uint64_t> geometry_types;  // GeoJSON: "Point" → features seen
-  std::string text_sample;    // bounded, valid UTF-8: the start of the readable text
+  std::string text_sample;                         // bounded, valid UTF-8: the start of the readable text
   uint64_t bytes_read = 0;
-  std::vector<std::string> warnings;     // "ragged rows: 12 rows with 5 fields, header has 6", ...
+  std::vector<std::string> warnings;  // "ragged rows: 12 rows with 5 fields, header has 6", ...
   // Set when the content is broken for its format (truncated JSON, a corrupt zip or PDF): the catalog
   // records it as the file's error, while the partial profile is still kept.
   std::string corrupt;
@@ -104,7 +104,8 @@ struct HeadRead {
 // (or the start of a DOCX's text), each one ranged read of at most options.max_bytes, so that a head profile
 // still holds the sheet names and the header row. When that second look fails, the head's profile is
 // returned with a warning saying why.
-Result<FileProfile> ProfileHead(lake::Store& store, std::string_view key, uint64_t size, std::string_view name_hint,
-                                const ProfileOptions& options, HeadRead* read = nullptr);
+Result<FileProfile> ProfileHead(lake::Store& store, std::string_view key, uint64_t size,
+                                std::string_view name_hint, const ProfileOptions& options,
+                                HeadRead* read = nullptr);
 
 }  // namespace lakeqa::ingest

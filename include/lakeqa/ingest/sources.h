@@ -44,7 +44,8 @@ class Bz2Decoder {
 
 // Reads [offset, offset+length) of a local file (length 0: to the end) through a decoder (when
 // `bz2`) or as is, into sink. Streams; never holds the file.
-Status ReadLocalFile(const std::string& path, uint64_t offset, uint64_t length, bool bz2, const ByteSink& sink);
+Status ReadLocalFile(const std::string& path, uint64_t offset, uint64_t length, bool bz2,
+                     const ByteSink& sink);
 
 // One <page> of a MediaWiki XML export.
 struct WikiPage {
@@ -52,10 +53,10 @@ struct WikiPage {
   int ns = 0;
   uint64_t id = 0;
   uint64_t revision_id = 0;
-  std::string timestamp;      // of the (last) revision, as written: "2024-05-01T12:00:00Z"
-  std::string redirect;       // <redirect title="..."/>; empty when the page is not a redirect
-  std::string text;           // wikitext, entities decoded
-  uint64_t offset = 0;        // byte offset of "<page>" in the decompressed input the reader was fed
+  std::string timestamp;  // of the (last) revision, as written: "2024-05-01T12:00:00Z"
+  std::string redirect;   // <redirect title="..."/>; empty when the page is not a redirect
+  std::string text;       // wikitext, entities decoded
+  uint64_t offset = 0;    // byte offset of "<page>" in the decompressed input the reader was fed
 };
 
 // Parses one "<page>...</page>" element. Errors say which element is malformed.
@@ -84,7 +85,7 @@ class WikiXmlReader {
   uint64_t buffer_offset_ = 0;  // input offset of buffer_[0]
   bool skipping_ = false;       // inside an over-long page, discarding until its </page>
   uint64_t skip_start_ = 0;
-  size_t resume_ = 0;           // where to resume looking for "</page>" of the page at buffer_[0]
+  size_t resume_ = 0;  // where to resume looking for "</page>" of the page at buffer_[0]
   uint64_t pages_ = 0;
   bool saw_markup_ = false;
 };
@@ -92,7 +93,8 @@ class WikiXmlReader {
 // Distinct stream offsets of a multistream index ("offset:page_id:title" lines, bz2-compressed or
 // plain), in file order, delivered one by one (the index of the full English Wikipedia has ~25 M lines
 // and ~250 k distinct offsets).
-Status ReadMultistreamOffsets(const std::string& index_path, const std::function<Status(uint64_t)>& on_offset);
+Status ReadMultistreamOffsets(const std::string& index_path,
+                              const std::function<Status(uint64_t)>& on_offset);
 
 // Default index path of a multistream dump: "x-multistream.xml.bz2" → "x-multistream-index.txt.bz2".
 std::string DefaultMultistreamIndexPath(const std::string& dump_path);

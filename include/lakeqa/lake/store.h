@@ -16,10 +16,10 @@
 namespace lakeqa::lake {
 
 struct ObjectInfo {
-  std::string key;        // relative to the store root
+  std::string key;  // relative to the store root
   uint64_t size = 0;
-  std::string etag;       // S3 ETag (quotes stripped) or, locally, "<mtime_ns>-<size>-<inode>"
-  int64_t mtime_ms = 0;   // last modified, milliseconds since the epoch
+  std::string etag;      // S3 ETag (quotes stripped) or, locally, "<mtime_ns>-<size>-<inode>"
+  int64_t mtime_ms = 0;  // last modified, milliseconds since the epoch
 };
 
 struct ListOptions {
@@ -27,14 +27,14 @@ struct ListOptions {
   // With a delimiter ('/'), keys sharing the part up to the next delimiter after the prefix are rolled
   // up into common_prefixes, as S3 ListObjectsV2 does.
   std::optional<char> delimiter;
-  uint32_t max_keys = 1000;           // page size
-  std::string continuation_token;     // from a previous page; empty for the first
+  uint32_t max_keys = 1000;        // page size
+  std::string continuation_token;  // from a previous page; empty for the first
 };
 
 struct ListPage {
-  std::vector<ObjectInfo> objects;            // sorted by key (byte order)
-  std::vector<std::string> common_prefixes;   // each ends with the delimiter
-  std::string next_continuation_token;        // empty when this is the last page
+  std::vector<ObjectInfo> objects;           // sorted by key (byte order)
+  std::vector<std::string> common_prefixes;  // each ends with the delimiter
+  std::string next_continuation_token;       // empty when this is the last page
   // Entries skipped with a reason (an unreadable folder, a symlink loop, a FIFO); the listing goes on.
   std::vector<std::string> warnings;
 };
@@ -64,10 +64,10 @@ class Store {
 };
 
 struct S3Options {
-  std::string endpoint;   // "http://127.0.0.1:4568"; empty = https://s3.<region>.amazonaws.com
+  std::string endpoint;  // "http://127.0.0.1:4568"; empty = https://s3.<region>.amazonaws.com
   std::string region = "us-east-1";
-  bool path_style = false;   // forced on when an endpoint is given
-  bool anonymous = false;    // unsigned requests (public buckets)
+  bool path_style = false;  // forced on when an endpoint is given
+  bool anonymous = false;   // unsigned requests (public buckets)
   // Credentials; when empty they come from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN.
   std::string access_key, secret_key, session_token;
   int max_retries = 5;

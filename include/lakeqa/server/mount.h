@@ -11,8 +11,8 @@
 namespace lakeqa::server {
 
 struct MountRequest {
-  std::string method;  // "GET", "POST", ...
-  std::string path;    // decoded path, without the query string
+  std::string method;                                        // "GET", "POST", ...
+  std::string path;                                          // decoded path, without the query string
   std::vector<std::pair<std::string, std::string>> params;   // decoded query parameters, in order
   std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased
   std::string body;
@@ -33,7 +33,7 @@ struct MountResponse {
 using MountHandler = std::function<void(const MountRequest&, MountResponse&)>;
 
 struct Mount {
-  std::string prefix;   // "/api/wb/" serves every path below it; with `exact`, only the path itself
+  std::string prefix;  // "/api/wb/" serves every path below it; with `exact`, only the path itself
   bool exact = false;
   // Served without the bearer token: only for paths that return no data (the UI's static assets).
   bool public_paths = false;

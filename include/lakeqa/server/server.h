@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "lakeqa/exec/sandbox.h"
 #include "lakeqa/common/json.h"
 #include "lakeqa/common/status.h"
+#include "lakeqa/exec/sandbox.h"
 #include "lakeqa/server/mount.h"
 #include "lakeqa/tools/session.h"
 #include "lakeqa/tools/tools.h"
@@ -33,8 +33,8 @@ const std::vector<std::string>& LegacyMcpVersions();
 
 // How many sessions may exist and for how long an unused one is kept.
 struct SessionPolicy {
-  size_t max_sessions = 1024;    // in all
-  size_t max_per_client = 64;    // per client address (HTTP); stdio's own session is not counted
+  size_t max_sessions = 1024;  // in all
+  size_t max_per_client = 64;  // per client address (HTTP); stdio's own session is not counted
   // A session unused this long is closed and its folder removed; 0 = never. Sessions created without a
   // client (stdio's) are never expired: they live as long as the process.
   int idle_ttl_s = 1800;
@@ -85,8 +85,8 @@ class SessionManager {
 // Bounds for JSON that arrives from outside (HTTP bodies, MCP messages, tool arguments). Parsed values are
 // copied, compared and dumped recursively, so a deep document must be refused before it is parsed.
 struct JsonLimits {
-  size_t max_depth = 64;              // nesting of arrays and objects
-  uint64_t max_bytes = 4ULL << 20;    // size of the text
+  size_t max_depth = 64;            // nesting of arrays and objects
+  uint64_t max_bytes = 4ULL << 20;  // size of the text
 };
 // Checks text against limits with one non-recursive scan (resource_exhausted naming `where`, the limit
 // and the line and column where it was passed), then parses it like ParseJson.
@@ -99,8 +99,8 @@ struct InputLimits {
 
 // What a request runs with: where notifications for it go and whether it was cancelled.
 struct McpCallContext {
-  std::function<void(const Json&)> notify;          // null = notifications are dropped
-  std::shared_ptr<exec::CancelToken> cancelled;     // set by notifications/cancelled or a closed connection
+  std::function<void(const Json&)> notify;       // null = notifications are dropped
+  std::shared_ptr<exec::CancelToken> cancelled;  // set by notifications/cancelled or a closed connection
 };
 
 // One MCP connection's JSON-RPC 2.0 dispatcher. The session-based revisions keep their state here (the
@@ -138,12 +138,12 @@ Status RunMcpStdio(SessionManager& sessions, std::istream& in, std::ostream& out
 
 // The HTTP core's limits (docs/api.md, "Limits").
 struct HttpLimits {
-  size_t max_header_bytes = 16 << 10;     // request line and headers
-  uint64_t max_body_bytes = 4ULL << 20;   // refused with 413 before it is read
-  int header_timeout_ms = 10000;          // from a request's first byte to the end of its head
-  int body_timeout_ms = 30000;            // from the end of the head to the end of the body
-  int idle_timeout_ms = 30000;            // a keep-alive connection with no request
-  int write_timeout_ms = 30000;           // writing one response
+  size_t max_header_bytes = 16 << 10;    // request line and headers
+  uint64_t max_body_bytes = 4ULL << 20;  // refused with 413 before it is read
+  int header_timeout_ms = 10000;         // from a request's first byte to the end of its head
+  int body_timeout_ms = 30000;           // from the end of the head to the end of the body
+  int idle_timeout_ms = 30000;           // a keep-alive connection with no request
+  int write_timeout_ms = 30000;          // writing one response
   // After a refusal sent before the request was read whole (413, 431, ...): the server stops sending (FIN)
   // and reads and drops what the client still sends, up to these bounds, before it closes, so the client
   // reads the refusal instead of a reset (lingering close, as nginx does).
@@ -151,10 +151,10 @@ struct HttpLimits {
   uint64_t max_linger_bytes = 64ULL << 20;  // the most bytes read and dropped
   size_t max_requests_per_connection = 1000;
   int backlog = 1024;
-  size_t max_connections = 1024;          // open at once, in all
+  size_t max_connections = 1024;  // open at once, in all
   size_t max_connections_per_client = 256;
-  size_t workers = 32;                    // requests handled at once; slow clients never hold one
-  size_t max_queued = 1024;               // complete requests waiting for a worker (503 past it)
+  size_t workers = 32;       // requests handled at once; slow clients never hold one
+  size_t max_queued = 1024;  // complete requests waiting for a worker (503 past it)
 };
 
 struct ServerOptions {

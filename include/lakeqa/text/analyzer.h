@@ -28,10 +28,10 @@ namespace lakeqa::text {
 
 struct AnalyzerOptions {
   bool stem = true;
-  bool stop_words = false;      // drop English stop words from plain words
-  bool strip_accents = true;    // "café" -> "cafe"
+  bool stop_words = false;    // drop English stop words from plain words
+  bool strip_accents = true;  // "café" -> "cafe"
   bool split_identifiers = true;
-  bool year_spans = true;       // see above
+  bool year_spans = true;          // see above
   uint32_t max_token_bytes = 128;  // longer (folded) tokens are skipped
 };
 
@@ -44,8 +44,8 @@ enum class TokenKind : uint8_t {
 struct Token {
   uint32_t term_offset;  // into the Analyzer's term buffer; use Analyzer::Term()
   uint32_t term_size;
-  uint32_t position;     // word position (parts share their compound's position)
-  uint32_t start, end;   // byte offsets of the source span in the analysed text
+  uint32_t position;    // word position (parts share their compound's position)
+  uint32_t start, end;  // byte offsets of the source span in the analysed text
   TokenKind kind;
 };
 

@@ -27,7 +27,8 @@ struct CacheEntry {
 class DownloadCache {
  public:
   // reader_gid >= 0: entries are 0640 with that group (the sandbox user's, when lakeqa runs as root).
-  explicit DownloadCache(std::string dir, int reader_gid = -1) : dir_(std::move(dir)), reader_gid_(reader_gid) {}
+  explicit DownloadCache(std::string dir, int reader_gid = -1)
+      : dir_(std::move(dir)), reader_gid_(reader_gid) {}
 
   // Returns the cached copy of `object`, streaming it from `store` first when missing. The bytes read
   // must equal object.size, and when the etag is a plain MD5 (S3 single-part uploads) the MD5 must

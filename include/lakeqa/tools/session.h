@@ -50,7 +50,7 @@ struct TraceEvent {
   std::string summary;                // one line: what the result held
   std::vector<std::string> returned;  // "<namespace>/<dataset>" ids a search returned (D_ret)
   std::vector<std::string>
-      accessed;            // ids whose files were listed, downloaded, inspected, queried, read (D_acc)
+      accessed;  // ids whose files were listed, downloaded, inspected, queried, read (D_acc)
   // execute_code only: `accessed` comes from a log the code could write (lakeqa could not observe the
   // run's opens on this machine), so it may be forged.
   bool accessed_unverified = false;

@@ -47,12 +47,12 @@ struct ToolSpec {
   // Arguments accepted beside the schema's properties, not advertised: the LakeQA harness's singular forms,
   // each mapped to the property it stands for ("prefix" → "prefixes").
   std::map<std::string, std::string> aliases;
-  bool compact_view = true;    // answers in tools::ResultView::kCompact on request
-  bool needs_sandbox = false;  // works in its session's sandbox (MCP's stateless revision needs a handle)
+  bool compact_view = true;       // answers in tools::ResultView::kCompact on request
+  bool needs_sandbox = false;     // works in its session's sandbox (MCP's stateless revision needs a handle)
   ToolHandler handler = nullptr;  // null only for the MCP server's own session tools
   McpAnnotations mcp;
-  // The fields every result has (docs/api.md), without `required` or additionalProperties:false: a result over
-  // the output cap is shrunk and may lose fields.
+  // The fields every result has (docs/api.md), without `required` or additionalProperties:false: a result
+  // over the output cap is shrunk and may lose fields.
   Json output_schema;
   std::optional<PaperSchema> paper;  // the 7 tools of the paper
   std::string prompt_line;           // the tool in the "lake" prompt profile (agent/prompts.h)

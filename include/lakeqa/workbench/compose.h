@@ -22,12 +22,12 @@ namespace lakeqa::workbench {
 std::vector<std::string> NodeDependencies(const ProjectNode& node);
 
 struct Structure {
-  int k = 0;       // longest path through the hop DAG (eval::AnalyzeHops of the exported task)
-  size_t n = 0;    // evidence nodes
-  int d = 0;       // largest number of nodes one hop depends on
+  int k = 0;     // longest path through the hop DAG (eval::AnalyzeHops of the exported task)
+  size_t n = 0;  // evidence nodes
+  int d = 0;     // largest number of nodes one hop depends on
   std::vector<std::pair<std::string, std::string>> edges;  // (from, to): node `to` uses the answer of `from`
-  std::map<std::string, int> hop_of;                        // node id → hop number
-  std::vector<std::string> errors;    // unknown references, cycles, a node placed before what it uses
+  std::map<std::string, int> hop_of;                       // node id → hop number
+  std::vector<std::string> errors;  // unknown references, cycles, a node placed before what it uses
   std::vector<std::string> warnings;
   Json ToJson() const;
 };
@@ -60,7 +60,8 @@ struct Finding {
 // What must hold before a task is exported or sent to review: every field filled, sources well formed and
 // present (file_exists, when given, says whether a lake path is in the catalog), facts run with the answer
 // their node records, a sound hop structure, and eval's own task checks (tasks validate) on the JSON.
-std::vector<Finding> CheckTask(const ProjectTask& task, const std::function<bool(const std::string&)>& file_exists);
+std::vector<Finding> CheckTask(const ProjectTask& task,
+                               const std::function<bool(const std::string&)>& file_exists);
 bool HasErrors(const std::vector<Finding>& findings);
 
 // A stable hash of fact code as it ran (placeholders filled), to tell a stale run from a current one.

@@ -52,9 +52,10 @@ struct LeakOptions {
 
 // `datasets_with`: how many datasets of the index hold a word (nullopt when unknown: the rare-token rule
 // is then skipped for it, never guessed).
-std::vector<LeakFlag> CheckLeakage(const std::string& question, const std::vector<LeakSource>& sources,
-                                   const std::vector<LeakAnswer>& answers,
-                                   const std::function<std::optional<uint64_t>(const std::string&)>& datasets_with,
-                                   const LeakOptions& options);
+std::vector<LeakFlag> CheckLeakage(
+    const std::string& question, const std::vector<LeakSource>& sources,
+    const std::vector<LeakAnswer>& answers,
+    const std::function<std::optional<uint64_t>(const std::string&)>& datasets_with,
+    const LeakOptions& options);
 
 }  // namespace lakeqa::workbench

@@ -39,15 +39,15 @@ struct ProjectTask {
   std::string question;     // the rewritten, final question
   Json answer;              // the final answer
   std::vector<ProjectNode> nodes;
-  Json datasets_used;       // null: the node sources; else the list as imported or edited
-  Json hops;                // null: derived; else [{hop, reasoning[], answer}] as imported
+  Json datasets_used;  // null: the node sources; else the list as imported or edited
+  Json hops;           // null: derived; else [{hop, reasoning[], answer}] as imported
   std::string status = "draft";
-  int64_t version = 0;          // bumped by every change (content or status): the optimistic lock
+  int64_t version = 0;  // bumped by every change (content or status): the optimistic lock
   // The version of the last content change: the one number pages show, and what reviews name (a status
   // change moves `version` but not this).
   int64_t content_version = 0;
   std::string created_by, created_at, updated_by, updated_at;
-  std::string origin;       // the file it was imported from, "" when composed here
+  std::string origin;  // the file it was imported from, "" when composed here
 
   Json ToJson() const;
   // The editable part of a task as the UI sends it; unknown members are ignored, wrong types named.
@@ -70,8 +70,8 @@ struct Review {
   std::vector<NodeVerdict> nodes;
   std::optional<bool> chain_valid;  // each subquestion follows from the answers before it
   std::string chain_comment;
-  std::optional<bool> natural;      // the rewritten question reads naturally
-  std::optional<bool> no_leakage;   // it names no dataset, title or file
+  std::optional<bool> natural;     // the rewritten question reads naturally
+  std::optional<bool> no_leakage;  // it names no dataset, title or file
   std::string rewrite_comment;
   std::string verdict;  // accept | revise | reject
   std::string comment;
@@ -111,13 +111,14 @@ class Project {
   Result<std::vector<ProjectTask>> ListTasks();
   Result<ProjectTask> GetTask(int64_t id);
   // A new task; question_id must be unique ("" picks the next "WB000001"-style id).
-  Result<ProjectTask> CreateTask(ProjectTask task, const std::string& who, const std::string& action = "created");
+  Result<ProjectTask> CreateTask(ProjectTask task, const std::string& who,
+                                 const std::string& action = "created");
   // Replaces the task's content when `base_version` is its current version; otherwise already_exists with
   // the conflict spelled out. Accepted and rejected tasks are read-only until reopened.
   Result<ProjectTask> SaveTask(const ProjectTask& task, int64_t base_version, const std::string& who);
   // Moves the task to `status` (the caller checked the transition), bumping its version.
-  Result<ProjectTask> SetStatus(int64_t id, const std::string& status, int64_t base_version, const std::string& who,
-                                const Json& detail);
+  Result<ProjectTask> SetStatus(int64_t id, const std::string& status, int64_t base_version,
+                                const std::string& who, const Json& detail);
   // Records the last run of a node's fact (not a content change: no new version).
   Status SetLastRun(int64_t id, const std::string& node, const Json& run, const std::string& who);
 

@@ -44,7 +44,7 @@ class RunLibrary {
   std::vector<std::string> paths_;
   std::function<std::string(const std::string&)> category_of_;
   std::mutex mu_;
-  std::vector<std::string> dirs_;  // the last discovery, index = run id
+  std::vector<std::string> dirs_;                         // the last discovery, index = run id
   std::map<std::string, std::shared_ptr<Loaded>> cache_;  // by directory
 };
 

@@ -21,19 +21,20 @@ namespace lakeqa::workbench {
 
 struct WorkbenchOptions {
   std::string index_dir;
-  std::string lake_uri;        // shown in the UI; the store itself is passed to Open
-  std::string project_path;    // the project file (created when missing)
-  std::string export_dir;      // where exports go; default "<project file>.export/"
+  std::string lake_uri;           // shown in the UI; the store itself is passed to Open
+  std::string project_path;       // the project file (created when missing)
+  std::string export_dir;         // where exports go; default "<project file>.export/"
   std::vector<std::string> runs;  // run directories or folders of them
-  std::string work_dir;        // sessions and download cache; default a temporary folder, removed
-  tools::SessionLimits limits;  // the workbench's sessions (fact runs use call_timeout_ms)
-  std::string model;           // "provider:model" for drafting; "" = no drafting
-  std::string base_url;        // OpenAI-compatible server for the model, "" = the provider's
+  std::string work_dir;           // sessions and download cache; default a temporary folder, removed
+  tools::SessionLimits limits;    // the workbench's sessions (fact runs use call_timeout_ms)
+  std::string model;              // "provider:model" for drafting; "" = no drafting
+  std::string base_url;           // OpenAI-compatible server for the model, "" = the provider's
 };
 
 class Workbench {
  public:
-  static Result<std::unique_ptr<Workbench>> Open(std::unique_ptr<lake::Store> store, const WorkbenchOptions& options);
+  static Result<std::unique_ptr<Workbench>> Open(std::unique_ptr<lake::Store> store,
+                                                 const WorkbenchOptions& options);
   ~Workbench();
 
   // /api/ (the JSON API), /ui/ (assets) and / (a redirect to /ui/), for ServerOptions::mounts.
