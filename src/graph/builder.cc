@@ -54,6 +54,14 @@ uint32_t Fnv1a(std::string_view s, uint32_t h = 2166136261u) {
   return h;
 }
 
+// A row whose field count differs from the header's is skipped (a problem, not an error), in node and
+// relationship files alike.
+std::optional<std::string> RowWidthProblem(size_t fields, size_t header) {
+  if (fields == header) return std::nullopt;
+  return "has " + std::to_string(fields) + " fields, the header has " + std::to_string(header) +
+         "; row skipped";
+}
+
 }  // namespace
 
 std::vector<std::string> CsvHeaderOf(std::string_view text) { return CsvFirstRecord(text); }
@@ -162,10 +170,8 @@ Status GraphBuilder::AddFile(const std::string& source, std::string_view stem, s
       n.type.types.push_back(cols[i].kind);
     }
     while (rec.Next(fields, line)) {
-      if (fields.size() != cols.size()) {
-        AddProblem(source, line,
-                   "has " + std::to_string(fields.size()) + " fields, the header has " +
-                       std::to_string(cols.size()) + "; row skipped");
+      if (auto why = RowWidthProblem(fields.size(), cols.size())) {
+        AddProblem(source, line, *why);
         continue;
       }
       const std::string& id = fields[id_col];
@@ -205,10 +211,8 @@ Status GraphBuilder::AddFile(const std::string& source, std::string_view stem, s
   if (StartsWith(file_type, "relation_")) file_type = file_type.substr(9);
   base.source = source;
   while (rec.Next(fields, line)) {
-    if (fields.size() != cols.size()) {
-      AddProblem(source, line,
-                 "has " + std::to_string(fields.size()) + " fields, the header has " +
-                     std::to_string(cols.size()) + "; row skipped");
+    if (auto why = RowWidthProblem(fields.size(), cols.size())) {
+      AddProblem(source, line, *why);
       continue;
     }
     std::string type = type_col ? fields[*type_col] : file_type;
