@@ -1,10 +1,12 @@
-// Keyword search engines on one corpus: lakeqa's index (Schema::Datasets(), weighted per-field BM25,
-// MaxScore), Xapian (prefixed fields + weighted unprefixed free text, BM25) and SQLite FTS5 (one column
-// per field, bm25() with the same weights). One engine per process, so peak RSS is that engine's; the
-// corpus and the queries are generated deterministically from a seed, so every process sees the same
-// documents and the same queries. Driven by bench/search_engines.sh, which writes docs/benchmarks.md.
+// Keyword search engines on one corpus: lakeqa's index (Schema::Datasets(), BM25F, MaxScore; or, as
+// lakeqa-fieldsum, the per-field sum BM25F replaced, see LakeqaEngine), Xapian (prefixed fields + weighted
+// unprefixed free text, BM25) and SQLite FTS5 (one column per field, bm25() with the same weights). One
+// engine per process, so peak RSS is that engine's; the corpus and the queries are generated
+// deterministically from a seed, so every process sees the same documents and the same queries. Driven by
+// bench/search_engines.sh, which writes docs/benchmarks.md.
 //
-//   bench_search_engines --engine lakeqa|lakeqa-merged|xapian|fts5|dump --dir <index dir> --out <prefix>
+//   bench_search_engines --engine lakeqa|lakeqa-merged|lakeqa-fieldsum|xapian|fts5|dump --dir <index dir>
+//       --out <prefix>
 //       (--synth <docs> | --tsv <file: id \t title \t text>) [--seed 42] [--queries 100]
 //
 // Writes <prefix>.json (throughput, bytes, latencies, RSS) and <prefix>.top10 (the top-10 ids of every
@@ -434,12 +436,18 @@ bool IsTextField(const std::string& field) {
   return i >= 0 && DatasetSchema().fields()[i].text;
 }
 
+// field_sum: every query is ranked with each text field scored on its own (`data` fields, data_k1 = k1),
+// a reconstruction of the per-field BM25 sum that BM25F replaced (issue 13): one saturation per field and
+// term, summed, so skipping works per field as it did then. It differs from that scorer in two ways that do
+// not change how it skips: a term's idf is BM25F's (its largest per-field df over all live docs) rather than
+// one per field, and scores are divided by k1 + 1.
 class LakeqaEngine : public Engine {
  public:
   struct ForSearch {};
-  LakeqaEngine(ForSearch, std::string dir) : dir_(std::move(dir)) {}
+  LakeqaEngine(ForSearch, std::string dir, bool field_sum) : dir_(std::move(dir)), field_sum_(field_sum) {}
   // merge: after the commit, rewrite all segments as one (IndexWriter::Merge), counted in indexing time.
-  explicit LakeqaEngine(std::string dir, bool merge = false) : dir_(std::move(dir)), merge_(merge) {
+  explicit LakeqaEngine(std::string dir, bool merge = false, bool field_sum = false)
+      : dir_(std::move(dir)), merge_(merge), field_sum_(field_sum) {
     auto w = lakeqa::index::IndexWriter::Open(dir_, DatasetSchema());
     if (!w.ok()) Die(w.status().ToString());
     writer_ = std::move(*w);
@@ -454,6 +462,11 @@ class LakeqaEngine : public Engine {
   void OpenForSearch() override {
     auto r = lakeqa::index::IndexReader::Open(dir_);
     if (!r.ok()) Die(r.status().ToString());
+    ranking_ = (*r)->ranking();
+    if (field_sum_) {
+      ranking_.data_k1 = ranking_.k1;
+      for (auto& [name, f] : ranking_.fields) f.data = true;
+    }
     searcher_ = std::make_unique<lakeqa::index::Searcher>(*r);
   }
   std::vector<std::string> Search(const std::vector<std::string>& words, size_t k) override {
@@ -478,6 +491,7 @@ class LakeqaEngine : public Engine {
     o.k = k;
     o.snippets = false;
     o.exhaustive = exhaustive;
+    o.ranking = &ranking_;
     auto r = searcher_->Search(q, o);
     if (!r.ok()) Die(r.status().ToString());
     return std::move(r->hits);
@@ -485,6 +499,8 @@ class LakeqaEngine : public Engine {
 
   std::string dir_;
   bool merge_ = false;
+  bool field_sum_ = false;
+  lakeqa::index::RankingParams ranking_;
   std::unique_ptr<lakeqa::index::IndexWriter> writer_;
   std::unique_ptr<lakeqa::index::Searcher> searcher_;
 };
@@ -731,6 +747,7 @@ int main(int argc, char** argv) {
     // Opened for search only below; the writers would truncate the index.
   } else if (engine == "lakeqa") e = std::make_unique<LakeqaEngine>(dir);
   else if (engine == "lakeqa-merged") e = std::make_unique<LakeqaEngine>(dir, true);
+  else if (engine == "lakeqa-fieldsum") e = std::make_unique<LakeqaEngine>(dir, false, true);
   else if (engine == "xapian") e = std::make_unique<XapianEngine>(dir);
   else if (engine == "fts5") e = std::make_unique<Fts5Engine>(dir);
   else if (engine == "dump") e = std::make_unique<DumpEngine>(out);
@@ -753,8 +770,8 @@ int main(int argc, char** argv) {
   }
   if (e) {
     e->Finish();
-  } else if (engine == "lakeqa" || engine == "lakeqa-merged") {
-    e = std::make_unique<LakeqaEngine>(LakeqaEngine::ForSearch{}, dir);
+  } else if (engine == "lakeqa" || engine == "lakeqa-merged" || engine == "lakeqa-fieldsum") {
+    e = std::make_unique<LakeqaEngine>(LakeqaEngine::ForSearch{}, dir, engine == "lakeqa-fieldsum");
   } else {
     Die("--reuse is implemented for --engine lakeqa only");
   }

@@ -6,6 +6,8 @@
 #   bench/search_engines.sh [--docs 1000000] [--queries 50] [--corpus synth|gcide|both]
 #                           [--engines "lakeqa lakeqa-merged lucene fts5 xapian"] [--work /tmp/lakeqa-search-bench]
 #
+# Engine lakeqa-fieldsum is lakeqa's index queried with every field scored on its own: the per-field BM25
+# sum that BM25F replaced, for comparing their speed in one run (bench/search_engines.cc, LakeqaEngine).
 # Corpora: "synth", the catalog documents of a synthetic lake of --docs datasets (generated in the
 # benchmark, see bench/search_engines.cc), and "gcide", the entries of the GNU Collaborative
 # International Dictionary of English (Debian dict-gcide), one document per entry.

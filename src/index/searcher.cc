@@ -133,11 +133,7 @@ class TermCursor {
       pcs_.back().Init(seg, info);
       parts_.push_back(&p);
       norms_.push_back(seg.norms(static_cast<size_t>(p.field)));
-      if (p.data) {
-        ub_data_ += t.SaturateData(p.weight, info.max_tf * p.wn[info.min_norm]);
-      } else {
-        ub_x_ += info.max_tf * p.wn[info.min_norm];
-      }
+      max_n_.push_back(info.max_tf * p.wn[info.min_norm]);
       postings_ += info.df;
     }
     Settle();
@@ -146,8 +142,33 @@ class TermCursor {
   uint32_t doc() const { return doc_; }
   size_t index() const { return index_; }
   const Term& term() const { return *term_; }
-  double ub() const { return term_->Saturate(ub_x_) + ub_data_; }
   uint64_t postings() const { return postings_; }
+
+  // The parts one by one, for skipping at the level of one field's postings. A part's n is its weighted
+  // term frequency tf * wn[norm]: it adds to x (BM25F) or, for a data part, is saturated on its own.
+  size_t num_parts() const { return pcs_.size(); }
+  PostingCursor& part(size_t i) { return pcs_[i]; }
+  bool part_data(size_t i) const { return parts_[i]->data; }
+  // n of part i on its current doc.
+  double PartN(size_t i) const { return pcs_[i].tf() * parts_[i]->wn[norms_[i][pcs_[i].doc()]]; }
+  // Largest n of part i in the segment (dictionary skip data).
+  double PartMaxN(size_t i) const { return max_n_[i]; }
+  // Largest n of part i on the docs of [lo, hi], from the skip data of the block that may hold them
+  // ([lo, hi] lies within one of its blocks: a single doc, or a window NarrowWindow made); 0 when the part
+  // holds none of them.
+  double PartBlockN(size_t i, uint32_t lo, uint32_t hi) {
+    PostingCursor& c = pcs_[i];
+    if (c.doc() > hi || !c.ShallowAdvance(std::max(lo, c.doc()))) return 0;
+    return c.block_max_tf() * parts_[i]->wn[c.block_min_norm()];
+  }
+  // Part i's share of the term's score when its n is added to the term's other (BM25F) parts' x: an upper
+  // bound of what it adds to any doc, since the saturation is concave.
+  double PartShare(size_t i, double x, double n) const {
+    if (parts_[i]->data) return term_->SaturateData(parts_[i]->weight, n);
+    return term_->Saturate(x + n) - term_->Saturate(x);
+  }
+  // Makes d the doc that X, Score and Positions read: every part is positioned at d or beyond it.
+  void Focus(uint32_t d) { doc_ = d; }
   // x of the current doc: the BM25F (non-data) parts positioned on it, in field order.
   double X() const {
     double x = 0;
@@ -177,30 +198,6 @@ class TermCursor {
     }
     Settle();
   }
-  // Narrows `hi` to the last doc of the blocks that this term's parts have at `lo` (moving their skip
-  // pointers only, nothing is decoded), so that each part has one block over [lo, hi].
-  void NarrowWindow(uint32_t lo, uint32_t& hi) {
-    for (PostingCursor& c : pcs_) {
-      if (c.doc() != PostingCursor::kEnd && c.ShallowAdvance(std::max(lo, c.doc())))
-        hi = std::min(hi, c.block_last_doc());
-    }
-  }
-  // An upper bound of the term's score on every doc of [lo, hi] from the skip data of the blocks that may
-  // hold them; [lo, hi] lies within one block of each part (a single doc, or a window NarrowWindow made).
-  double BlockBound(uint32_t lo, uint32_t hi) {
-    double x = 0, data = 0;
-    for (size_t i = 0; i < pcs_.size(); ++i) {
-      PostingCursor& c = pcs_[i];
-      if (c.doc() > hi || !c.ShallowAdvance(std::max(lo, c.doc()))) continue;
-      double n = c.block_max_tf() * parts_[i]->wn[c.block_min_norm()];
-      if (parts_[i]->data) {
-        data += term_->SaturateData(parts_[i]->weight, n);
-      } else {
-        x += n;
-      }
-    }
-    return term_->Saturate(x) + data;
-  }
   // Positions of the current doc in `field`, or null when the term is not there.
   const std::vector<uint32_t>* Positions(int field) {
     for (size_t i = 0; i < pcs_.size(); ++i) {
@@ -225,9 +222,56 @@ class TermCursor {
   std::vector<PostingCursor> pcs_;
   std::vector<const Part*> parts_;
   std::vector<const uint8_t*> norms_;
-  double ub_x_ = 0, ub_data_ = 0;
+  std::vector<double> max_n_;
   uint64_t postings_ = 0;
   uint32_t doc_ = PostingCursor::kEnd;
+};
+
+// One field's postings of one query term in one segment: the unit MaxScore skips by, as the per-field sum
+// that BM25F replaced skipped by its per-field clauses. A BM25F term saturates the sum of its parts' n, so a
+// part has no score of its own: its bound is its share when it is its term's only part on a doc, and a set
+// of parts is bounded by summing their n per term before the saturation (DocSums), which is never below
+// what the parts add to a doc's score, because the saturation is concave and 0 at 0.
+struct PartRef {
+  TermCursor* term;
+  size_t part;  // within the term's parts
+  double ub;    // the part's share of its term's score on any doc of the segment, on its own
+  PostingCursor& pc() const { return term->part(part); }
+  size_t index() const { return term->index(); }
+};
+
+// A doc's score as its parts are read: per term, the x of the BM25F parts read so far. Add returns what a
+// part adds to the sum of the terms' scores (up to rounding, which the bounds' slack absorbs).
+class DocSums {
+ public:
+  explicit DocSums(size_t terms) : x_(terms, 0.0), seen_(terms, 0) {}
+  double Gain(const PartRef& r, double n) const { return r.term->PartShare(r.part, x_[r.index()], n); }
+  double Add(const PartRef& r, double n) {
+    const size_t t = r.index();
+    if (!seen_[t]) {
+      seen_[t] = 1;
+      touched_.push_back(t);
+    }
+    double g = Gain(r, n);
+    if (!r.term->part_data(r.part)) x_[t] += n;
+    return g;
+  }
+  void Clear() {
+    for (size_t t : touched_) {
+      x_[t] = 0;
+      seen_[t] = 0;
+    }
+    touched_.clear();
+  }
+  // The terms with a part read (for the exact score), and room for their cursors (for the bonus).
+  std::vector<size_t>& touched() { return touched_; }
+  std::vector<TermCursor*>& at() { return at_; }
+
+ private:
+  std::vector<double> x_;
+  std::vector<char> seen_;
+  std::vector<size_t> touched_;
+  std::vector<TermCursor*> at_;
 };
 
 // Whether two sorted position lists hold p, q with 0 < |p - q| <= kProximityWindow.
@@ -263,9 +307,12 @@ class Execution {
   void PhraseDocs(size_t s, int field, const PhraseClause& ph, Bits& out);
   Status ScoreSegment(size_t s, const Bits* allowed);
   // Per segment, before its documents are walked (none of this runs per document).
-  std::vector<TermCursor> OpenCursors(const Segment& seg);
-  void EssentialBounds(const std::vector<TermCursor>& cur, std::vector<double>& cum,
-                       std::vector<double>& cum_split) const;
+  std::vector<PartRef> OpenParts(const Segment& seg, std::vector<TermCursor>& terms);
+  void PartBounds(const std::vector<PartRef>& cur, DocSums& sums, std::vector<double>& cum,
+                  std::vector<double>& cum_split) const;
+  double WindowBound(std::vector<PartRef>& cur, size_t p, uint32_t lo, uint32_t hi, DocSums& sums);
+  bool ScoreDoc(std::vector<PartRef>& cur, size_t p, uint32_t d, const std::vector<double>& cum,
+                std::vector<TermCursor>& terms, DocSums& sums, double* score);
   // The proximity bonus of the current doc: every cursor of a term present on it is positioned on it.
   double Bonus(std::vector<TermCursor*>& at);
   void MatchSet(size_t s, const Bits* allowed, Bits& out);
@@ -551,41 +598,103 @@ double Execution::Bonus(std::vector<TermCursor*>& at) {
   return bonus;
 }
 
-// A cursor for each query term the segment holds, in increasing order of their score bounds (MaxScore's
-// order: the first ones become non-essential first).
-std::vector<TermCursor> Execution::OpenCursors(const Segment& seg) {
-  std::vector<TermCursor> cur;
-  cur.reserve(terms_.size());
+// The parts of the query terms the segment holds, in increasing order of their bounds (MaxScore's order: the
+// first ones become non-essential first). terms[i] becomes term i's cursor; the parts point into it.
+std::vector<PartRef> Execution::OpenParts(const Segment& seg, std::vector<TermCursor>& terms) {
+  std::vector<PartRef> cur;
   for (size_t i = 0; i < terms_.size(); ++i) {
-    cur.emplace_back();
-    cur.back().Init(seg, terms_[i], i);
-    if (cur.back().empty()) {
-      cur.pop_back();
-      continue;
-    }
-    result_.stats.postings += cur.back().postings();
+    TermCursor& t = terms[i];
+    t.Init(seg, terms_[i], i);
+    result_.stats.postings += t.postings();
+    for (size_t j = 0; j < t.num_parts(); ++j) cur.push_back({&t, j, t.PartShare(j, 0.0, t.PartMaxN(j))});
   }
-  std::sort(cur.begin(), cur.end(), [](const TermCursor& a, const TermCursor& b) { return a.ub() < b.ub(); });
+  std::sort(cur.begin(), cur.end(), [](const PartRef& a, const PartRef& b) {
+    if (a.ub != b.ub) return a.ub < b.ub;
+    return std::make_pair(a.index(), a.part) < std::make_pair(b.index(), b.part);
+  });
   return cur;
 }
 
-// cum[i]: bound of a document holding only terms [0, i]; the essential split adds the bonus of every pair
-// within [0, i] (a pair needs both terms), the per-document checks add every pair's bound.
-void Execution::EssentialBounds(const std::vector<TermCursor>& cur, std::vector<double>& cum,
-                                std::vector<double>& cum_split) const {
+// cum[i]: bound of a document holding only parts [0, i], their segment maxima summed per term before the
+// saturation; the essential split adds the bonus of every pair whose two terms both have a part within
+// [0, i], the per-document checks add every pair's bound.
+void Execution::PartBounds(const std::vector<PartRef>& cur, DocSums& sums, std::vector<double>& cum,
+                           std::vector<double>& cum_split) const {
+  sums.Clear();
+  std::vector<size_t> first(terms_.size(), cur.size());  // the first part of each term
+  double total = 0, pairs = 0;
   for (size_t i = 0; i < cur.size(); ++i) {
-    cum[i] = cur[i].ub() + (i ? cum[i - 1] : 0.0);
-    double pairs = 0;
+    const PartRef& r = cur[i];
+    total += sums.Add(r, r.term->PartMaxN(r.part));
+    cum[i] = total;
+    if (first[r.index()] == cur.size()) first[r.index()] = i;
     for (const Pair& p : pairs_) {
-      bool a = false, b = false;
-      for (size_t j = 0; j <= i; ++j) {
-        a |= cur[j].index() == p.a;
-        b |= cur[j].index() == p.b;
-      }
-      if (a && b) pairs += p.ub;
+      if (std::max(first[p.a], first[p.b]) == i) pairs += p.ub;
     }
-    cum_split[i] = cum[i] + pairs;
+    cum_split[i] = total + pairs;
   }
+  sums.Clear();
+}
+
+namespace {
+// Narrows `hi` to the last doc of the block that c has at `lo` (moving its skip pointer only, nothing is
+// decoded), so that c has one block over [lo, hi].
+void NarrowWindow(PostingCursor& c, uint32_t lo, uint32_t& hi) {
+  if (c.doc() != PostingCursor::kEnd && c.ShallowAdvance(std::max(lo, c.doc())))
+    hi = std::min(hi, c.block_last_doc());
+}
+}  // namespace
+
+// A bound of the score of every doc of [lo, hi]: the non-essential parts' segment maxima and the essential
+// parts' block maxima, summed per term before the saturation, and every pair's bonus.
+double Execution::WindowBound(std::vector<PartRef>& cur, size_t p, uint32_t lo, uint32_t hi, DocSums& sums) {
+  sums.Clear();
+  double bound = pairs_ub_;
+  for (size_t i = 0; i < cur.size(); ++i) {
+    PartRef& r = cur[i];
+    double n = i < p ? r.term->PartMaxN(r.part) : r.term->PartBlockN(r.part, lo, hi);
+    if (n > 0) bound += sums.Add(r, n);
+  }
+  sums.Clear();
+  return bound;
+}
+
+// Scores d from the essential parts [p, n) on it, then reads the non-essential ones from the largest bound
+// down while d can still reach the threshold; false when it cannot. The score is then computed per term in
+// canonical order, as exhaustive scoring computes it, so it does not depend on which parts were essential.
+bool Execution::ScoreDoc(std::vector<PartRef>& cur, size_t p, uint32_t d, const std::vector<double>& cum,
+                         std::vector<TermCursor>& terms, DocSums& sums, double* score) {
+  sums.Clear();
+  double partial = 0;
+  for (size_t i = p; i < cur.size(); ++i) {
+    if (cur[i].pc().doc() == d) partial += sums.Add(cur[i], cur[i].term->PartN(cur[i].part));
+  }
+  const double theta = o_.exhaustive ? kNegInf : top_.threshold();
+  for (size_t i = p; i-- > 0;) {
+    const double rest = (i ? cum[i - 1] : 0.0) + pairs_ub_;
+    if ((partial + cum[i] + pairs_ub_) * (1 + kSlack) < theta) return false;
+    PartRef& r = cur[i];
+    PostingCursor& c = r.pc();
+    if (c.doc() > d) continue;
+    // What this part can add given the term's x so far, and then the others at most `rest` (concavity).
+    double block = sums.Gain(r, r.term->PartBlockN(r.part, d, d));
+    if ((partial + block + rest) * (1 + kSlack) < theta) return false;
+    c.Advance(d);
+    if (c.doc() == d) partial += sums.Add(r, r.term->PartN(r.part));
+  }
+  std::vector<size_t>& touched = sums.touched();
+  std::sort(touched.begin(), touched.end());
+  std::vector<TermCursor*>& at = sums.at();
+  at.clear();
+  double sc = 0;
+  for (size_t t : touched) {
+    terms[t].Focus(d);
+    sc += terms[t].Score();
+    at.push_back(&terms[t]);
+  }
+  if (!pairs_.empty()) sc += Bonus(at);
+  *score = sc;
+  return true;
 }
 
 Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
@@ -597,24 +706,22 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
     }
     return Status::Ok();
   }
-  std::vector<TermCursor> cur = OpenCursors(seg);
-  if (cur.empty()) return Status::Ok();
+  std::vector<TermCursor> terms(terms_.size());
+  std::vector<PartRef> cur = OpenParts(seg, terms);
   const size_t n = cur.size();
+  DocSums sums(terms_.size());
   std::vector<double> cum(n), cum_split(n);
-  EssentialBounds(cur, cum, cum_split);
-  std::vector<double> contrib(terms_.size(), 0.0);
-  std::vector<size_t> touched;
-  std::vector<TermCursor*> at;
-  size_t p = 0;  // cursors [0, p) are non-essential
+  PartBounds(cur, sums, cum, cum_split);
+  size_t p = 0;  // parts [0, p) are non-essential
   auto update_p = [&] {
     if (o_.exhaustive) return;
     double theta = top_.threshold();
     while (p < n && cum_split[p] * (1 + kSlack) < theta) ++p;
   };
   update_p();
-  // Block-max skipping of the essential cursors: a window [lo, hi] in which every essential part stays in
-  // one block is bounded by its block maxima; while that bound (plus every non-essential bound) is below the
-  // threshold, the next window is tried, and the essential cursors then jump past all of them, so the
+  // Block-max skipping of the essential parts: a window [lo, hi] in which every essential part stays in one
+  // block is bounded by its block maxima; while that bound (with every non-essential part's bound) is below
+  // the threshold, the next window is tried, and the essential parts then jump past all of them, so the
   // skipped blocks are never decoded. A window that cannot be skipped is checked again only when it ends or
   // the threshold or the essential set changes.
   uint32_t win_hi = 0;
@@ -622,18 +729,15 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
   size_t win_p = n;
   while (p < n) {
     uint32_t d = PostingCursor::kEnd;
-    for (size_t i = p; i < n; ++i) d = std::min(d, cur[i].doc());
+    for (size_t i = p; i < n; ++i) d = std::min(d, cur[i].pc().doc());
     if (d == PostingCursor::kEnd) break;
     if (double theta = top_.threshold();
         !o_.exhaustive && theta > kNegInf && (d > win_hi || theta != win_theta || p != win_p)) {
-      const double rest = (p ? cum[p - 1] : 0.0) + pairs_ub_;
       uint32_t lo = d;
       for (;;) {
         uint32_t hi = PostingCursor::kEnd - 1;
-        for (size_t i = p; i < n; ++i) cur[i].NarrowWindow(lo, hi);
-        double bound = rest;
-        for (size_t i = p; i < n; ++i) bound += cur[i].BlockBound(lo, hi);
-        if (bound * (1 + kSlack) >= theta) {
+        for (size_t i = p; i < n; ++i) NarrowWindow(cur[i].pc(), lo, hi);
+        if (WindowBound(cur, p, lo, hi, sums) * (1 + kSlack) >= theta) {
           win_hi = hi;
           break;
         }
@@ -643,68 +747,24 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
       win_theta = theta;
       win_p = p;
       if (lo > d) {
-        for (size_t i = p; i < n; ++i) cur[i].Advance(lo);
+        for (size_t i = p; i < n; ++i) cur[i].pc().Advance(lo);
         continue;
       }
     }
-    at.clear();
-    for (size_t i = p; i < n; ++i) {
-      if (cur[i].doc() == d) at.push_back(&cur[i]);
-    }
-    bool ok = allowed == nullptr || TestBit(*allowed, d);
-    double partial = 0;
-    touched.clear();
-    bool pruned = !ok;
-    if (ok) {
-      for (TermCursor* c : at) {
-        double sc = c->Score();
-        partial += sc;
-        contrib[c->index()] = sc;
-        touched.push_back(c->index());
-      }
+    if (allowed == nullptr || TestBit(*allowed, d)) {
       ++result_.stats.scored_docs;
-      double theta = o_.exhaustive ? kNegInf : top_.threshold();
-      for (size_t i = p; i-- > 0;) {
-        if ((partial + cum[i] + pairs_ub_) * (1 + kSlack) < theta) {
-          pruned = true;
-          break;
-        }
-        TermCursor& c = cur[i];
-        if (c.doc() > d) continue;
-        double block_ub = c.BlockBound(d, d);
-        if ((partial + block_ub + (i ? cum[i - 1] : 0.0) + pairs_ub_) * (1 + kSlack) < theta) {
-          pruned = true;
-          break;
-        }
-        c.Advance(d);
-        if (c.doc() == d) {
-          double sc = c.Score();
-          partial += sc;
-          contrib[c.index()] = sc;
-          touched.push_back(c.index());
-          at.push_back(&c);
-        }
+      double score = 0;
+      if (ScoreDoc(cur, p, d, cum, terms, sums, &score)) {
+        LAKEQA_RETURN_IF_ERROR(top_.Offer(score, seg, static_cast<uint32_t>(s), d));
+        update_p();
       }
     }
-    if (!pruned) {
-      // The reported score sums term contributions in canonical order, so it does not depend on which
-      // cursors happened to be essential; the bonus comes last.
-      std::sort(touched.begin(), touched.end());
-      double score = 0;
-      for (size_t i : touched) score += contrib[i];
-      if (!pairs_.empty()) score += Bonus(at);
-      LAKEQA_RETURN_IF_ERROR(top_.Offer(score, seg, static_cast<uint32_t>(s), d));
-      update_p();
-    }
-    for (size_t i = p; i < n; ++i) {
-      if (cur[i].doc() == d) cur[i].Next();
-    }
-    // Essential cursors moved above p by update_p still sit on d: move them past it too.
-    for (size_t i = 0; i < std::min(p, n); ++i) {
-      if (cur[i].doc() == d) cur[i].Next();
+    // Every part on d moves past it, the non-essential ones ScoreDoc advanced too.
+    for (PartRef& r : cur) {
+      if (r.pc().doc() == d) r.pc().Next();
     }
   }
-  for (TermCursor& c : cur) Corrupt(c.Corrupt(), s);
+  for (TermCursor& t : terms) Corrupt(t.Corrupt(), s);
   return Status::Ok();
 }
 
