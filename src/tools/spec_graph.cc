@@ -5,10 +5,7 @@
 namespace lakeqa::tools::spec {
 namespace {
 
-Json Limit() {
-  return {
-      {"type", "integer"}, {"description", "Maximum results (default 20)"}, {"default", 20}, {"minimum", 1}};
-}
+Json Limit() { return IntArg("Maximum results (default 20)", 20, 1); }
 
 ToolSpec FindNodes() {
   ToolSpec t;
@@ -69,7 +66,7 @@ ToolSpec Query() {
       {"cypher"});
   t.handler = &ToolSet::Impl::GraphQuery;
   t.mcp = {"Run a read-only Cypher query over the graph", true, false, true};
-  Json ids = ArrayOf(T("string"));
+  Json ids = Strings();
   t.output_schema = Obj({{"columns", ids},
                          {"rows", ArrayOf(T("array"))},
                          {"nodes", ids},

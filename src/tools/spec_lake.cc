@@ -25,11 +25,7 @@ ToolSpec Search() {
   t.input_schema = InputSchema(
       {{"prefixes",
         StringArray("Id prefixes, each at least 2 characters. Example: [\"Barack\", \"census\"]")},
-       {"limit",
-        {{"type", "integer"},
-         {"description", "Maximum results per namespace per prefix (default 50)"},
-         {"default", 50},
-         {"minimum", 1}}}},
+       {"limit", IntArg("Maximum results per namespace per prefix (default 50)", 50, 1)}},
       {"prefixes"});
   t.aliases = {{"prefix", "prefixes"}};
   t.handler = &ToolSet::Impl::Search;
@@ -56,16 +52,8 @@ ToolSpec SearchKeyword() {
       "near-duplicate copies and how they differ. A small limit may miss relevant datasets.";
   t.input_schema =
       InputSchema({{"keywords", StringArray("Short keywords. Example: [\"police\", \"traffic stops\"]")},
-                   {"limit",
-                    {{"type", "integer"},
-                     {"description", "Maximum results (default 20)"},
-                     {"default", 20},
-                     {"minimum", 1}}},
-                   {"facet_limit",
-                    {{"type", "integer"},
-                     {"description", "Values listed per facet (default 10)"},
-                     {"default", 10},
-                     {"minimum", 1}}},
+                   {"limit", IntArg("Maximum results (default 20)", 20, 1)},
+                   {"facet_limit", IntArg("Values listed per facet (default 10)", 10, 1)},
                    {"collapse",
                     {{"type", "boolean"},
                      {"description", "One result per group of near-duplicate datasets (default false)"},
@@ -99,11 +87,7 @@ ToolSpec ListFiles() {
       "limit left out more files.";
   t.input_schema =
       InputSchema({{"dataset_ids", StringArray("Dataset ids from search (\"<id>\" or \"<namespace>/<id>\")")},
-                   {"limit",
-                    {{"type", "integer"},
-                     {"description", "Maximum files per dataset (default 100)"},
-                     {"default", 100},
-                     {"minimum", 1}}}},
+                   {"limit", IntArg("Maximum files per dataset (default 100)", 100, 1)}},
                   {"dataset_ids"});
   t.aliases = {{"dataset_id", "dataset_ids"}};
   t.handler = &ToolSet::Impl::ListFiles;
@@ -111,7 +95,7 @@ ToolSpec ListFiles() {
   t.output_schema = Obj(
       {{"files", ArrayOf(Obj({{"path", T("string")}, {"size", T("integer")}, {"dataset_id", T("string")}}))},
        {"count", T("integer")},
-       {"dataset_ids", ArrayOf(T("string"))},
+       {"dataset_ids", Strings()},
        {"truncated", T("boolean")}});
   t.paper = PaperSchema{
       "List files within datasets. Use dataset_ids from search results. List multiple datasets at once.",
@@ -137,12 +121,7 @@ ToolSpec Download() {
          {"maxItems", 5},
          {"minItems", 1},
          {"description", "Files to download (at most 5)"},
-         {"items",
-          {{"type", "object"},
-           {"properties",
-            {{"dataset_id", Prop("string", "Dataset id")},
-             {"file_path", Prop("string", "Path in the dataset (from list_files); leading '/' ignored")}}},
-           {"required", {"dataset_id", "file_path"}}}}}}},
+         {"items", FileRef("Dataset id", "Path in the dataset (from list_files); leading '/' ignored")}}}},
       {"files"});
   // One file as two arguments, the harness's download(dataset_id, file_path).
   t.aliases = {{"dataset_id", "files"}, {"file_path", "files"}};
@@ -157,12 +136,7 @@ ToolSpec Download() {
       InputSchema(
           {{"files",
             {{"type", "array"},
-             {"items",
-              {{"type", "object"},
-               {"properties",
-                {{"dataset_id", {{"type", "string"}, {"description", "Dataset identifier"}}},
-                 {"file_path", {{"type", "string"}, {"description", "Path to file within the dataset"}}}}},
-               {"required", {"dataset_id", "file_path"}}}},
+             {"items", FileRef("Dataset identifier", "Path to file within the dataset")},
              {"description", "List of files to download (max 5). Each with dataset_id and file_path."},
              {"maxItems", 5}}}},
           {"files"})};
@@ -178,26 +152,20 @@ ToolSpec InspectFile() {
       "header columns, geometry types, row count, column types with samples, JSON keys, and a short line "
       "preview (in that order); a plain-text file's first 3,000 bytes (text_preview); a workbook's sheets "
       "with their row counts and first rows.";
-  t.input_schema =
-      InputSchema({{"dataset_id", Prop("string", "Dataset id")},
-                   {"file_path", Prop("string", "Path relative to the dataset; a leading '/' is ignored")},
-                   {"max_lines",
-                    {{"type", "integer"},
-                     {"description", "Preview lines (default 5; 0 means 5, more than 50 means 50)"},
-                     {"default", 5},
-                     {"minimum", 0}}}},
-                  {"dataset_id", "file_path"});
+  t.input_schema = InputSchema(
+      {{"dataset_id", Prop("string", "Dataset id")},
+       {"file_path", Prop("string", "Path relative to the dataset; a leading '/' is ignored")},
+       {"max_lines", IntArg("Preview lines (default 5; 0 means 5, more than 50 means 50)", 5, 0)}},
+      {"dataset_id", "file_path"});
   t.handler = &ToolSet::Impl::InspectFile;
   t.mcp = {"Profile the start of a lake file", true, false, true};
   t.output_schema = Obj({{"dataset_id", T("string")},
                          {"file_path", T("string")},
                          {"size_bytes", T("integer")},
                          {"format", T("string")},
-                         {"header_columns", ArrayOf(T("string"))}});
+                         {"header_columns", Strings()}});
   t.paper = PaperSchema{"Inspect a file to see its structure, columns, and sample data without downloading.",
-                        InputSchema({{"dataset_id", Prop("string", "Dataset identifier")},
-                                     {"file_path", Prop("string", "Path to file within the dataset")}},
-                                    {"dataset_id", "file_path"})};
+                        FileRef("Dataset identifier", "Path to file within the dataset")};
   t.prompt_line =
       "inspect_file(dataset_id, file_path) → format, columns with types and samples, a text file's first KB, "
       "a "

@@ -17,7 +17,7 @@ ToolSpec Query() {
   t.needs_sandbox = true;
   t.handler = &ToolSet::Impl::Query;
   t.mcp = {"Run one read-only SQL statement", true, false, true};
-  Json ids = ArrayOf(T("string"));
+  Json ids = Strings();
   t.output_schema =
       Obj({{"columns", ids}, {"types", ids}, {"rows", ArrayOf(T("array"))}, {"truncated", T("boolean")}});
   t.prompt_line = "query(sql) → one read-only DuckDB statement over the downloaded files";
@@ -41,8 +41,7 @@ ToolSpec ExecuteCode() {
   t.needs_sandbox = true;
   t.handler = &ToolSet::Impl::ExecuteCode;
   t.mcp = {"Run Python in the sandbox", false, true, false};
-  t.output_schema =
-      Obj({{"output", T("string")}, {"success", T("boolean")}, {"sandbox_files", ArrayOf(T("string"))}});
+  t.output_schema = Obj({{"output", T("string")}, {"success", T("boolean")}, {"sandbox_files", Strings()}});
   t.paper = PaperSchema{
       "Execute Python code to analyze downloaded files. Use print() to see output. pandas, json, pathlib "
       "are "
@@ -90,8 +89,7 @@ ToolSpec SubmitAnswer() {
   t.needs_sandbox = true;
   t.handler = &ToolSet::Impl::SubmitAnswer;
   t.mcp = {"Submit the final answer", false, false, false};
-  t.output_schema =
-      Obj({{"status", T("string")}, {"answer", T("string")}, {"sources", ArrayOf(T("string"))}});
+  t.output_schema = Obj({{"status", T("string")}, {"answer", T("string")}, {"sources", Strings()}});
   t.paper = PaperSchema{
       "Submit your final answer when you have computed the result.",
       InputSchema({{"answer", Prop("string",

@@ -17,9 +17,19 @@ Json InputSchema(Json properties, const std::vector<std::string>& required) {
   schema["required"] = required;
   return schema;
 }
+Json IntArg(const char* description, int default_value, int minimum) {
+  return {
+      {"type", "integer"}, {"description", description}, {"default", default_value}, {"minimum", minimum}};
+}
+Json FileRef(const char* dataset_description, const char* path_description) {
+  return InputSchema(
+      {{"dataset_id", Prop("string", dataset_description)}, {"file_path", Prop("string", path_description)}},
+      {"dataset_id", "file_path"});
+}
 Json Obj(Json properties) { return {{"type", "object"}, {"properties", std::move(properties)}}; }
 Json T(const char* type) { return {{"type", type}}; }
 Json ArrayOf(Json item) { return {{"type", "array"}, {"items", std::move(item)}}; }
+Json Strings() { return ArrayOf(T("string")); }
 
 }  // namespace spec
 
