@@ -43,16 +43,6 @@ bool ValidDate(const ParsedDate& d) {
 
 }  // namespace
 
-// The harness's cleaning and normalisation live in text/ (the tools clean submitted answers with them, and
-// the tools do not depend on eval); these are their names in eval's API.
-std::string PythonStr(const Json& v) { return text::PythonStr(v); }
-std::string PythonStrip(std::string_view s) { return text::PythonStrip(s); }
-std::string PythonLower(std::string_view s) { return text::PythonLower(s); }
-bool PythonTruthy(const Json& v) { return text::PythonTruthy(v); }
-std::string CleanAnswer(const Json& answer) { return text::CleanAnswer(answer); }
-std::string CleanAnswerText(std::string_view answer) { return text::CleanAnswerText(answer); }
-std::string NormalizeText(std::string_view s) { return text::NormalizeText(s); }
-
 double TokenF1(std::string_view prediction, std::string_view gold) {
   std::string gn = NormalizeText(gold);
   std::string pn = NormalizeText(prediction);

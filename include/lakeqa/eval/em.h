@@ -13,25 +13,20 @@
 #include <string_view>
 
 #include "lakeqa/common/json.h"
+#include "lakeqa/text/answer_clean.h"
 
 namespace lakeqa::eval {
 
-// Python's str() of the value json.loads would give for `v`: strings verbatim, 3 → "3", 3.0 → "3.0",
-// 1e16 → "1e+16", true → "True", null → "None", ["a", 1] → "['a', 1]", {"a": 1} → "{'a': 1}".
-std::string PythonStr(const Json& v);
-// Python's str.strip() (Unicode whitespace) and str.lower() (with its special cases), on UTF-8.
-std::string PythonStrip(std::string_view s);
-std::string PythonLower(std::string_view s);
-// Python truthiness: null, false, 0, 0.0, "", [] and {} are falsy.
-bool PythonTruthy(const Json& v);
-
-// The harness's _clean_answer applied to a submitted answer (any JSON value; a dict contributes its
-// "answer", "value" or "result" member, the first that is truthy).
-std::string CleanAnswer(const Json& answer);
-std::string CleanAnswerText(std::string_view answer);
-
-// The harness's normalize_text.
-std::string NormalizeText(std::string_view text);
+// The harness's cleaning and normalisation (PythonStr, PythonStrip, PythonLower, PythonTruthy, CleanAnswer,
+// CleanAnswerText, NormalizeText) live in text/answer_clean.h, below the tools that clean submitted answers;
+// these are their names in eval's API.
+using text::CleanAnswer;
+using text::CleanAnswerText;
+using text::NormalizeText;
+using text::PythonLower;
+using text::PythonStr;
+using text::PythonStrip;
+using text::PythonTruthy;
 
 // Token-overlap F1 of the harness (0 when either side normalises to no tokens).
 double TokenF1(std::string_view prediction, std::string_view gold);
