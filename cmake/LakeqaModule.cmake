@@ -16,10 +16,12 @@ if(LAKEQA_SANITIZE)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
-# lakeqa_module(<name> [DEPS <targets>...])
+# lakeqa_module(<name> [DEPS <targets>...]). A benchmark's CLI verbs (src/<name>/cli/*.cc) are the
+# executable's, not the library's (src/cli/CMakeLists.txt).
 function(lakeqa_module name)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
   file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.cc)
+  list(FILTER srcs EXCLUDE REGEX "/src/${name}/cli/")
   add_library(lakeqa_${name} STATIC ${srcs})
   target_include_directories(lakeqa_${name}
     PUBLIC ${PROJECT_SOURCE_DIR}/include

@@ -203,7 +203,7 @@ class Provider {
 Result<Json> ProvideCmdbenchProvenance(std::vector<eval::Task>& tasks, const ProvenanceSources& sources) {
   // Every task is checked before anything is read: a task set with one non-CMDBench task is refused at once.
   for (const auto& t : tasks) {
-    if (t.format != eval::TaskFormat::kCmdBench || t.cmdbench == nullptr) {
+    if (t.format != eval::kCmdBenchFormat || t.cmdbench == nullptr) {
       return InvalidArgument(
           fmt::format("--provide-provenance hands the agent a CMDBench question's provenance; "
                       "task {} ({}) is not a CMDBench question",

@@ -81,9 +81,9 @@ Json GraphProvenance(internal::ScriptedRun& run, const eval::Task& task, std::ve
 std::string NotApplicableReason(const eval::Task& task) {
   if (task.cmdbench && task.cmdbench->kind == eval::CmdbenchKind::kSource)
     return "a CMDBench source question names a modality, not a lake file: the oracle has nothing to ground";
-  if (task.kramabench)
-    return "a KramaBench task has no gold trail (nodes) to follow; its reference solution runs "
-           "with `lakeqa kramabench solutions` (docs/kramabench.md)";
+  if (task.extension) {
+    if (std::string why = task.extension->OracleNotApplicable(); !why.empty()) return why;
+  }
   return "the task has no gold nodes to follow";
 }
 

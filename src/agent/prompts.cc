@@ -4,6 +4,7 @@
 
 #include <openssl/sha.h>
 
+#include "lakeqa/eval/task_format.h"
 #include "lakeqa/text/answer_clean.h"
 #include "lakeqa/tools/paper_prompt.h"
 #include "lakeqa/tools/tool_spec.h"
@@ -20,18 +21,14 @@ std::string ToolLine(const std::string& name) {
   return spec != nullptr ? spec->prompt_line : name + "(...)";
 }
 
-std::string AnswerFormat(eval::TaskFormat format) {
-  switch (format) {
-    case eval::TaskFormat::kCmdBench:
-      return "The answer as the data states it, with its unit or qualifier when it has one, in square "
-             "brackets: "
-             "[183 pound], [Houston, Texas], [1949]. A yes/no question: [yes] or [no].";
-    case eval::TaskFormat::kKramaBench:
-      return "The value only, in square brackets: a number with the precision the question asks for "
-             "([0.42]), a "
-             "name or string exactly as in the data, a list as [a, b, c].";
-    case eval::TaskFormat::kLakeQa: break;
-  }
+// The benchmark's own answer format (TaskFormatSpec::answer_format), else LakeQA's.
+std::string AnswerFormat(const std::string& format) {
+  if (format == eval::kCmdBenchFormat)
+    return "The answer as the data states it, with its unit or qualifier when it has one, in square "
+           "brackets: "
+           "[183 pound], [Houston, Texas], [1949]. A yes/no question: [yes] or [no].";
+  const eval::TaskFormatSpec* spec = eval::FindTaskFormat(format);
+  if (spec != nullptr && !spec->answer_format.empty()) return spec->answer_format;
   return "[value] only, no labels or units.";
 }
 
@@ -76,14 +73,14 @@ Result<std::string> ProfilePrompt(std::string_view profile, const PromptContext&
 
 std::string DefaultProfile(const std::vector<eval::Task>& tasks) {
   for (const auto& t : tasks)
-    if (t.format != eval::TaskFormat::kLakeQa) return kPromptLake;
+    if (t.format != eval::kLakeQaFormat) return kPromptLake;
   return kPromptLakeQa;
 }
 
-eval::TaskFormat CommonFormat(const std::vector<eval::Task>& tasks) {
-  if (tasks.empty()) return eval::TaskFormat::kLakeQa;
+std::string CommonFormat(const std::vector<eval::Task>& tasks) {
+  if (tasks.empty()) return std::string(eval::kLakeQaFormat);
   for (const auto& t : tasks)
-    if (t.format != tasks[0].format) return eval::TaskFormat::kLakeQa;
+    if (t.format != tasks[0].format) return std::string(eval::kLakeQaFormat);
   return tasks[0].format;
 }
 

@@ -1,5 +1,7 @@
 #include "cli/discovery_flags.h"
 
+#include "lakeqa/eval/task_format.h"
+
 namespace lakeqa::cli {
 
 void AddCollectionFlags(CLI::App* cmd, CollectionFlags& f) {
@@ -8,10 +10,10 @@ void AddCollectionFlags(CLI::App* cmd, CollectionFlags& f) {
       "CMDBench table-discovery questions: a JSON array file, or a folder of such files (*.json)");
   cmd->add_option("--namespace", f.ns, "With --questions: namespace of the cmdbench lake")
       ->capture_default_str();
-  cmd->add_option(
-      "--tasks", f.tasks,
-      "LakeQA task files or folders, or KramaBench workload files or its workload/ folder (gold: the "
-      "datasets of datasets_used)");
+  std::string tasks_help = "LakeQA task files or folders";
+  for (const eval::TaskFormatSpec& format : eval::TaskFormats())
+    if (!format.files_help.empty()) tasks_help += ", or " + format.files_help;
+  cmd->add_option("--tasks", f.tasks, tasks_help + " (gold: the datasets of datasets_used)");
   cmd->add_flag("--skip-bad-tasks", f.skip_bad, "With --tasks: leave out (and list) tasks that do not load");
   cmd->add_option("--topics", f.topics,
                   "TREC topics (<qid><TAB><text> lines, or <top> blocks); needs --qrels");

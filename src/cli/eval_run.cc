@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "lakeqa/eval/evaluate_run.h"
-#include "lakeqa/eval/kramabench.h"
+#include "lakeqa/eval/report_section.h"
 #include "lakeqa/eval/run_dir.h"
 #include "lakeqa/llm/pricing.h"
 
@@ -81,7 +81,7 @@ int Run(const Opts& o) {
       score.cost.n == 0 ? "unknown"
                         : fmt::format("mean ${:.4f} total {}", score.cost.mean,
                                       llm::FormatCost(score.cost.sum, score.cost.n, score.cost_unknown)));
-  fmt::print("{}", eval::FormatKramaBenchRunReport(score.kramabench));
+  fmt::print("{}", eval::ReportSectionsText(score));
   fmt::print("funnel:");
   for (eval::FunnelStage s : eval::AllFunnelStages())
     fmt::print(" {}={}", eval::FunnelStageName(s), score.funnel[s]);

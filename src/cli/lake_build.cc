@@ -5,6 +5,7 @@
 #include "cli/store_options.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/ingest/build.h"
+#include "lakeqa/ingest/source_kind.h"
 #include "lakeqa/lake/s3_store.h"
 
 namespace lakeqa::cli {
@@ -58,19 +59,33 @@ int Run(const Opts& o) {
   return report->errors_total && o.strict ? ExitCodeFor(ErrorCode::kParseError) : 0;
 }
 
+// "enwiki | datagov | ...": the registered source kinds (ingest/source_kind.h).
+std::string KindNames() {
+  std::string out;
+  for (const ingest::SourceKindSpec& k : ingest::SourceKinds()) out += (out.empty() ? "" : " | ") + k.name;
+  return out;
+}
+
+// "Namespace (default: wikipedia, datagov, ...; <kind>: <what it means there>)".
+std::string NamespaceHelp() {
+  std::string defaults, other;
+  for (const ingest::SourceKindSpec& k : ingest::SourceKinds()) {
+    bool own_meaning = k.namespace_help.rfind(k.name + ": ", 0) == 0;
+    std::string& to = own_meaning ? other : defaults;
+    to += (to.empty() ? "" : own_meaning ? "; " : ", ") + k.namespace_help;
+  }
+  return "Namespace (default: " + defaults + (other.empty() ? "" : "; " + other) + ")";
+}
+
 Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd =
       Commands::Group(root, "lake", "Lakes: list, read, synthesise, build")
           ->add_subcommand("build", "Build a LakeQA-layout lake from raw sources (docs/lake-build.md)");
-  cmd->add_option("--source", o->source,
-                  "<kind>:<path>, kind = enwiki | datagov | cmdbench | dir | kramabench")
-      ->required();
+  cmd->add_option("--source", o->source, "<kind>:<path>, kind = " + KindNames())->required();
   cmd->add_option("--out", o->out_uri, "Where to write: a path or s3://bucket[/prefix]")->required();
   cmd->add_option("--jobs", o->build.jobs, "Worker threads (default: cores)");
-  cmd->add_option(
-      "--namespace", o->build.namespace_name,
-      "Namespace (default: wikipedia, datagov, cmdbench, dir; kramabench: prefix of <prefix>-<domain>)");
+  cmd->add_option("--namespace", o->build.namespace_name, NamespaceHelp());
   cmd->add_option("--report", o->report_path, "Also write the JSON build report to this file");
   cmd->add_option("--index", o->build.index_path, "enwiki: multistream index (default: next to the dump)");
   cmd->add_flag(

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "cli/benchmarks.h"
 #include "cli/command.h"
 #include "lakeqa/common/cleanup.h"
 #include "lakeqa/common/log.h"
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "lakeqa 0.1.0");
   std::string log_level;
   app.add_option("--log-level", log_level, "trace|debug|info|warn|error|off (or LAKEQA_LOG)");
+  lakeqa::cli::RegisterBenchmarks();  // before the verbs: their help names the registered source kinds
   lakeqa::cli::Commands commands;
   for (auto setup : lakeqa::cli::Registration::All()) setup(app, commands);
   try {

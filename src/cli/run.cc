@@ -11,6 +11,7 @@
 
 #include "lakeqa/agent/run_agents.h"
 #include "lakeqa/common/progress.h"
+#include "lakeqa/eval/task_format.h"
 #include "lakeqa/llm/pricing.h"
 
 #include "cli/command.h"
@@ -126,7 +127,8 @@ Registration reg([](CLI::App& root, Commands& commands) {
       "--prompt", o->run.prompt,
       "System prompt profile: lakeqa (the paper's, verbatim; the default for LakeQA tasks) or lake (names "
       "the lake's namespaces and every tool given, states the benchmark's answer format; the default "
-      "for CMDBench and KramaBench tasks)");
+      "for " +
+          eval::TaskFormatTitles({"CMDBench"}) + " tasks)");
   cmd->add_option(
          "--result-view", o->run.result_view,
          "What the llm agent's model is shown of a tool result: compact (what matters inside the paper's "

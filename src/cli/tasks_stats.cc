@@ -7,8 +7,8 @@
 #include <filesystem>
 
 #include "cli/command.h"
-#include "lakeqa/eval/kramabench.h"
 #include "lakeqa/eval/stats.h"
+#include "lakeqa/eval/task_format.h"
 
 namespace lakeqa::cli {
 namespace {
@@ -25,8 +25,8 @@ int Run(const Opts& o) {
   std::vector<eval::TaskSetStats> sets;
   Json load_errors = Json::array();
   size_t tasks = 0;
-  std::vector<eval::Task>
-      kramabench;  // KramaBench tasks get their own table (domains, answer types, difficulty)
+  // A registered format's tasks get its own table too (task_format.h: its stats), by format name.
+  std::map<std::string, std::vector<eval::Task>> by_format;
   for (const std::string& path : o.paths) {
     eval::LoadResult loaded = eval::LoadTasks({path});
     for (const auto& n : loaded.notes) fmt::print(stderr, "note: {}\n", n);
@@ -40,20 +40,25 @@ int Run(const Opts& o) {
     std::string label = std::filesystem::path(path).filename().string();
     if (label.empty()) label = std::filesystem::path(path).parent_path().filename().string();
     tasks += loaded.tasks.size();
-    for (const auto& t : loaded.tasks)
-      if (t.kramabench) kramabench.push_back(t);
+    for (const auto& t : loaded.tasks) {
+      const eval::TaskFormatSpec* format = eval::FindTaskFormat(t.format);
+      if (format != nullptr && format->stats) by_format[t.format].push_back(t);
+    }
     sets.push_back(eval::ComputeStats(loaded.tasks, *tok, label.empty() ? path : label));
   }
   if (tasks == 0) return Fail(NotFound("no task could be loaded from the given paths"), o.out);
   if (o.out.json) {
     Json j = {{"sets", Json::array()}, {"load_errors", load_errors}};
     for (const auto& s : sets) j["sets"].push_back(s.ToJson());
-    if (!kramabench.empty()) j["kramabench"] = eval::KramaBenchStats(kramabench);
+    for (const auto& [name, format_tasks] : by_format)
+      j[name] = eval::FindTaskFormat(name)->stats(format_tasks);
     PrintJson(j);
   } else {
     fmt::print("{}", eval::FormatStatsTable(sets));
-    if (!kramabench.empty())
-      fmt::print("\n{}", eval::FormatKramaBenchStats(eval::KramaBenchStats(kramabench)));
+    for (const auto& [name, format_tasks] : by_format) {
+      const eval::TaskFormatSpec* format = eval::FindTaskFormat(name);
+      if (format->format_stats) fmt::print("\n{}", format->format_stats(format->stats(format_tasks)));
+    }
   }
   return 0;
 }

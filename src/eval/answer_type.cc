@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lakeqa/common/strings.h"
+#include "lakeqa/eval/task.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -132,6 +133,13 @@ AnswerType ClassifyAnswer(const Json& answer, std::string_view question) {
   if (IsYear(text) && AsksForTime(question)) return AnswerType::kTemporal;
   if (IsNumberText(text)) return AnswerType::kNumeric;
   return AnswerType::kEntity;
+}
+
+std::string TaskAnswerType(const Task& task) {
+  if (task.extension) {
+    if (std::optional<std::string> own = task.extension->AnswerType()) return *own;
+  }
+  return std::string(AnswerTypeName(ClassifyAnswer(task.answer, task.question)));
 }
 
 }  // namespace lakeqa::eval

@@ -6,8 +6,8 @@
 
 #include "lakeqa/eval/epochs.h"
 #include "lakeqa/eval/judge.h"
-#include "lakeqa/eval/kramabench.h"
 #include "lakeqa/eval/report.h"
+#include "lakeqa/eval/report_section.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -53,7 +53,7 @@ Result<RunScore> EvaluateRun(const EvaluateRunOptions& o) {
                                 run.predictions.size()));
   }
   if (!o.judge.empty()) LAKEQA_RETURN_IF_ERROR(Judge(o, score));
-  score.kramabench = KramaBenchRunReport(score, run, loaded.tasks);
+  AddReportSections(score, run, loaded.tasks);
   LAKEQA_RETURN_IF_ERROR(WriteReports(score, run, o.run_dir));
   return score;
 }

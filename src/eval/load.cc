@@ -13,8 +13,8 @@
 #include <unordered_set>
 
 #include "lakeqa/common/fs.h"
-#include "lakeqa/eval/kramabench.h"
 #include "lakeqa/eval/task.h"
+#include "lakeqa/eval/task_format.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -233,7 +233,10 @@ LoadResult ParseTaskDocument(std::string_view text, const std::string& file) {
     AddError(out, file, line, col, j.status());
     return out;
   }
-  if (IsKramaBenchWorkload(*j)) return LoadKramaBenchWorkload(*j, file);
+  for (const TaskFormatSpec& format : TaskFormats()) {
+    if (format.is_document && format.load_document && format.is_document(*j))
+      return format.load_document(*j, file);
+  }
   if (j->is_array()) {
     for (size_t i = 0; i < j->size(); ++i) AddTask((*j)[i], file, 0, fmt::format("{}[{}]", file, i), out);
     return out;
@@ -263,50 +266,12 @@ LoadResult ParseTaskLines(std::string_view text, const std::string& file) {
 
 namespace {
 
-// In a folder: the KramaBench workload files that are not a domain's own file but reuse its task ids
-// (KramaBench's workload/ holds legal-tiny.json beside legal.json and quick-start-questions.json beside
-// environment.json, each with a task whose id the domain file also uses, for another version of it).
-// Returns, per file to skip, the note that says why.
-std::map<std::string, std::string> KramaBenchExtras(
-    const std::vector<std::pair<std::string, LoadResult>>& parts) {
-  std::map<std::string, std::string> domain_file;  // domain → its own workload file in this folder
-  std::map<std::string, std::string> id_file;      // task id → the domain file holding it
-  auto all_kb = [](const LoadResult& r) {
-    if (r.tasks.empty()) return false;
-    for (const Task& t : r.tasks)
-      if (!t.kramabench) return false;
-    return true;
-  };
-  for (const auto& [file, r] : parts) {
-    if (!all_kb(r)) continue;
-    std::string stem = fs::path(file).stem().string();
-    bool own = true;
-    for (const Task& t : r.tasks) own = own && t.kramabench->domain == stem;
-    if (!own) continue;
-    domain_file[stem] = file;
-    for (const Task& t : r.tasks) id_file.emplace(t.id, file);
-  }
+// In a folder given whole: the files each registered format leaves out, with its note.
+std::map<std::string, std::string> FolderSkips(const std::vector<std::pair<std::string, LoadResult>>& parts) {
   std::map<std::string, std::string> skip;
-  for (const auto& [file, r] : parts) {
-    if (!all_kb(r) || std::count_if(domain_file.begin(), domain_file.end(),
-                                    [&](const auto& d) { return d.second == file; }) > 0)
-      continue;
-    std::vector<std::string> reused;
-    std::string other;
-    for (const Task& t : r.tasks) {
-      if (auto it = id_file.find(t.id); it != id_file.end()) {
-        reused.push_back(t.id);
-        other = it->second;
-      }
-    }
-    if (reused.empty()) continue;
-    std::string ids;
-    for (const auto& id : reused) ids += (ids.empty() ? "" : ", ") + id;
-    skip[file] = fmt::format(
-        "{}: skipped: not a KramaBench domain's own workload, and its tasks {} reuse ids of {} (another "
-        "version "
-        "of each task there); give the file alone to use its {} tasks",
-        file, ids, other, r.tasks.size());
+  for (const TaskFormatSpec& format : TaskFormats()) {
+    if (!format.folder_skips) continue;
+    for (auto& [file, note] : format.folder_skips(parts)) skip.emplace(file, std::move(note));
   }
   return skip;
 }
@@ -349,7 +314,7 @@ LoadResult LoadTasks(const std::vector<std::string>& paths) {
       parts.emplace_back(f, std::move(part));
     }
     std::map<std::string, std::string> skip;
-    if (fs::is_directory(st)) skip = KramaBenchExtras(parts);
+    if (fs::is_directory(st)) skip = FolderSkips(parts);
     for (auto& [f, part] : parts) {
       ++out.files;
       if (auto it = skip.find(f); it != skip.end()) {

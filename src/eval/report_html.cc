@@ -13,8 +13,8 @@
 #include "eval/report_util.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
-#include "lakeqa/eval/kramabench.h"
 #include "lakeqa/eval/report.h"
+#include "lakeqa/eval/report_section.h"
 #include "lakeqa/eval/run_dir.h"
 
 namespace lakeqa::eval {
@@ -661,7 +661,7 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
 
   h += BreakdownsSection(score);
   if (!score.by_cmdbench_kind.empty()) h += CmdbenchSection(score, run);
-  h += KramaBenchHtmlSection(score.kramabench);
+  h += ReportSectionsHtml(score);
 
   h += WarningsSection(score, o);
   h += TasksSection(score);

@@ -30,7 +30,7 @@ Json RunScore::ToJson() const {
   j["em"] = em;
   j["runtime_s"] = runtime_s ? Json(*runtime_s) : Json();
   j["cost_usd"] = cost_usd ? Json(*cost_usd) : Json();
-  if (!kramabench.is_null()) j["kramabench"] = kramabench;
+  for (const auto& [name, section] : sections) j[name] = section;
   j["dacc_p"] = dacc.precision;
   j["dacc_r"] = dacc.recall;
   j["dacc_f1"] = dacc.f1;

@@ -13,7 +13,6 @@
 #include "lakeqa/eval/answer_type.h"
 #include "lakeqa/eval/cmdbench.h"
 #include "lakeqa/eval/hops.h"
-#include "lakeqa/eval/kramabench.h"
 #include "lakeqa/eval/prediction.h"
 #include "lakeqa/eval/run_dir.h"
 
@@ -417,10 +416,7 @@ RunScore ScoreRun(const RunData& run, const std::vector<Task>& tasks) {
     ts.documents_bucket = DocumentsBucket(ts.documents);
     ts.gold_datasets = GoldDatasets(t);
     ts.namespace_mix = NamespaceMix(ts.gold_datasets);
-    // One vocabulary per report: a benchmark that types its answers (KramaBench: numeric_exact, ...) keeps
-    // its own type; lakeqa's classes (numeric, temporal, entity) are for tasks that have none.
-    ts.answer_type = t.kramabench ? t.kramabench->answer_type
-                                  : std::string(AnswerTypeName(ClassifyAnswer(t.answer, t.question)));
+    ts.answer_type = TaskAnswerType(t);
     if (auto tr = run.traces.find(t.id); tr != run.traces.end()) {
       ts.has_trace = true;
       ts.sets = CollectTraceSets(tr->second);

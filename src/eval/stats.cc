@@ -7,7 +7,6 @@
 
 #include "lakeqa/eval/answer_type.h"
 #include "lakeqa/eval/hops.h"
-#include "lakeqa/eval/kramabench.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -65,9 +64,8 @@ TaskSetStats ComputeStats(const std::vector<Task>& tasks, const text::Cl100kToke
     s.hops[h.k]++;
     s.in_degree[h.d]++;
     s.nodes[static_cast<int>(t.nodes.size())]++;
-    // The benchmark's own answer type when it has one (KramaBench), as report.json's by_answer_type.
-    s.answer_types[t.kramabench ? t.kramabench->answer_type
-                                : std::string(AnswerTypeName(ClassifyAnswer(t.answer, t.question)))]++;
+    // The benchmark's own answer type when it has one, as report.json's by_answer_type.
+    s.answer_types[TaskAnswerType(t)]++;
   }
   s.question_tokens_avg =
       tasks.empty() ? 0 : static_cast<double>(token_sum) / static_cast<double>(tasks.size());

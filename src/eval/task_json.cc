@@ -187,7 +187,7 @@ Result<Task> TaskFromJson(const Json& j, std::string_view where) {
   }
   Problems p;
   Task task;
-  task.format = TaskFormat::kLakeQa;
+  task.format = std::string(kLakeQaFormat);
   if (const Json* id = Field(j, "question_id", p, "")) {
     if (auto t = IdText(*id)) {
       task.id = *t;
@@ -247,7 +247,7 @@ Result<Task> TaskFromCmdBenchJson(const Json& j, std::string_view where) {
   if (q.qid.empty())
     return ParseError(fmt::format("{}: field \"qid\" must be a non-empty string or an integer", where));
   Task task;
-  task.format = TaskFormat::kCmdBench;
+  task.format = std::string(kCmdBenchFormat);
   task.id = q.qid;
   task.question = q.question;
   task.answer = q.answer;

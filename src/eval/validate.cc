@@ -6,7 +6,7 @@
 #include <set>
 
 #include "lakeqa/eval/cmdbench.h"
-#include "lakeqa/eval/kramabench.h"
+#include "lakeqa/eval/task_format.h"
 
 namespace lakeqa::eval {
 
@@ -19,10 +19,11 @@ std::string Issue::Format() const {
 TaskCheck CheckTask(const Task& task) {
   TaskCheck c;
   c.hops = AnalyzeHops(task);
-  // KramaBench tasks carry subtasks, not a hop graph: their checks are CheckKramaBenchTask's.
-  // A CMDBench source question has no hops either: its gold is a modality (cmdbench.h).
+  // A task whose format gives it no hop graph (its checks are the format's own: task_format.h) has no hop
+  // errors. A CMDBench source question has no hops either: its gold is a modality (cmdbench.h).
   const bool source_question = task.cmdbench && task.cmdbench->kind == CmdbenchKind::kSource;
-  if (task.format != TaskFormat::kKramaBench && !source_question) {
+  const bool hop_graph = !task.extension || task.extension->HasHopGraph();
+  if (hop_graph && !source_question) {
     c.errors = c.hops.errors;
     c.warnings = c.hops.warnings;
   }
@@ -42,7 +43,8 @@ TaskCheck CheckTask(const Task& task) {
       c.errors.push_back(fmt::format("node {} source \"{}\" is not listed in datasets_used", n.id, n.source));
     }
   }
-  CheckKramaBenchTask(task, c.errors, c.warnings);
+  if (const TaskFormatSpec* format = FindTaskFormat(task.format); format != nullptr && format->check)
+    format->check(task, c.errors, c.warnings);
   if (task.folder_k && task.folder_d) {
     std::vector<std::string> why;
     if (c.hops.k != *task.folder_k) {

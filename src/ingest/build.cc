@@ -11,40 +11,35 @@
 #include "ingest/build_internal.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/common/thread_pool.h"
+#include "lakeqa/ingest/source_kind.h"
 #include "lakeqa/lake/local_store.h"
 
 namespace lakeqa::ingest {
 
+namespace {
+
+// "enwiki, datagov, dir, ...": the kinds --source accepts, for its errors.
+std::string KindList() {
+  std::string out;
+  for (const SourceKindSpec& k : SourceKinds()) out += (out.empty() ? "" : ", ") + k.name;
+  return out;
+}
+
+}  // namespace
+
 Result<SourceSpec> ParseSourceSpec(std::string_view spec) {
   size_t colon = spec.find(':');
   if (colon == std::string_view::npos || colon + 1 >= spec.size()) {
-    return InvalidArgument(
-        "--source must be <kind>:<path> (kinds: enwiki, datagov, cmdbench, dir, kramabench), got '" +
-        std::string(spec) + "'");
+    return InvalidArgument("--source must be <kind>:<path> (kinds: " + KindList() + "), got '" +
+                           std::string(spec) + "'");
   }
   std::string_view kind = spec.substr(0, colon);
+  if (FindSourceKind(kind) == nullptr)
+    return InvalidArgument("unknown source kind '" + std::string(kind) + "' (" + KindList() + ")");
   SourceSpec s;
+  s.kind = std::string(kind);
   s.path = std::string(spec.substr(colon + 1));
-  if (kind == "enwiki") s.kind = SourceKind::kEnwiki;
-  else if (kind == "datagov") s.kind = SourceKind::kDatagov;
-  else if (kind == "cmdbench") s.kind = SourceKind::kCmdbench;
-  else if (kind == "dir") s.kind = SourceKind::kDir;
-  else if (kind == "kramabench") s.kind = SourceKind::kKramaBench;
-  else
-    return InvalidArgument("unknown source kind '" + std::string(kind) +
-                           "' (enwiki, datagov, cmdbench, dir, kramabench)");
   return s;
-}
-
-std::string_view SourceKindName(SourceKind kind) {
-  switch (kind) {
-    case SourceKind::kEnwiki: return "enwiki";
-    case SourceKind::kDatagov: return "datagov";
-    case SourceKind::kCmdbench: return "cmdbench";
-    case SourceKind::kDir: return "dir";
-    case SourceKind::kKramaBench: return "kramabench";
-  }
-  return "?";
 }
 
 uint64_t BuildReport::DatasetsTotal() const {
@@ -233,9 +228,12 @@ Status ListLocalTree(const std::string& root, std::vector<LocalFile>& files,
 
 Result<BuildReport> BuildLake(lake::Store& store, const SourceSpec& source, const BuildOptions& options,
                               ProgressBar* progress) {
+  const SourceKindSpec* kind = FindSourceKind(source.kind);
+  if (kind == nullptr || kind->build == nullptr)
+    return InvalidArgument("unknown source kind '" + source.kind + "'");
   auto start = std::chrono::steady_clock::now();
   BuildReport report;
-  report.source = std::string(SourceKindName(source.kind)) + ":" + source.path;
+  report.source = source.kind + ":" + source.path;
   report.lake = store.Uri();
   struct stat st;
   if (::stat(source.path.c_str(), &st) != 0) return ErrnoStatus(errno, "source " + source.path);
@@ -248,14 +246,7 @@ Result<BuildReport> BuildLake(lake::Store& store, const SourceSpec& source, cons
     LAKEQA_RETURN_IF_ERROR(local->SetDurability(lake::Durability::kBatch, options.sync_batch_objects));
   }
   BuildContext ctx(store, options, progress, report);
-  Status s;
-  switch (source.kind) {
-    case SourceKind::kEnwiki: s = BuildEnwiki(ctx, source.path); break;
-    case SourceKind::kCmdbench: s = BuildCmdbench(ctx, source.path); break;
-    case SourceKind::kDir: s = BuildDir(ctx, source.path); break;
-    case SourceKind::kDatagov: s = BuildDatagov(ctx, source.path); break;
-    case SourceKind::kKramaBench: s = BuildKramaBench(ctx, source.path); break;
-  }
+  Status s = kind->build(ctx, source.path);
   if (s.ok() && ctx.fatal()) s = ctx.fatal_status();
   if (local) {
     // Commit even after a failure: what was written is kept.

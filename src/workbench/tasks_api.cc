@@ -295,7 +295,7 @@ Result<ApiReply> Import(Workbench::Impl& w, const ApiRequest& req) {
   Json imported = Json::array(), errors = Json::array();
   for (const auto& e : loaded.errors) errors.push_back(e.status.message());
   for (const eval::Task& task : loaded.tasks) {
-    if (task.format != eval::TaskFormat::kLakeQa) {
+    if (task.format != eval::kLakeQaFormat) {
       errors.push_back(task.Where() +
                        ": a CMDBench question, not a LakeQA task: only LakeQA tasks can be edited");
       continue;

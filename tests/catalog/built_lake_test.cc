@@ -61,7 +61,7 @@ TEST(BuiltLake, EnwikiIsCataloguedWithoutErrors) {
       PageXml({"AC/DC", 0, 2, "{{Infobox band|name=AC/DC}}'''AC/DC''' are a rock band formed in 1973.", ""});
   xml += PageXml({"Rigil Kentaurus", 0, 3, "#REDIRECT [[Alpha Centauri]]", "Alpha Centauri"});
   WriteBytes(t.path() + "/dump.xml", xml + ingest::testing::kDumpFooter);
-  BuildAndCatalogue({ingest::SourceKind::kEnwiki, t.path() + "/dump.xml"}, 2);
+  BuildAndCatalogue({"enwiki", t.path() + "/dump.xml"}, 2);
 }
 
 TEST(BuiltLake, DatagovIsCataloguedWithoutErrors) {
@@ -73,13 +73,13 @@ TEST(BuiltLake, DatagovIsCataloguedWithoutErrors) {
                  "organization": {"title": "City of Austin"}, "tags": [{"name": "water"}]})");
   WriteBytes(src + "/water-quality/data.csv", "site,ph\nA,7.1\nB,6.9\n");
   WriteBytes(src + "/water-quality/page.html", "<html><body><h1>Stations</h1><p>North</p></body></html>");
-  BuildAndCatalogue({ingest::SourceKind::kDatagov, src}, 1);
+  BuildAndCatalogue({"datagov", src}, 1);
 }
 
 TEST(BuiltLake, CmdbenchIsCataloguedWithoutErrors) {
   std::string root = lakeqa::build_paths::SourceDir() + "/../shared/data/cmdbench-nba";
   if (!std::filesystem::exists(root + "/tables")) GTEST_SKIP() << "shared data not found: " << root;
-  BuildAndCatalogue({ingest::SourceKind::kCmdbench, root}, 1000);
+  BuildAndCatalogue({"cmdbench", root}, 1000);
 }
 
 }  // namespace

@@ -187,7 +187,7 @@ TEST(CmdBenchTest, QuestionListMapsToTasks) {
   LoadResult r = ParseTaskDocument(text, "q.json");
   ASSERT_EQ(r.tasks.size(), 1u);
   const Task& t = r.tasks[0];
-  EXPECT_EQ(t.format, TaskFormat::kCmdBench);
+  EXPECT_EQ(t.format, kCmdBenchFormat);
   EXPECT_EQ(t.id, "ex1");
   EXPECT_EQ(t.AnswerText(), "37");
   EXPECT_EQ(GoldDatasets(t), (std::vector<std::string>{"cmdbench/t_1_13619135_7"}));

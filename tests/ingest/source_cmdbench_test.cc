@@ -88,7 +88,7 @@ TEST(CmdbenchBuild, SyntheticLake) {
   ASSERT_TRUE(store.ok());
   BuildOptions o;
   o.jobs = 2;
-  auto r = BuildLake(**store, SourceSpec{SourceKind::kCmdbench, src}, o);
+  auto r = BuildLake(**store, SourceSpec{"cmdbench", src}, o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   std::string lake = t.path() + "/lake/cmdbench/";
   EXPECT_EQ(Slurp(lake + "t_1_1_1/t_1_1_1.csv"),
@@ -143,7 +143,7 @@ TEST(CmdbenchBuild, KiltDocumentExportKeepsParagraphIds) {
   ASSERT_TRUE(store.ok());
   BuildOptions o;
   o.jobs = 1;
-  auto r = BuildLake(**store, SourceSpec{SourceKind::kCmdbench, src}, o);
+  auto r = BuildLake(**store, SourceSpec{"cmdbench", src}, o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->datasets.at("article"), 2u);
   // The malformed line and the non-KILT object, and the two parts this export lacks (tables, graph): a
@@ -181,7 +181,7 @@ TEST(CmdbenchBuild, RealNbaLake) {
   ASSERT_TRUE(store.ok());
   BuildOptions o;
   o.jobs = 2;
-  auto r = BuildLake(**store, SourceSpec{SourceKind::kCmdbench, src}, o);
+  auto r = BuildLake(**store, SourceSpec{"cmdbench", src}, o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->datasets.at("table"), 1124u);
   EXPECT_EQ(r->datasets.at("graph_nodes"), 7u);

@@ -83,7 +83,7 @@ TEST(DatagovBuild, RecordsResourcesConversionsAndBadInput) {
   BuildOptions o;
   o.jobs = 2;
   o.max_converted_bytes = 1 << 20;
-  auto r = BuildLake(**store, SourceSpec{SourceKind::kDatagov, src}, o);
+  auto r = BuildLake(**store, SourceSpec{"datagov", src}, o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   std::string lake = t.path() + "/lake/datagov/";
   EXPECT_EQ(Walk(lake), (std::vector<std::string>{

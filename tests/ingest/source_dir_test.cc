@@ -18,7 +18,7 @@ Result<BuildReport> BuildDirLake(const std::string& src, const std::string& out,
   o.jobs = 2;
   o.one_dataset_per_file = per_file;
   o.max_file_bytes = max_file_bytes;
-  return BuildLake(**store, SourceSpec{SourceKind::kDir, src}, o);
+  return BuildLake(**store, SourceSpec{"dir", src}, o);
 }
 
 void MakeTree(const std::string& src) {

@@ -372,7 +372,7 @@ TEST(EnwikiBuild, NotADumpIsReported) {
   EXPECT_EQ(r.DatasetsTotal(), 0u);
   EXPECT_TRUE(HasError(r, "not a bzip2 stream")) << r.ToJson().dump(2);
   auto store = lake::OpenStore(t.path() + "/lake");
-  auto missing = BuildLake(**store, SourceSpec{SourceKind::kEnwiki, t.path() + "/absent.xml.bz2"}, {});
+  auto missing = BuildLake(**store, SourceSpec{"enwiki", t.path() + "/absent.xml.bz2"}, {});
   EXPECT_EQ(missing.status().code(), ErrorCode::kNotFound);
 }
 
@@ -402,7 +402,7 @@ TEST(EnwikiBuild, BatchDurabilityWritesTheSameLakeAsPerObjectSync) {
     BuildOptions o;
     o.jobs = 1;  // dump order, so the same one of two same-titled pages wins in every build
     o.sync_batch_objects = batch;
-    auto r = BuildLake(store, SourceSpec{SourceKind::kEnwiki, dump}, o);
+    auto r = BuildLake(store, SourceSpec{"enwiki", dump}, o);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     EXPECT_EQ(store.durability(), lake::Durability::kPerObject);
     EXPECT_EQ(store.PendingObjects(), 0u);

@@ -22,9 +22,9 @@ const std::string& DefaultSystemPrompt();
 inline constexpr const char* kPromptLakeQa = "lakeqa";
 inline constexpr const char* kPromptLake = "lake";
 struct PromptContext {
-  std::vector<std::string> namespaces;  // the lake's, as the tools see them
-  std::vector<std::string> tools;       // the tool names offered, in order
-  eval::TaskFormat format = eval::TaskFormat::kLakeQa;
+  std::vector<std::string> namespaces;                    // the lake's, as the tools see them
+  std::vector<std::string> tools;                         // the tool names offered, in order
+  std::string format = std::string(eval::kLakeQaFormat);  // Task::format
 };
 // The profile's text; invalid_argument naming the profiles for an unknown name.
 Result<std::string> ProfilePrompt(std::string_view profile, const PromptContext& context);
@@ -32,7 +32,7 @@ Result<std::string> ProfilePrompt(std::string_view profile, const PromptContext&
 std::string DefaultProfile(const std::vector<eval::Task>& tasks);
 // The format the "lake" profile states the answer format of: the tasks' own when they share one, else
 // LakeQA's.
-eval::TaskFormat CommonFormat(const std::vector<eval::Task>& tasks);
+std::string CommonFormat(const std::vector<eval::Task>& tasks);
 std::string FirstUserMessage(const std::string& question);
 // search, search_keyword, list_files, download, inspect_file, execute_code, submit_answer.
 const std::vector<llm::ToolSchema>& PaperToolSchemas();

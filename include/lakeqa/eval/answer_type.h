@@ -5,6 +5,7 @@
 //  - entity: everything else (names, places, yes/no, lists).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "lakeqa/common/json.h"
@@ -15,5 +16,11 @@ enum class AnswerType { kNumeric, kTemporal, kEntity };
 
 std::string_view AnswerTypeName(AnswerType t);
 AnswerType ClassifyAnswer(const Json& answer, std::string_view question);
+
+struct Task;  // task.h
+// The answer type a report and `tasks stats` use for a task. One vocabulary per report: a benchmark that
+// types its answers (TaskExtension::AnswerType) keeps its own type; these classes are for tasks that have
+// none.
+std::string TaskAnswerType(const Task& task);
 
 }  // namespace lakeqa::eval

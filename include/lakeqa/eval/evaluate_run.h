@@ -1,6 +1,7 @@
 // Scoring a run folder end to end, what `lakeqa eval --run` and `lakeqa demo` call: the run and its tasks
 // loaded, every prediction scored (and every epoch, when the run has several), the LLM judge when asked,
-// KramaBench's own report, then report.json and report.html written into the run folder.
+// the benchmarks' report sections (report_section.h), then report.json and report.html written into the run
+// folder.
 #pragma once
 
 #include <functional>

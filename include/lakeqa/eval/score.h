@@ -290,9 +290,9 @@ struct RunScore {
   // Everything above describes epoch 1.
   std::optional<EpochStats> epochs;
 
-  // KramaBench's own metrics and leaderboard (KramaBenchRunReport in kramabench.h); null when the run has
-  // no KramaBench task.
-  Json kramabench;
+  // The registered report sections' parts (report_section.h), by section name (report.json's key); a
+  // section with nothing to say about the run has no entry.
+  std::map<std::string, Json> sections;
 
   Json ToJson() const;
 };

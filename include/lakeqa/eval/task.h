@@ -1,7 +1,8 @@
 // The task model shared by every benchmark lakeqa runs: LakeQA tasks (one JSON file per task in
-// k-<hops>-d-<in-degree>/ folders, or JSONL, one task per line) and CMDBench question files map into the
-// same Task (question, gold answer, gold sources). Loading checks the schema; the semantic checks live in
-// validate.h.
+// k-<hops>-d-<in-degree>/ folders, or JSONL, one task per line), CMDBench question files and the task files
+// of the formats benchmarks register (task_format.h) map into the same Task (question, gold answer, gold
+// sources); what is a benchmark's own rides along as the task's extension. Loading checks the schema; the
+// semantic checks live in validate.h.
 #pragma once
 
 #include <memory>
@@ -33,10 +34,25 @@ struct Hop {
   Json answer;
 };
 
-enum class TaskFormat { kLakeQa, kCmdBench, kKramaBench };
+// Task::format of LakeQA's own tasks; the other formats are named by their TaskFormatSpec (task_format.h).
+inline constexpr std::string_view kLakeQaFormat = "lakeqa";
+inline constexpr std::string_view kCmdBenchFormat = "cmdbench";
 
-struct KramaBenchTask;    // kramabench.h
 struct CmdbenchQuestion;  // cmdbench.h
+
+// What a benchmark's task format attaches to each of its tasks: its own record (a subclass, which only the
+// benchmark's folder looks inside), and the few facts about it the core asks through these methods.
+class TaskExtension {
+ public:
+  virtual ~TaskExtension() = default;
+  // The benchmark's own answer type ("numeric_exact"), reported instead of LakeQA's answer classes;
+  // nullopt when the benchmark has none.
+  virtual std::optional<std::string> AnswerType() const { return std::nullopt; }
+  // Whether the task carries LakeQA's hop graph (nodes and hops) for validation to check.
+  virtual bool HasHopGraph() const { return true; }
+  // Why the gold-trail oracle has nothing to follow for this task; "" when it has.
+  virtual std::string OracleNotApplicable() const { return ""; }
+};
 
 struct Task {
   std::string id;  // question_id (CMDBench: qid)
@@ -44,10 +60,10 @@ struct Task {
   Json answer;
   std::vector<Node> nodes;  // in file order
   std::vector<std::string> datasets_used;
-  std::vector<Hop> hops;  // in file order
-  TaskFormat format = TaskFormat::kLakeQa;
-  std::shared_ptr<const KramaBenchTask> kramabench;  // set for kKramaBench
-  std::shared_ptr<const CmdbenchQuestion> cmdbench;  // set for kCmdBench: its kind and provenance as given
+  std::vector<Hop> hops;                             // in file order
+  std::string format = std::string(kLakeQaFormat);   // the task format it was read as
+  std::shared_ptr<const TaskExtension> extension;    // the format's own record, when it has one
+  std::shared_ptr<const CmdbenchQuestion> cmdbench;  // set for CMDBench: its kind and provenance as given
 
   std::string file;  // where it was read from
   size_t line = 0;   // 1-based line for JSONL, 0 for a JSON document
@@ -86,17 +102,15 @@ struct LoadResult {
   std::vector<Task> tasks;
   std::vector<LoadError> errors;
   size_t files = 0;  // input files read (directories expanded)
-  // Files left out on purpose, with why (not errors): a KramaBench workload/ folder's extra files.
+  // Files left out on purpose, with why (not errors): those a task format's folder rule leaves out.
   std::vector<std::string> notes;
 };
 
 // Reads tasks from files and directories. A directory is searched recursively for *.json and *.jsonl,
-// in natural order (task_2 before task_10). A .json file holds one LakeQA task object or a CMDBench list;
-// a .jsonl file one task per line. Malformed input is reported in `errors` and skipped; the rest loads.
-// A KramaBench workload/ folder given whole is recognised: a workload file that is not a domain's own
-// (`legal-tiny.json`, `quick-start-questions.json`: its stem is not the domain of its tasks) and reuses task
-// ids of the domain's file in the same folder (`legal.json`) is skipped with a note, since the same id
-// names another version of the task there.
+// in natural order (task_2 before task_10). A .json file holds one LakeQA task object, a CMDBench list or a
+// document of a registered task format; a .jsonl file one task per line. Malformed input is reported in
+// `errors` and skipped; the rest loads. In a folder given whole, each registered format may leave files out
+// with a note (TaskFormatSpec::folder_skips).
 LoadResult LoadTasks(const std::vector<std::string>& paths);
 
 // Parses one document (the text of a .json file) into tasks; `file` names it in errors.

@@ -1,9 +1,9 @@
-// The lake build pipeline: raw sources (an enwiki XML dump, data.gov records with their resources, the
-// CMDBench NBA lake, any folder tree) → datasets in the LakeQA layout in a Store, plus a build report.
-// Every object goes through Store::Write (atomic); a dataset's metadata.json is written last, so a
-// dataset folder without it is one whose build failed. On a local lake the build syncs in batches
-// (lake::Durability::kBatch) and everything it wrote is durable before BuildLake returns. Bad items are
-// reported and skipped; the build goes on. docs/lake-build.md documents the output of each source kind.
+// The lake build pipeline: raw sources (an enwiki XML dump, data.gov records with their resources, any
+// folder tree, or a source kind a benchmark registered: source_kind.h) → datasets in the LakeQA layout in a
+// Store, plus a build report. Every object goes through Store::Write (atomic); a dataset's metadata.json is
+// written last, so a dataset folder without it is one whose build failed. On a local lake the build syncs in
+// batches (lake::Durability::kBatch) and everything it wrote is durable before BuildLake returns. Bad items
+// are reported and skipped; the build goes on. docs/lake-build.md documents the output of each source kind.
 #pragma once
 
 #include <cstdint>
@@ -21,22 +21,18 @@
 
 namespace lakeqa::ingest {
 
-enum class SourceKind { kEnwiki, kDatagov, kCmdbench, kDir, kKramaBench };
-
 struct SourceSpec {
-  SourceKind kind = SourceKind::kDir;
-  std::string path;  // local file or folder
+  std::string kind = "dir";  // a registered source kind (source_kind.h)
+  std::string path;          // local file or folder
 };
 
-// "enwiki:/data/enwiki-pages-articles-multistream.xml.bz2", "datagov:/data/records",
-// "cmdbench:/data/cmdbench-nba", "dir:/data/tree", "kramabench:/data/Kramabench" (a checkout).
+// "<kind>:<path>": "enwiki:/data/enwiki-pages-articles-multistream.xml.bz2", "datagov:/data/records",
+// "dir:/data/tree", or a kind a benchmark registered. Fails on an unknown kind, naming the known ones.
 Result<SourceSpec> ParseSourceSpec(std::string_view spec);
-std::string_view SourceKindName(SourceKind kind);
 
 struct BuildOptions {
   size_t jobs = 0;             // worker threads; 0 = cores
-  std::string namespace_name;  // "" = the kind's default (wikipedia, datagov, cmdbench, dir);
-                               // kramabench: the prefix of "<prefix>-<domain>" (default kramabench)
+  std::string namespace_name;  // "" = the kind's default (SourceKindSpec::namespace_help says which)
   // enwiki
   std::string index_path;       // multistream index; "" = next to the dump when present
   bool use_index = true;        // false: read the dump as one stream even when an index exists

@@ -9,13 +9,19 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "ingest/build_internal.h"
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/common/thread_pool.h"
-#include "lakeqa/ingest/kramabench.h"
+#include "lakeqa/ingest/build_context.h"
+#include "lakeqa/kramabench/names.h"
 
-namespace lakeqa::ingest {
+namespace lakeqa::kramabench {
+
+using ingest::BuildContext;
+using ingest::ListLocalTree;
+using ingest::LocalFile;
+using ingest::ReportItem;
+
 namespace {
 
 Result<std::vector<std::string>> Domains(const std::string& data) {
@@ -116,4 +122,4 @@ Status BuildKramaBench(BuildContext& ctx, const std::string& path) {
   return Status::Ok();
 }
 
-}  // namespace lakeqa::ingest
+}  // namespace lakeqa::kramabench

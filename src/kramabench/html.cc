@@ -6,10 +6,13 @@
 
 #include <map>
 
-#include "lakeqa/eval/kramabench.h"
 #include "lakeqa/eval/report.h"
+#include "lakeqa/kramabench/kramabench.h"
 
-namespace lakeqa::eval {
+namespace lakeqa::kramabench {
+
+using namespace eval;  // the core types a benchmark builds on: Task, LoadResult, RunScore, ...
+
 namespace {
 
 // The metrics evaluate.py sums into its "Total score", then the rest it reports.
@@ -102,4 +105,4 @@ std::string KramaBenchHtmlSection(const Json& report) {
   return h;
 }
 
-}  // namespace lakeqa::eval
+}  // namespace lakeqa::kramabench

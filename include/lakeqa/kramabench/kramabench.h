@@ -1,5 +1,5 @@
 // KramaBench (github.com/mitdbg/Kramabench) tasks and scoring. Workloads (workload/<domain>.json: a list
-// of tasks with id, query, answer, answer_type, data_sources and subtasks) load into Task (task.h) with
+// of tasks with id, query, answer, answer_type, data_sources and subtasks) load into Task (eval/task.h) with
 // this record attached; scoring ports KramaBench's benchmark/metrics.py and the aggregation of its
 // evaluate.py exactly, including the evaluator's cast of both answers to str before any metric runs.
 // docs/kramabench.md states every rule and where lakeqa's numbers can differ from a Python run.
@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lakeqa/common/json.h"
@@ -16,7 +17,7 @@
 #include "lakeqa/eval/score.h"
 #include "lakeqa/eval/task.h"
 
-namespace lakeqa::eval {
+namespace lakeqa::kramabench {
 
 // The six answer types of KramaBench's answer_type_fixtures.json, in its order.
 const std::vector<std::string>& KramaBenchAnswerTypes();
@@ -37,7 +38,10 @@ struct KramaBenchSubtask {
   std::vector<KramaBenchSource> sources;
 };
 
-struct KramaBenchTask {
+// Task::format of KramaBench's tasks.
+inline constexpr std::string_view kFormat = "kramabench";
+
+struct KramaBenchTask : eval::TaskExtension {
   std::string domain;       // "legal" (from the id, else the workload file name)
   std::string difficulty;   // "easy" | "hard" (from the id), "" when the id has neither
   std::string answer_type;  // as written; may be unknown (validation reports it)
@@ -47,17 +51,31 @@ struct KramaBenchTask {
   // workload is not in a checkout (then only plain paths count, taken as written).
   std::string input_dir;
   std::string ns;  // the lake namespace of the domain (kramabench-<domain>)
+
+  std::optional<std::string> AnswerType() const override { return answer_type; }
+  bool HasHopGraph() const override { return false; }  // subtasks, not a hop graph: CheckKramaBenchTask
+  std::string OracleNotApplicable() const override;
 };
+
+// The task's KramaBench record, or nullptr when it is not a KramaBench task.
+const KramaBenchTask* Of(const eval::Task& task);
 
 // Whether a parsed JSON document is a KramaBench workload (a list of objects with "query" and
 // "answer_type").
 bool IsKramaBenchWorkload(const Json& doc);
 // Loads one workload document: every task, or a per-task error naming the task and the field.
-LoadResult LoadKramaBenchWorkload(const Json& doc, const std::string& file);
+eval::LoadResult LoadKramaBenchWorkload(const Json& doc, const std::string& file);
+
+// In a workload/ folder given whole: a workload file that is not a domain's own (`legal-tiny.json`,
+// `quick-start-questions.json`: its stem is not the domain of its tasks) and reuses task ids of the domain's
+// file in the same folder (`legal.json`) is left out, since the same id names another version of the task
+// there. Per file to leave out, the note saying why.
+std::map<std::string, std::string> WorkloadFolderExtras(
+    const std::vector<std::pair<std::string, eval::LoadResult>>& parts);
 
 // Per-task problems `tasks validate` reports: unknown answer types (errors), data sources that name no
 // file (warnings: the task can still run, its gold set is smaller).
-void CheckKramaBenchTask(const Task& task, std::vector<std::string>& errors,
+void CheckKramaBenchTask(const eval::Task& task, std::vector<std::string>& errors,
                          std::vector<std::string>& warnings);
 
 // ---- metrics (benchmark/metrics.py) ------------------------------------------------------------------
@@ -130,7 +148,8 @@ KramaBenchTable AggregateKramaBench(const std::vector<KramaBenchRow>& rows);
 // judged, is llm_paraphrase), the leaderboard table, the tasks left unscored with the reason (unknown
 // answer type), and the subtasks the run answered (prediction lines whose task_id is a subtask id).
 // Null when no task is a KramaBench task.
-Json KramaBenchRunReport(const RunScore& score, const RunData& run, const std::vector<Task>& tasks);
+Json KramaBenchRunReport(const eval::RunScore& score, const eval::RunData& run,
+                         const std::vector<eval::Task>& tasks);
 // A leaderboard (KramaBenchTable::ToJson) as text: one row per domain, then overall.
 std::string FormatKramaBenchLeaderboard(const Json& leaderboard, std::string_view title);
 // The leaderboard tables of a report (main tasks, then subtasks when any) and the unscored tasks, as text.
@@ -140,7 +159,13 @@ std::string FormatKramaBenchRunReport(const Json& report);
 std::string KramaBenchHtmlSection(const Json& report);
 
 // Per-task statistics for `tasks stats`: counts per domain, answer type, difficulty; subtasks.
-Json KramaBenchStats(const std::vector<Task>& tasks);
+Json KramaBenchStats(const std::vector<eval::Task>& tasks);
 std::string FormatKramaBenchStats(const Json& stats);
 
-}  // namespace lakeqa::eval
+// ---- registration -------------------------------------------------------------------------------------
+
+// Registers KramaBench with the core: the `kramabench:<checkout>` source kind, the workload task format and
+// the report section. Called once from src/cli/benchmarks.cc (and by the tests); a second call is harmless.
+void Register();
+
+}  // namespace lakeqa::kramabench

@@ -1,5 +1,5 @@
 // `lakeqa kramabench solutions --checkout <dir> --lake <dir> [--domain d]... [--timeout-s N] [--out FILE]
-// [--json]`: the solutions oracle of kramabench_oracle.h over a lake built with --source kramabench:<dir>.
+// [--json]`: the solutions oracle of kramabench/oracle.h over a lake built with --source kramabench:<dir>.
 // Prints one line per task (status, score, reason) and KramaBench's leaderboard table over the tasks whose
 // solution ran; --out writes the whole report as JSON.
 #include <fmt/format.h>
@@ -7,9 +7,9 @@
 #include <filesystem>
 
 #include "cli/command.h"
-#include "lakeqa/agent/kramabench_oracle.h"
 #include "lakeqa/common/fs.h"
-#include "lakeqa/eval/kramabench.h"
+#include "lakeqa/kramabench/kramabench.h"
+#include "lakeqa/kramabench/oracle.h"
 
 namespace lakeqa::cli {
 namespace {
@@ -53,14 +53,14 @@ int Run(const Opts& o) {
   eval::LoadResult loaded = eval::LoadTasks(paths);
   for (const auto& e : loaded.errors) fmt::print(stderr, "task skipped: {}\n", e.status.message());
   if (loaded.tasks.empty()) return Fail(NotFound("no KramaBench task loaded from " + o.checkout), o.out);
-  agent::KramaBenchOracleOptions opts;
+  kramabench::KramaBenchOracleOptions opts;
   opts.checkout = o.checkout;
   opts.lake_root = o.lake;
   opts.ns_prefix = o.ns_prefix;
   opts.python.limits.wall_ms = o.timeout_s * 1000;
   opts.python.limits.cpu_s = o.timeout_s;
   opts.python.limits.memory_bytes = static_cast<uint64_t>(o.memory_mb) << 20;
-  auto report = agent::RunKramaBenchSolutions(loaded.tasks, opts, [&](const Json& r) {
+  auto report = kramabench::RunKramaBenchSolutions(loaded.tasks, opts, [&](const Json& r) {
     if (o.out.json || o.out.quiet) return;
     std::string score =
         r.contains("score") && !r["score"].is_null()
@@ -81,8 +81,8 @@ int Run(const Opts& o) {
   }
   fmt::print("{} tasks:", (*report)["tasks"].size());
   for (const auto& [k, v] : (*report)["counts"].items()) fmt::print(" {}={}", k, v.get<size_t>());
-  fmt::print("\n{}", eval::FormatKramaBenchLeaderboard((*report)["leaderboard"],
-                                                       "KramaBench metrics over the solutions that ran:"));
+  fmt::print("\n{}", kramabench::FormatKramaBenchLeaderboard(
+                         (*report)["leaderboard"], "KramaBench metrics over the solutions that ran:"));
   return 0;
 }
 

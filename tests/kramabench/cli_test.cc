@@ -15,7 +15,7 @@
 #include "support/cli_runner.h"
 #include "support/require_protection.h"
 
-namespace lakeqa::agent {
+namespace lakeqa::kramabench {
 namespace {
 
 using lakeqa::testing::CmdResult;
@@ -228,4 +228,4 @@ TEST_F(KramaBenchCliTest, TheOracleOnTasksWithoutAGoldTrailIsNotApplicable) {
 }
 
 }  // namespace
-}  // namespace lakeqa::agent
+}  // namespace lakeqa::kramabench

@@ -5,9 +5,12 @@
 #include <cmath>
 #include <set>
 
-#include "lakeqa/eval/kramabench.h"
+#include "lakeqa/kramabench/kramabench.h"
 
-namespace lakeqa::eval {
+namespace lakeqa::kramabench {
+
+using namespace eval;  // the core types a benchmark builds on: Task, LoadResult, RunScore, ...
+
 namespace {
 
 const std::set<std::string>& TotalMetrics() {
@@ -90,7 +93,7 @@ Json KramaBenchStats(const std::vector<Task>& tasks) {
        sub_types = Json::object();
   size_t n = 0, subtasks = 0, sources = 0, unresolved = 0;
   for (const Task& t : tasks) {
-    const KramaBenchTask* kb = t.kramabench.get();
+    const KramaBenchTask* kb = Of(t);
     if (!kb) continue;
     ++n;
     Json& d = domains[kb->domain];
@@ -143,4 +146,4 @@ std::string FormatKramaBenchStats(const Json& s) {
   return out;
 }
 
-}  // namespace lakeqa::eval
+}  // namespace lakeqa::kramabench

@@ -15,7 +15,7 @@
 #include "lakeqa/eval/task.h"
 #include "lakeqa/exec/python.h"
 
-namespace lakeqa::agent {
+namespace lakeqa::kramabench {
 
 struct KramaBenchOracleOptions {
   std::string checkout;        // the KramaBench checkout holding solutions/<domain>/
@@ -40,4 +40,4 @@ Result<Json> RunKramaBenchSolutions(const std::vector<eval::Task>& tasks,
                                     const KramaBenchOracleOptions& options,
                                     const std::function<void(const Json&)>& on_task = {});
 
-}  // namespace lakeqa::agent
+}  // namespace lakeqa::kramabench

@@ -1,8 +1,8 @@
 // KramaBench workloads, metrics and aggregation. Bad input first; then data_sources resolution against a
 // checkout laid out in a temp folder (data written here, in KramaBench's layout); then the metrics against
-// values KramaBench's own metrics.py computed (tests/eval/kramabench_metrics_cases.py prints them) and, for
+// values KramaBench's own metrics.py computed (tests/kramabench/metrics_cases.py prints them) and, for
 // BLEU and ROUGE, which need nltk/rouge_score, values worked out by hand.
-#include "lakeqa/eval/kramabench.h"
+#include "lakeqa/kramabench/kramabench.h"
 
 #include <gtest/gtest.h>
 
@@ -14,8 +14,10 @@
 #include "lakeqa/eval/em.h"
 #include "lakeqa/eval/validate.h"
 
-namespace lakeqa::eval {
+namespace lakeqa::kramabench {
 namespace {
+
+using namespace eval;
 
 class Checkout : public ::testing::Test {
  protected:
@@ -109,8 +111,8 @@ TEST_F(Checkout, DataSourcesResolveToFilesAtTheLevelKramaBenchNames) {
                   "data_sources": "State Data/Ohio.csv"}]}])");
   ASSERT_EQ(r.tasks.size(), 1u) << (r.errors.empty() ? "" : r.errors[0].status.message());
   const Task& t = r.tasks[0];
-  ASSERT_TRUE(t.kramabench);
-  const KramaBenchTask& kb = *t.kramabench;
+  ASSERT_TRUE(Of(t));
+  const KramaBenchTask& kb = *Of(t);
   EXPECT_EQ(kb.domain, "fire");
   EXPECT_EQ(kb.difficulty, "hard");
   EXPECT_EQ(kb.ns, "kramabench-fire");
@@ -141,7 +143,7 @@ TEST_F(Checkout, WithoutDataBesideTheWorkloadPlainPathsAreTakenAsWritten) {
                      "data_sources": ["a/b.csv", "c/*.csv"]}])");
   ASSERT_EQ(r.tasks.size(), 1u);
   EXPECT_EQ(r.tasks[0].datasets_used, (std::vector<std::string>{"kramabench-fire/a%2Fb.csv/b.csv"}));
-  EXPECT_TRUE(r.tasks[0].kramabench->sources[1].files.empty());
+  EXPECT_TRUE(Of(r.tasks[0])->sources[1].files.empty());
 }
 
 TEST_F(Checkout, StatsCountDomainsAnswerTypesAndDifficulty) {
@@ -335,19 +337,19 @@ TEST(KramaBenchAggregate, RunReportScoresTasksAndAnsweredSubtasks) {
   Task t;
   t.id = "fire-easy-1";
   t.answer = 12;
-  t.format = TaskFormat::kKramaBench;
+  t.format = std::string(kFormat);
   auto kb = std::make_shared<KramaBenchTask>();
   kb->domain = "fire";
   kb->answer_type = "numeric_exact";
   kb->subtasks.push_back({"fire-easy-1-1", "s", Json("Ohio"), "string_exact", {}});
   kb->subtasks.push_back({"fire-easy-1-2", "s", Json(3), "numeric_exact", {}});
-  t.kramabench = kb;
+  t.extension = kb;
   Task bad = t;
   bad.id = "fire-easy-2";
   auto kb2 = std::make_shared<KramaBenchTask>(*kb);
   kb2->answer_type = "vibes";
   kb2->subtasks.clear();
-  bad.kramabench = kb2;
+  bad.extension = kb2;
   RunData run;
   auto pred = [](std::string id, Json answer) {
     Prediction p;
@@ -380,4 +382,4 @@ TEST(KramaBenchAggregate, RunReportScoresTasksAndAnsweredSubtasks) {
 }
 
 }  // namespace
-}  // namespace lakeqa::eval
+}  // namespace lakeqa::kramabench

@@ -1,9 +1,12 @@
 // A run over KramaBench tasks scored with KramaBench's metrics, beside lakeqa's EM/lenient/judge.
 #include <fmt/format.h>
 
-#include "lakeqa/eval/kramabench.h"
+#include "lakeqa/kramabench/kramabench.h"
 
-namespace lakeqa::eval {
+namespace lakeqa::kramabench {
+
+using namespace eval;  // the core types a benchmark builds on: Task, LoadResult, RunScore, ...
+
 namespace {
 
 Json MetricsJson(const std::map<std::string, std::optional<double>>& m) {
@@ -35,7 +38,7 @@ Json KramaBenchRunReport(const RunScore& score, const RunData& run, const std::v
   Json per_task = Json::array(), per_subtask = Json::array(), unscored = Json::array();
   bool any = false;
   for (const Task& t : tasks) {
-    const KramaBenchTask* kb = t.kramabench.get();
+    const KramaBenchTask* kb = Of(t);
     if (!kb) continue;
     any = true;
     auto it = scored.find(t.id);
@@ -109,4 +112,4 @@ std::string FormatKramaBenchRunReport(const Json& report) {
   return out;
 }
 
-}  // namespace lakeqa::eval
+}  // namespace lakeqa::kramabench

@@ -6,14 +6,17 @@
 
 #include "ingest/build_test_util.h"
 #include "lakeqa/ingest/build.h"
-#include "lakeqa/ingest/kramabench.h"
 #include "lakeqa/ingest/profile.h"
+#include "lakeqa/ingest/source_kind.h"
+#include "lakeqa/kramabench/names.h"
 #include "lakeqa/lake/store.h"
 
-namespace lakeqa::ingest {
+namespace lakeqa::kramabench {
 namespace {
 
-using namespace testing;
+using namespace ingest;
+
+using namespace ingest::testing;
 
 Result<BuildReport> BuildKb(const std::string& src, const std::string& out, const std::string& ns = "") {
   auto store = lake::OpenStore(out);
@@ -21,14 +24,14 @@ Result<BuildReport> BuildKb(const std::string& src, const std::string& out, cons
   BuildOptions o;
   o.jobs = 2;
   o.namespace_name = ns;
-  return BuildLake(**store, SourceSpec{SourceKind::kKramaBench, src}, o);
+  return BuildLake(**store, SourceSpec{"kramabench", src}, o);
 }
 
 TEST(KramaBenchSource, SpecParsesAndBadCheckoutsAreRefused) {
   auto spec = ParseSourceSpec("kramabench:/x/Kramabench");
   ASSERT_TRUE(spec.ok());
-  EXPECT_EQ(spec->kind, SourceKind::kKramaBench);
-  EXPECT_EQ(SourceKindName(spec->kind), "kramabench");
+  EXPECT_EQ(spec->kind, "kramabench");
+  EXPECT_EQ(FindSourceKind(spec->kind)->name, "kramabench");
   TempDir t;
   auto none = BuildKb(t.path(), t.path() + "/lake");
   ASSERT_FALSE(none.ok());
@@ -127,4 +130,4 @@ TEST(KramaBenchFormats, SpreadsheetsProfileAndBinaryFilesSayWhyNot) {
 }
 
 }  // namespace
-}  // namespace lakeqa::ingest
+}  // namespace lakeqa::kramabench

@@ -1,5 +1,5 @@
-// The KramaBench solutions oracle (kramabench_oracle.h).
-#include "lakeqa/agent/kramabench_oracle.h"
+// The KramaBench solutions oracle (kramabench/oracle.h).
+#include "lakeqa/kramabench/oracle.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -12,11 +12,11 @@
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/em.h"
-#include "lakeqa/eval/kramabench.h"
 #include "lakeqa/ingest/convert.h"
-#include "lakeqa/ingest/kramabench.h"
+#include "lakeqa/kramabench/kramabench.h"
+#include "lakeqa/kramabench/names.h"
 
-namespace lakeqa::agent {
+namespace lakeqa::kramabench {
 namespace {
 
 // Runs solution.py like a notebook cell: the last statement, when an expression, is the answer (str()'d,
@@ -139,11 +139,11 @@ Result<Json> RunKramaBenchSolutions(const std::vector<eval::Task>& tasks, const 
   exec::PythonOptions po = o.python;
   po.lake = exec::LakeMount{o.lake_root, {}};
   std::map<std::string, Result<std::vector<LakeFile>>> domains;
-  std::vector<eval::KramaBenchRow> rows;
+  std::vector<KramaBenchRow> rows;
   Json results = Json::array();
   std::map<std::string, size_t> counts;
   for (const eval::Task& t : tasks) {
-    const eval::KramaBenchTask* kb = t.kramabench.get();
+    const KramaBenchTask* kb = Of(t);
     if (!kb) continue;
     Json r = {
         {"task_id", t.id}, {"domain", kb->domain}, {"answer_type", kb->answer_type}, {"gold", t.answer}};
@@ -164,11 +164,11 @@ Result<Json> RunKramaBenchSolutions(const std::vector<eval::Task>& tasks, const 
       finish("no_solution", "no " + solution);
       continue;
     }
-    if (!eval::IsKramaBenchAnswerType(kb->answer_type)) {
+    if (!IsKramaBenchAnswerType(kb->answer_type)) {
       finish("unscored", "unknown answer_type '" + kb->answer_type + "'");
       continue;
     }
-    std::string ns = ingest::KramaBenchNamespace(kb->domain, o.ns_prefix);
+    std::string ns = KramaBenchNamespace(kb->domain, o.ns_prefix);
     auto dom = domains.find(kb->domain);
     if (dom == domains.end()) dom = domains.emplace(kb->domain, DomainFiles(o.lake_root, ns)).first;
     if (!dom->second.ok()) {
@@ -213,12 +213,12 @@ Result<Json> RunKramaBenchSolutions(const std::vector<eval::Task>& tasks, const 
         r["answer"] = answer;
         r["answer_from"] = (*ans)["kind"];
         r["gold_in_output"] = Contains(answer, eval::PythonStr(t.answer));
-        auto m = eval::KramaBenchMetrics(kb->answer_type, Json(answer), t.answer);
+        auto m = KramaBenchMetrics(kb->answer_type, Json(answer), t.answer);
         Json mj = Json::object();
         for (const auto& [k, v] : *m) mj[k] = v ? Json(*v) : Json(nullptr);
         r["metrics"] = mj;
         std::string main;
-        auto sc = eval::KramaBenchMainScore(kb->answer_type, *m, &main);
+        auto sc = KramaBenchMainScore(kb->answer_type, *m, &main);
         r["main_metric"] = main.empty() ? Json(nullptr) : Json(main);
         r["score"] = sc ? Json(*sc) : Json(nullptr);
         rows.push_back({t.id, kb->domain, kb->answer_type, false, std::move(*m)});
@@ -230,7 +230,7 @@ Result<Json> RunKramaBenchSolutions(const std::vector<eval::Task>& tasks, const 
   if (temp) (void)RemoveAll(work);
   Json c = Json::object();
   for (const auto& [k, v] : counts) c[k] = v;
-  return Json{{"tasks", results}, {"counts", c}, {"leaderboard", eval::AggregateKramaBench(rows).ToJson()}};
+  return Json{{"tasks", results}, {"counts", c}, {"leaderboard", AggregateKramaBench(rows).ToJson()}};
 }
 
-}  // namespace lakeqa::agent
+}  // namespace lakeqa::kramabench

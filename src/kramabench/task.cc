@@ -1,15 +1,18 @@
 // KramaBench workloads → Task. data_sources are resolved against data/<domain>/input/ of the checkout the
 // workload sits in (workload/../data/), so folders, globs and bare file names become the files they name;
-// each file is a dataset of the kramabench-<domain> namespace (ingest/kramabench.h).
+// each file is a dataset of the kramabench-<domain> namespace (kramabench/names.h).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
 
-#include "lakeqa/eval/kramabench.h"
-#include "lakeqa/ingest/kramabench.h"
+#include "lakeqa/kramabench/kramabench.h"
+#include "lakeqa/kramabench/names.h"
 
-namespace lakeqa::eval {
+namespace lakeqa::kramabench {
+
+using namespace eval;  // the core types a benchmark builds on: Task, LoadResult, RunScore, ...
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -55,7 +58,7 @@ struct Resolver {
     for (auto& e : entries) {
       KramaBenchSource s{e, {}};
       if (have_files) {
-        s.files = ingest::ResolveKramaBenchSource(e, domain, files);
+        s.files = ResolveKramaBenchSource(e, domain, files);
       } else if (e.find_first_of("*?[") == std::string::npos && !e.empty() && e.back() != '/') {
         std::string p = e;
         while (p.rfind("./", 0) == 0) p = p.substr(2);
@@ -73,6 +76,15 @@ std::string Str(const Json& j, const char* key) {
 }
 
 }  // namespace
+
+const KramaBenchTask* Of(const Task& task) {
+  return dynamic_cast<const KramaBenchTask*>(task.extension.get());
+}
+
+std::string KramaBenchTask::OracleNotApplicable() const {
+  return "a KramaBench task has no gold trail (nodes) to follow; its reference solution runs "
+         "with `lakeqa kramabench solutions` (docs/kramabench.md)";
+}
 
 const std::vector<std::string>& KramaBenchAnswerTypes() {
   static const std::vector<std::string> k = [] {
@@ -110,7 +122,7 @@ LoadResult LoadKramaBenchWorkload(const Json& doc, const std::string& file) {
     if (it != resolvers.end()) return it->second;
     Resolver r;
     r.domain = domain;
-    r.ns = ingest::KramaBenchNamespace(domain);
+    r.ns = KramaBenchNamespace(domain);
     fs::path input = fs::path(file).parent_path().parent_path() / "data" / domain / "input";
     std::error_code ec;
     if (fs::is_directory(input, ec)) {
@@ -181,17 +193,17 @@ LoadResult LoadKramaBenchWorkload(const Json& doc, const std::string& file) {
     t.id = id;
     t.question = query;
     t.answer = j["answer"];
-    t.format = TaskFormat::kKramaBench;
+    t.format = std::string(kFormat);
     t.file = file;
     for (const auto& s : kb->sources) {
       for (const auto& f : s.files) {
         std::string base = f.substr(f.rfind('/') + 1);
-        std::string path = kb->ns + "/" + ingest::KramaBenchDatasetFolder(f) + "/" + base;
+        std::string path = kb->ns + "/" + KramaBenchDatasetFolder(f) + "/" + base;
         if (std::find(t.datasets_used.begin(), t.datasets_used.end(), path) == t.datasets_used.end())
           t.datasets_used.push_back(path);
       }
     }
-    t.kramabench = std::move(kb);
+    t.extension = std::move(kb);
     out.tasks.push_back(std::move(t));
   }
   return out;
@@ -199,7 +211,7 @@ LoadResult LoadKramaBenchWorkload(const Json& doc, const std::string& file) {
 
 void CheckKramaBenchTask(const Task& task, std::vector<std::string>& errors,
                          std::vector<std::string>& warnings) {
-  const KramaBenchTask* kb = task.kramabench.get();
+  const KramaBenchTask* kb = Of(task);
   if (!kb) return;
   std::string known;
   for (const auto& n : KramaBenchAnswerTypes()) known += (known.empty() ? "" : ", ") + n;
@@ -221,4 +233,4 @@ void CheckKramaBenchTask(const Task& task, std::vector<std::string>& errors,
   }
 }
 
-}  // namespace lakeqa::eval
+}  // namespace lakeqa::kramabench

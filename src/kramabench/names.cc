@@ -5,9 +5,9 @@
 
 #include "lakeqa/common/strings.h"
 #include "lakeqa/ingest/convert.h"
-#include "lakeqa/ingest/kramabench.h"
+#include "lakeqa/kramabench/names.h"
 
-namespace lakeqa::ingest {
+namespace lakeqa::kramabench {
 namespace {
 
 std::string Normalize(std::string_view entry, std::string_view domain) {
@@ -99,4 +99,4 @@ std::vector<std::string> ResolveKramaBenchSource(std::string_view entry, std::st
   return out;
 }
 
-}  // namespace lakeqa::ingest
+}  // namespace lakeqa::kramabench

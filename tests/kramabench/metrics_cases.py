@@ -2,7 +2,7 @@
 # benchmark/metrics.py run on each case, after the str()/strip() cast its Evaluator applies. Needs only the
 # standard library: nltk, rouge_score and the LLM client are imported at the top of metrics.py but used by
 # none of the metrics here, so stand-ins let the module load. Run with a KramaBench checkout:
-#   /usr/bin/python3 tests/eval/kramabench_metrics_cases.py /path/to/Kramabench
+#   /usr/bin/python3 tests/kramabench/metrics_cases.py /path/to/Kramabench
 import sys, types, json
 # metrics.py imports nltk, rouge_score and the LLM tools at the top; the metrics computed here use none of
 # them, so stand-ins let the real module load.

@@ -13,9 +13,12 @@
 
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/em.h"
-#include "lakeqa/eval/kramabench.h"
+#include "lakeqa/kramabench/kramabench.h"
 
-namespace lakeqa::eval {
+namespace lakeqa::kramabench {
+
+using namespace eval;  // the core types a benchmark builds on: Task, LoadResult, RunScore, ...
+
 namespace {
 
 std::vector<char32_t> CodePoints(std::string_view s) {
@@ -428,4 +431,4 @@ std::optional<double> KramaBenchMainScore(std::string_view answer_type,
   return v;
 }
 
-}  // namespace lakeqa::eval
+}  // namespace lakeqa::kramabench

@@ -1,6 +1,6 @@
 // KramaBench (github.com/mitdbg/Kramabench) as a lake: how its data/<domain>/input/ trees map to lake
 // namespaces and datasets, and how a task's data_sources entry names files in them. The lake builder
-// (source_kramabench.cc) and the task loader (which turns data_sources into gold dataset ids) share these
+// (kramabench/source.cc) and the task loader (which turns data_sources into gold dataset ids) share these
 // rules. data_sources name single files (often deep in a folder), folders and glob patterns, so each input
 // file is one dataset and an entry naming a folder or a pattern stands for every file it matches:
 // discovery is measured at the level KramaBench names. docs/kramabench.md states the rules.
@@ -10,7 +10,17 @@
 #include <string_view>
 #include <vector>
 
+#include "lakeqa/common/status.h"
+
 namespace lakeqa::ingest {
+class BuildContext;  // ingest/build_context.h
+}  // namespace lakeqa::ingest
+
+namespace lakeqa::kramabench {
+
+// The `kramabench:<checkout>` source kind (source.cc): every data/<domain>/input/ tree of the checkout
+// becomes the namespace "<--namespace or kramabench>-<domain>", one dataset per input file.
+Status BuildKramaBench(ingest::BuildContext& ctx, const std::string& path);
 
 // The default prefix of KramaBench namespaces: domain "legal" → namespace "kramabench-legal".
 inline constexpr std::string_view kKramaBenchPrefix = "kramabench";
@@ -36,4 +46,4 @@ std::string KramaBenchDatasetFolder(std::string_view relative_path);
 std::vector<std::string> ResolveKramaBenchSource(std::string_view entry, std::string_view domain,
                                                  const std::vector<std::string>& files);
 
-}  // namespace lakeqa::ingest
+}  // namespace lakeqa::kramabench
