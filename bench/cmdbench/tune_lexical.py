@@ -16,7 +16,7 @@ import argparse
 import json
 
 CLASSES = ("graph", "doc", "table")
-LEXICAL_DEFAULTS = {"doc": 0.05, "table": 0.0, "graph": 0.1}  # include/lakeqa/agent/router.h
+LEXICAL_DEFAULTS = {"doc": 0.05, "table": 0.0, "graph": 0.1}  # include/lakeqa/cmdbench/source_router.h
 EMBEDDING_DEFAULT = 0.175  # kDefaultEmbeddingMargin
 
 

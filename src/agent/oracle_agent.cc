@@ -7,7 +7,6 @@
 
 #include "agent/internal.h"
 #include "lakeqa/agent/fact.h"
-#include "lakeqa/eval/cmdbench.h"
 
 namespace lakeqa::agent {
 namespace {
@@ -63,10 +62,12 @@ bool GroundNode(internal::ScriptedRun& run, const eval::Node& node, const std::s
   return ok;
 }
 
-// A CMDBench graph question's provenance is a Cypher query: the oracle runs it through graph_query, so its
-// trace names the node and edge identities it matched, as an agent's would. Null for other tasks.
-Json GraphProvenance(internal::ScriptedRun& run, const eval::Task& task, std::vector<std::string>& failures) {
-  Json r = run.Call("graph_query", {{"cypher", task.cmdbench->cypher}});
+// A task whose gold is matched by a Cypher query (TaskExtension::GroundingCypher: a graph question's
+// provenance): the oracle runs it through graph_query, so its trace names the node and edge identities it
+// matched, as an agent's would.
+Json GraphProvenance(internal::ScriptedRun& run, const std::string& cypher,
+                     std::vector<std::string>& failures) {
+  Json r = run.Call("graph_query", {{"cypher", cypher}});
   if (internal::IsError(r)) {
     failures.push_back("provenance Cypher: " + r["error"].value("message", DumpJson(r["error"])));
     return {{"error", r["error"]}};
@@ -79,8 +80,6 @@ Json GraphProvenance(internal::ScriptedRun& run, const eval::Task& task, std::ve
 // Why the oracle gives no answer: no gold trail to follow is not an answer (an empty answer counted as
 // "answered" made 104 KramaBench tasks look answered).
 std::string NotApplicableReason(const eval::Task& task) {
-  if (task.cmdbench && task.cmdbench->kind == eval::CmdbenchKind::kSource)
-    return "a CMDBench source question names a modality, not a lake file: the oracle has nothing to ground";
   if (task.extension) {
     if (std::string why = task.extension->OracleNotApplicable(); !why.empty()) return why;
   }
@@ -128,8 +127,8 @@ class OracleAgent : public Agent {
       nodes.push_back(std::move(diag));
     }
     Json graph = nullptr;
-    if (task.cmdbench && task.cmdbench->kind == eval::CmdbenchKind::kGraph && !cancel.load())
-      graph = GraphProvenance(run, task, failures);
+    std::string cypher = task.extension ? task.extension->GroundingCypher() : "";
+    if (!cypher.empty() && !cancel.load()) graph = GraphProvenance(run, cypher, failures);
     out.turns = run.turns();
     size_t n = task.nodes.size();
     out.extra = {{"nodes", nodes},

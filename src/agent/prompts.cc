@@ -23,10 +23,6 @@ std::string ToolLine(const std::string& name) {
 
 // The benchmark's own answer format (TaskFormatSpec::answer_format), else LakeQA's.
 std::string AnswerFormat(const std::string& format) {
-  if (format == eval::kCmdBenchFormat)
-    return "The answer as the data states it, with its unit or qualifier when it has one, in square "
-           "brackets: "
-           "[183 pound], [Houston, Texas], [1949]. A yes/no question: [yes] or [no].";
   const eval::TaskFormatSpec* spec = eval::FindTaskFormat(format);
   if (spec != nullptr && !spec->answer_format.empty()) return spec->answer_format;
   return "[value] only, no labels or units.";

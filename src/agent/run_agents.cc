@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "lakeqa/agent/cmdbench_provenance.h"
 #include "lakeqa/agent/prompts.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/eval/task_format.h"
 #include "lakeqa/llm/cassette.h"
 #include "lakeqa/llm/preflight.h"
 #include "lakeqa/llm/providers.h"
@@ -74,8 +74,11 @@ Status SelectTasks(State& s) {
       if (!opened.ok()) return opened.status().WithContext("--lake");
       store = std::move(*opened);
     }
-    const ProvenanceSources sources{store.get(), o.index};
-    LAKEQA_ASSIGN_OR_RETURN(s.provenance, ProvideCmdbenchProvenance(loaded.tasks, sources));
+    // The task format that gives gold contents (task_format.h: provide_gold) hands them out and refuses the
+    // tasks it cannot give.
+    const eval::TaskFormatSpec* giver = eval::GoldGivingFormat();
+    if (giver == nullptr) return InvalidArgument("--provide-provenance: no task format gives gold contents");
+    LAKEQA_ASSIGN_OR_RETURN(s.provenance, giver->provide_gold(loaded.tasks, store.get(), o.index));
   }
   for (eval::Task& t : loaded.tasks) {
     Status st = CheckAblation(s.ablation, t);

@@ -5,7 +5,6 @@
 
 #include "lakeqa/agent/verify.h"
 #include "lakeqa/common/fs.h"
-#include "lakeqa/eval/cmdbench.h"
 
 namespace lakeqa::agent {
 namespace {
@@ -22,14 +21,11 @@ eval::LoadResult LoadApplicable(const VerifyFilesOptions& o, VerifyFilesReport& 
     Say(o, "skipped: " + e.status.message());
   }
   r.load_failures = loaded.errors.size() - r.not_applicable;
-  // A CMDBench source question's gold is a modality: there is no lake file to ground.
+  // A task whose gold names no lake file (a question that asks where to look) has nothing to ground.
   std::erase_if(loaded.tasks, [&](const eval::Task& t) {
-    if (!t.cmdbench || t.cmdbench->kind != eval::CmdbenchKind::kSource) return false;
-    std::string sources;
-    for (const auto& s : t.cmdbench->sources) sources += (sources.empty() ? "" : ", ") + s;
-    Say(o, fmt::format("skipped: {} [{}]: not applicable: a CMDBench source-routing question: its gold is a "
-                       "modality ({}), not a lake file",
-                       t.Where(), t.id, sources));
+    std::string why = t.extension ? t.extension->NoLakeFileReason() : "";
+    if (why.empty()) return false;
+    Say(o, fmt::format("skipped: {} [{}]: not applicable: {}", t.Where(), t.id, why));
     ++r.not_applicable;
     return true;
   });

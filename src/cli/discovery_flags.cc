@@ -5,11 +5,12 @@
 namespace lakeqa::cli {
 
 void AddCollectionFlags(CLI::App* cmd, CollectionFlags& f) {
-  cmd->add_option(
-      "--questions", f.questions,
-      "CMDBench table-discovery questions: a JSON array file, or a folder of such files (*.json)");
-  cmd->add_option("--namespace", f.ns, "With --questions: namespace of the cmdbench lake")
-      ->capture_default_str();
+  // A benchmark's own questions, when a registered task format reads them (task_format.h).
+  if (const eval::TaskFormatSpec* q = eval::DiscoveryQuestionFormat()) {
+    f.ns = q->discovery_namespace;
+    cmd->add_option("--questions", f.questions, q->discovery_questions_help);
+    cmd->add_option("--namespace", f.ns, q->discovery_namespace_help)->capture_default_str();
+  }
   std::string tasks_help = "LakeQA task files or folders";
   for (const eval::TaskFormatSpec& format : eval::TaskFormats())
     if (!format.files_help.empty()) tasks_help += ", or " + format.files_help;
@@ -21,7 +22,10 @@ void AddCollectionFlags(CLI::App* cmd, CollectionFlags& f) {
 }
 
 std::string CollectionFlags::Describe() const {
-  if (!questions.empty()) return "cmdbench:" + questions;
+  if (!questions.empty()) {
+    const eval::TaskFormatSpec* q = eval::DiscoveryQuestionFormat();
+    return (q != nullptr ? q->name : std::string("questions")) + ":" + questions;
+  }
   if (!topics.empty()) return "trec:" + topics + "+" + qrels;
   std::string t;
   for (const auto& p : tasks) t += (t.empty() ? "" : ",") + p;
@@ -33,7 +37,11 @@ Result<std::vector<eval::DiscoveryQuestion>> LoadCollection(const CollectionFlag
   int kinds = !f.questions.empty() + !f.tasks.empty() + (!f.topics.empty() || !f.qrels.empty());
   if (kinds != 1)
     return InvalidArgument("give one collection: --questions, --tasks, or --topics with --qrels");
-  if (!f.questions.empty()) return eval::LoadCmdbenchQuestions(f.questions, f.ns);
+  if (!f.questions.empty()) {
+    const eval::TaskFormatSpec* q = eval::DiscoveryQuestionFormat();
+    if (q == nullptr) return InvalidArgument("--questions: no registered task format reads questions");
+    return q->discovery_questions(f.questions, f.ns);
+  }
   if (!f.tasks.empty()) return eval::LoadLakeQaQuestions(f.tasks, f.skip_bad, skipped);
   if (f.topics.empty() || f.qrels.empty()) return InvalidArgument("--topics and --qrels go together");
   return eval::LoadTrecQuestions(f.topics, f.qrels);

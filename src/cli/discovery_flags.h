@@ -1,5 +1,6 @@
-// The relevance-collection flags of `lakeqa eval discovery` and `lakeqa eval tune`: one of CMDBench
-// questions, LakeQA tasks, or TREC topics with qrels. Also the retrieval and ranking flags (search_flags.h).
+// The relevance-collection flags of `lakeqa eval discovery` and `lakeqa eval tune`: one of a benchmark's
+// questions (task_format.h: discovery_questions), LakeQA tasks, or TREC topics with qrels. Also the retrieval
+// and ranking flags (search_flags.h).
 #pragma once
 
 #include <memory>
@@ -14,7 +15,7 @@
 namespace lakeqa::cli {
 
 struct CollectionFlags {
-  std::string questions, ns = "cmdbench", topics, qrels;
+  std::string questions, ns, topics, qrels;  // ns: AddCollectionFlags sets the questions' default
   std::vector<std::string> tasks;
   bool skip_bad = false;
   std::string Describe() const;

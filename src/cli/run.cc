@@ -79,7 +79,9 @@ Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
   CLI::App* cmd =
       root.add_subcommand("run", "Run an agent over benchmark tasks into a resumable run directory");
-  cmd->add_option("--tasks", o->run.tasks, "Task files or folders (LakeQA JSON/JSONL, CMDBench)")->required();
+  cmd->add_option("--tasks", o->run.tasks,
+                  "Task files or folders (LakeQA JSON/JSONL" + eval::RunHelpFormats() + ")")
+      ->required();
   cmd->add_option("--index", o->run.index, "Index directory (catalog and text index)");
   cmd->add_option("--lake", o->run.lake, "Lake root URI (folder, file://, s3://bucket[/prefix])");
   cmd->add_option("--agent", o->run.agent, "llm | oracle | baseline | replay")->capture_default_str();
@@ -99,9 +101,8 @@ Registration reg([](CLI::App& root, Commands& commands) {
                   "decompose=standard|ideal, compute=standard|ideal (--agent llm; docs/ablations.md)");
   cmd->add_option("--epochs", o->run.epochs, "Runs of each task (pass@k, pass^k in `lakeqa eval`)")
       ->capture_default_str();
-  cmd->add_flag("--provide-provenance", o->run.provide_provenance,
-                "CMDBench questions: hand the agent the gold contents (table rows, matched sub-graph, "
-                "paragraphs, source; docs/cmdbench.md)");
+  if (const eval::TaskFormatSpec* giver = eval::GoldGivingFormat())
+    cmd->add_flag("--provide-provenance", o->run.provide_provenance, giver->provide_gold_help);
   cmd->add_flag("--only-new", o->run.only_new, "Skip every task already recorded, failed ones too");
   cmd->add_option("--max-failures", o->run.max_failures,
                   "Stop starting tasks after this many failed (error, crashed); 0 = no limit")
@@ -128,7 +129,7 @@ Registration reg([](CLI::App& root, Commands& commands) {
       "System prompt profile: lakeqa (the paper's, verbatim; the default for LakeQA tasks) or lake (names "
       "the lake's namespaces and every tool given, states the benchmark's answer format; the default "
       "for " +
-          eval::TaskFormatTitles({"CMDBench"}) + " tasks)");
+          eval::TaskFormatTitles() + " tasks)");
   cmd->add_option(
          "--result-view", o->run.result_view,
          "What the llm agent's model is shown of a tool result: compact (what matters inside the paper's "

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "lakeqa/eval/task_format.h"
 #include "lakeqa/eval/validate.h"
 
 namespace lakeqa::cli {
@@ -65,7 +66,7 @@ Registration reg([](CLI::App& root, Commands& commands) {
   auto o = std::make_shared<Opts>();
   CLI::App* group = Commands::Group(root, "tasks", "Benchmark task files: validation and statistics");
   CLI::App* cmd = group->add_subcommand(
-      "validate", "Check LakeQA task folders, JSON/JSONL task files, CMDBench questions");
+      "validate", "Check LakeQA task folders, JSON/JSONL task files" + eval::RunHelpFormats(" questions"));
   cmd->add_option("paths", o->paths, "Task files or folders (searched for *.json, *.jsonl)")->required();
   cmd->add_flag("--errors-only", o->errors_only, "Leave warnings out of the report");
   AddOutputOptions(cmd, o->out);

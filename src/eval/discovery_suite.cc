@@ -5,6 +5,7 @@
 
 #include "lakeqa/common/fs.h"
 #include "lakeqa/eval/discovery.h"
+#include "lakeqa/eval/task_format.h"
 
 namespace lakeqa::eval {
 namespace {
@@ -87,7 +88,10 @@ Result<std::vector<SuiteCollection>> LoadDiscoverySuite(const std::string& path,
       return InvalidArgument(where + ": give one of \"questions\", \"tasks\", \"topics\" + \"qrels\"");
     Result<std::vector<DiscoveryQuestion>> qs = InvalidArgument("unreachable");
     if (!questions.empty()) {
-      qs = LoadCmdbenchQuestions(questions, ns.empty() ? "cmdbench" : ns);
+      const TaskFormatSpec* q = DiscoveryQuestionFormat();
+      if (q == nullptr)
+        return InvalidArgument(where + ".questions: no registered task format reads questions");
+      qs = q->discovery_questions(questions, ns.empty() ? q->discovery_namespace : ns);
     } else if (!tasks.empty()) {
       qs = LoadLakeQaQuestions(tasks, c.value("skip_bad_tasks", false), &sc.skipped);
     } else if (topics.empty() || qrels.empty()) {

@@ -1,6 +1,6 @@
-// Reading task files: directory walk in natural order, JSON documents (a LakeQA task or a CMDBench
-// list), JSONL streamed line by line, duplicate keys rejected (nlohmann would keep the last one silently,
-// which would hide a duplicated node id).
+// Reading task files: directory walk in natural order, JSON documents (a LakeQA task, a list of task
+// objects of any registered format, or a registered format's document), JSONL streamed line by line,
+// duplicate keys rejected (nlohmann would keep the last one silently, which would hide a duplicated node id).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -119,8 +119,14 @@ Result<Json> ParseStrict(std::string_view text, const std::string& where, size_t
 }
 
 void AddTask(const Json& j, const std::string& file, size_t line, std::string_view where, LoadResult& out) {
-  bool cmdbench = j.is_object() && j.contains("qid") && !j.contains("question_id");
-  Result<Task> t = cmdbench ? TaskFromCmdBenchJson(j, where) : TaskFromJson(j, where);
+  const TaskFormatSpec* format = nullptr;
+  for (const TaskFormatSpec& f : TaskFormats()) {
+    if (f.is_task_object && f.task_from_json && f.is_task_object(j)) {
+      format = &f;
+      break;
+    }
+  }
+  Result<Task> t = format != nullptr ? format->task_from_json(j, where) : TaskFromJson(j, where);
   if (!t.ok()) {
     AddError(out, file, line, 0, t.status());
     return;

@@ -14,6 +14,7 @@
 #include "lakeqa/common/fs.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/report.h"
+#include "lakeqa/eval/report_chart.h"
 #include "lakeqa/eval/report_section.h"
 #include "lakeqa/eval/run_dir.h"
 
@@ -23,55 +24,7 @@ namespace {
 using report_internal::AnswerText;
 using report_internal::Cut;
 
-struct Bar {
-  std::string label;
-  double value = 0;     // in [0, max]
-  std::string caption;  // shown above the bar
-};
-
 constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948"};
-
-std::string Pct(double v) { return fmt::format("{:.1f}%", v * 100); }
-
-// A vertical bar chart; `id` goes into data-chart so tests and readers can find it.
-std::string BarChart(const std::string& id, const std::string& title, const std::vector<Bar>& bars,
-                     double max, const std::string& color) {
-  const int w = std::max(320, 96 * static_cast<int>(bars.size()) + 60), h = 240, left = 40, bottom = 40,
-            top = 30;
-  const int plot_h = h - bottom - top;
-  std::string s = fmt::format(
-      "<figure><figcaption>{}</figcaption><svg data-chart=\"{}\" data-points=\"{}\" width=\"{}\" "
-      "height=\"{}\" "
-      "viewBox=\"0 0 {} {}\" role=\"img\">",
-      HtmlEscape(title), id, bars.size(), w, h, w, h);
-  s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/>", left, h - bottom,
-                   w - 10, h - bottom);
-  for (int t = 0; t <= 4; ++t) {
-    double v = max * t / 4;
-    int y = h - bottom - plot_h * t / 4;
-    s += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{}</text>", left - 4, y + 4,
-                     max == 1.0 ? fmt::format("{:.0f}%", v * 100) : fmt::format("{:.3g}", v));
-    s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#eee\"/>", left, y, w - 10, y);
-  }
-  const int slot = (w - left - 10) / std::max<int>(1, static_cast<int>(bars.size()));
-  for (size_t i = 0; i < bars.size(); ++i) {
-    double frac = max > 0 ? std::clamp(bars[i].value / max, 0.0, 1.0) : 0;
-    int bh = static_cast<int>(std::lround(frac * plot_h));
-    int x = left + static_cast<int>(i) * slot + slot / 6;
-    int bw = slot * 2 / 3;
-    s += fmt::format(
-        "<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" "
-        "data-value=\"{}\"><title>{}: "
-        "{}</title></rect>",
-        x, h - bottom - bh, bw, bh, color, bars[i].value, HtmlEscape(bars[i].label),
-        HtmlEscape(bars[i].caption));
-    s += fmt::format("<text x=\"{}\" y=\"{}\" class=\"val\" text-anchor=\"middle\">{}</text>", x + bw / 2,
-                     h - bottom - bh - 4, HtmlEscape(bars[i].caption));
-    s += fmt::format("<text x=\"{}\" y=\"{}\" class=\"lbl\" text-anchor=\"middle\">{}</text>", x + bw / 2,
-                     h - bottom + 16, HtmlEscape(bars[i].label));
-  }
-  return s + "</svg></figure>";
-}
 
 // Grouped bars: one group per label, one bar per series.
 std::string GroupedChart(const std::string& id, const std::string& title,
@@ -412,44 +365,6 @@ std::string EpochsSection(const EpochStats& e) {
                      pct(e.pass_hat[i]));
   return h + "</tbody></table></div>";
 }
-// CMDBench questions apart by kind (its Tables 4-6 report table, document and graph discovery apart), with
-// the setting: given provenance (its Figure 8's oracle) or normal discovery. `eval compare` of two such runs
-// gives the gain of the oracle setting with a paired CI; `eval cmdbench --html` the discovery methods' page.
-std::string CmdbenchSection(const RunScore& score, const RunData& run) {
-  bool given = false;
-  if (auto c = run.run_json.find("config"); c != run.run_json.end() && c->is_object())
-    given = c->value("provide_provenance", false);
-  std::string h = "<h2 id=\"cmdbench\">CMDBench</h2><p>";
-  h += given ? "Setting: <b>provenance given</b> (<code>--provide-provenance</code>: each question carried "
-               "its gold "
-               "table, sub-graph or paragraphs; CMDBench's oracle setting)."
-             : "Setting: <b>discovery</b> (the agent found the sources itself).";
-  h += " D_ret / D_acc of a source question compare the modalities of the datasets touched with its gold "
-       "sources; of the other kinds, the datasets with the provenance's files (docs/cmdbench.md).</p>";
-  h += "<table><thead><tr><th>question kind</th><th>tasks</th><th>EM</th><th>lenient</th><th>judge</th>"
-       "<th>D_ret P / R / F1</th><th>D_acc P / R / F1</th></tr></thead><tbody>";
-  auto prf = [](const Prf& p) {
-    return fmt::format("{:.1f} / {:.1f} / {:.1f}", p.precision * 100, p.recall * 100, p.f1 * 100);
-  };
-  std::vector<Bar> bars;
-  for (const auto& [kind, k] : score.by_cmdbench_kind) {
-    double em = k.tasks ? static_cast<double>(k.em) / static_cast<double>(k.tasks) : 0;
-    double len = k.tasks ? static_cast<double>(k.lenient) / static_cast<double>(k.tasks) : 0;
-    std::string judge =
-        k.judged
-            ? fmt::format("{} of {}",
-                          Pct(static_cast<double>(k.judge_correct) / static_cast<double>(k.judged)), k.judged)
-            : "not judged";
-    h += fmt::format(
-        "<tr><td>{}</td><td>{}</td><td>{} ({})</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-        HtmlEscape(kind), k.tasks, Pct(em), k.em, Pct(len), judge, prf(k.dret), prf(k.dacc));
-    bars.push_back({kind, em, fmt::format("{} ({}/{})", Pct(em), k.em, k.tasks)});
-  }
-  h += "</tbody></table><div class=\"charts\">";
-  h += BarChart("cmdbench-em", "EM by CMDBench question kind", bars, 1.0, "#e15759");
-  return h + "</div>";
-}
-
 // The page up to its title line: which run, agent, model and ablation.
 std::string PageHead(const RunScore& score, const RunData& run) {
   std::string title = "lakeqa report";
@@ -660,8 +575,7 @@ std::string RenderHtml(const RunScore& score, const RunData& run, const ReportOp
   if (score.epochs) h += EpochsSection(*score.epochs);
 
   h += BreakdownsSection(score);
-  if (!score.by_cmdbench_kind.empty()) h += CmdbenchSection(score, run);
-  h += ReportSectionsHtml(score);
+  h += ReportSectionsHtml(score, run);
 
   h += WarningsSection(score, o);
   h += TasksSection(score);

@@ -51,9 +51,10 @@ Json RunScore::ToJson() const {
   j["by_documents"] = Buckets(by_documents);
   j["by_namespace_mix"] = Buckets(by_namespace_mix);
   j["by_answer_type"] = Buckets(by_answer_type);
-  if (!by_cmdbench_kind.empty()) {
-    j["by_cmdbench_kind"] = Json::object();
-    for (const auto& [kind, k] : by_cmdbench_kind) j["by_cmdbench_kind"][kind] = k.ToJson();
+  for (const auto& [key, kinds] : by_kind) {
+    Json& slices = j["by_" + key];
+    slices = Json::object();
+    for (const auto& [kind, k] : kinds) slices[kind] = k.ToJson();
   }
   j["runtime"] = runtime.ToJson();
   j["runtime"]["unknown"] = runtime_unknown;  // tasks without a runtime, left out of every runtime statistic

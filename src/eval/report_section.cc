@@ -1,51 +1,27 @@
 // The report section registry (report_section.h).
 #include "lakeqa/eval/report_section.h"
 
-#include <mutex>
-
 namespace lakeqa::eval {
 namespace {
 
-struct Registry {
-  std::mutex mu;
-  std::vector<ReportSectionSpec> sections;
-};
-
-Registry& TheRegistry() {
-  static Registry r;
-  return r;
-}
-
-// The text (or HTML) of each section the score holds, through `part`.
-template <typename Part>
-std::string Join(const RunScore& score, Part part) {
-  std::string out;
-  for (const ReportSectionSpec& s : ReportSections()) {
-    auto it = score.sections.find(s.name);
-    if (it != score.sections.end() && part(s)) out += part(s)(it->second);
-  }
-  return out;
+std::deque<ReportSectionSpec>& Registry() {
+  static std::deque<ReportSectionSpec> sections;
+  return sections;
 }
 
 }  // namespace
 
 void RegisterReportSection(ReportSectionSpec spec) {
-  Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (auto& s : r.sections) {
+  for (auto& s : Registry()) {
     if (s.name == spec.name) {
       s = std::move(spec);
       return;
     }
   }
-  r.sections.push_back(std::move(spec));
+  Registry().push_back(std::move(spec));
 }
 
-std::vector<ReportSectionSpec> ReportSections() {
-  Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  return r.sections;
-}
+const std::deque<ReportSectionSpec>& ReportSections() { return Registry(); }
 
 void AddReportSections(RunScore& score, const RunData& run, const std::vector<Task>& tasks) {
   score.sections.clear();
@@ -57,13 +33,17 @@ void AddReportSections(RunScore& score, const RunData& run, const std::vector<Ta
 }
 
 std::string ReportSectionsText(const RunScore& score) {
-  return Join(
-      score, [](const ReportSectionSpec& s) -> const auto& { return s.text; });
+  std::string out;
+  for (const ReportSectionSpec& s : ReportSections())
+    if (s.text) out += s.text(score);
+  return out;
 }
 
-std::string ReportSectionsHtml(const RunScore& score) {
-  return Join(
-      score, [](const ReportSectionSpec& s) -> const auto& { return s.html; });
+std::string ReportSectionsHtml(const RunScore& score, const RunData& run) {
+  std::string out;
+  for (const ReportSectionSpec& s : ReportSections())
+    if (s.html) out += s.html(score, run);
+  return out;
 }
 
 }  // namespace lakeqa::eval

@@ -11,10 +11,10 @@
 #include "lakeqa/common/lines.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/answer_type.h"
-#include "lakeqa/eval/cmdbench.h"
 #include "lakeqa/eval/hops.h"
 #include "lakeqa/eval/prediction.h"
 #include "lakeqa/eval/run_dir.h"
+#include "lakeqa/eval/task_format.h"
 
 #include "eval/json_fields.h"
 
@@ -33,15 +33,15 @@ Prf MeanPrf(Prf sum, size_t n) {
   return {sum.precision / d, sum.recall / d, sum.f1 / d};
 }
 
-// The trace's dataset sets as the modalities of lakeqa's cmdbench lake (CmdbenchModalityOf).
-TraceSets CmdbenchModalitySets(const TraceSets& in) {
+// The trace's dataset sets as the labels a task's gold is given in (TaskExtension::LabelOf).
+TraceSets LabelSets(const TraceSets& in, const TaskExtension& ext) {
   TraceSets out = in;
   for (auto [from, to] : {std::pair{&in.retrieved, &out.retrieved},
                           {&in.accessed, &out.accessed},
                           {&in.selected, &out.selected},
                           {&in.analyzed, &out.analyzed}}) {
     to->clear();
-    for (const auto& d : *from) to->insert(CmdbenchModalityOf(d));
+    for (const auto& d : *from) to->insert(ext.LabelOf(d));
   }
   return out;
 }
@@ -322,7 +322,7 @@ Json Bucket::ToJson() const {
   return {{"tasks", tasks}, {"em_count", em}, {"em", em_rate()}, {"lenient_count", lenient}};
 }
 
-Json CmdbenchKindScore::ToJson() const {
+Json KindScore::ToJson() const {
   auto rate = [this](size_t c) { return tasks ? static_cast<double>(c) / static_cast<double>(tasks) : 0.0; };
   return {{"tasks", tasks},
           {"em", rate(em)},
@@ -361,7 +361,6 @@ Json TaskScore::ToJson() const {
       {"namespace_mix", namespace_mix},
       {"answer_type", answer_type},
       {"gold_datasets", gold_datasets},
-      {"cmdbench_kind", cmdbench_kind.empty() ? Json(nullptr) : Json(cmdbench_kind)},
       {"retrieved", SetJson(sets.retrieved)},
       {"accessed", SetJson(sets.accessed)},
       {"analyzed", SetJson(sets.analyzed)},
@@ -383,6 +382,11 @@ Json TaskScore::ToJson() const {
                   {"cached", judge->cached}};
   } else if (!judge_error.empty()) {
     j["judge"] = {{"error", judge_error}};
+  }
+  // Each format with question kinds gives every task its kind field (null for a task of another format).
+  for (const TaskFormatSpec& format : TaskFormats()) {
+    if (format.kind_key.empty()) continue;
+    j[format.kind_key] = kind_key == format.kind_key && !kind.empty() ? Json(kind) : Json(nullptr);
   }
   return j;
 }
@@ -423,13 +427,17 @@ RunScore ScoreRun(const RunData& run, const std::vector<Task>& tasks) {
     }
     std::set<std::string> gold(ts.gold_datasets.begin(), ts.gold_datasets.end());
     TraceSets scored_sets = ts.sets;
-    if (t.cmdbench) {
-      ts.cmdbench_kind = std::string(CmdbenchKindName(t.cmdbench->kind));
-      if (t.cmdbench->kind == CmdbenchKind::kSource) {
-        // A source question's gold is a modality: the datasets touched count by their modality.
-        gold = std::set<std::string>(t.cmdbench->sources.begin(), t.cmdbench->sources.end());
-        ts.gold_datasets = t.cmdbench->sources;
-        scored_sets = CmdbenchModalitySets(ts.sets);
+    if (t.extension) {
+      if (const TaskFormatSpec* format = FindTaskFormat(t.format);
+          format != nullptr && !format->kind_key.empty()) {
+        ts.kind_key = format->kind_key;
+        ts.kind = t.extension->Kind();
+      }
+      if (const std::vector<std::string>* labels = t.extension->GoldLabels()) {
+        // A gold given as labels (a source question's modalities): the datasets touched count by their label.
+        gold = std::set<std::string>(labels->begin(), labels->end());
+        ts.gold_datasets = *labels;
+        scored_sets = LabelSets(ts.sets, *t.extension);
       }
     }
     ts.dret = SetPrf(scored_sets.retrieved, gold);
@@ -458,7 +466,7 @@ void Aggregate(RunScore& s) {
   s.by_documents.clear();
   s.by_namespace_mix.clear();
   s.by_answer_type.clear();
-  s.by_cmdbench_kind.clear();
+  s.by_kind.clear();
   s.tool_call_totals.clear();
   for (FunnelStage st : AllFunnelStages()) s.funnel[st] = 0;
   size_t em = 0, lenient = 0, numeric = 0, date = 0;
@@ -488,8 +496,8 @@ void Aggregate(RunScore& s) {
       b->em += t.answer.em;
       b->lenient += t.answer.lenient();
     }
-    if (!t.cmdbench_kind.empty()) {
-      CmdbenchKindScore& k = s.by_cmdbench_kind[t.cmdbench_kind];
+    if (!t.kind_key.empty() && !t.kind.empty()) {
+      KindScore& k = s.by_kind[t.kind_key][t.kind];
       ++k.tasks;
       k.em += t.answer.em;
       k.lenient += t.answer.lenient();
@@ -532,9 +540,11 @@ void Aggregate(RunScore& s) {
   s.token_f1 = n > 0 ? f1 / n : 0;
   s.dret = MeanPrf(dret, s.discovery_tasks);
   s.dacc = MeanPrf(dacc, s.discovery_tasks);
-  for (auto& [kind, k] : s.by_cmdbench_kind) {
-    k.dret = MeanPrf(k.dret, k.tasks);
-    k.dacc = MeanPrf(k.dacc, k.tasks);
+  for (auto& [key, kinds] : s.by_kind) {
+    for (auto& [kind, k] : kinds) {
+      k.dret = MeanPrf(k.dret, k.tasks);
+      k.dacc = MeanPrf(k.dacc, k.tasks);
+    }
   }
   s.runtime = Summarize(runtime);
   s.cost = Summarize(cost);

@@ -1,46 +1,30 @@
 // The task format registry (task_format.h).
 #include "lakeqa/eval/task_format.h"
 
-#include <deque>
-#include <mutex>
-
 namespace lakeqa::eval {
 namespace {
 
-struct Registry {
-  std::mutex mu;
-  std::deque<TaskFormatSpec> formats;  // a deque: FindTaskFormat's pointers survive later registrations
-};
-
-Registry& TheRegistry() {
-  static Registry r;
-  return r;
+std::deque<TaskFormatSpec>& Registry() {
+  static std::deque<TaskFormatSpec> formats;
+  return formats;
 }
 
 }  // namespace
 
 void RegisterTaskFormat(TaskFormatSpec spec) {
-  Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (auto& f : r.formats) {
+  for (auto& f : Registry()) {
     if (f.name == spec.name) {
       f = std::move(spec);
       return;
     }
   }
-  r.formats.push_back(std::move(spec));
+  Registry().push_back(std::move(spec));
 }
 
-std::vector<TaskFormatSpec> TaskFormats() {
-  Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  return {r.formats.begin(), r.formats.end()};
-}
+const std::deque<TaskFormatSpec>& TaskFormats() { return Registry(); }
 
 const TaskFormatSpec* FindTaskFormat(std::string_view name) {
-  Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (const auto& f : r.formats)
+  for (const auto& f : Registry())
     if (f.name == name) return &f;
   return nullptr;
 }
@@ -51,6 +35,25 @@ std::string TaskFormatTitles(std::vector<std::string> first) {
   std::string out;
   for (size_t i = 0; i < first.size(); ++i)
     out += (i == 0 ? "" : i + 1 == first.size() ? " and " : ", ") + first[i];
+  return out;
+}
+
+const TaskFormatSpec* DiscoveryQuestionFormat() {
+  for (const TaskFormatSpec& f : TaskFormats())
+    if (f.discovery_questions) return &f;
+  return nullptr;
+}
+
+const TaskFormatSpec* GoldGivingFormat() {
+  for (const TaskFormatSpec& f : TaskFormats())
+    if (f.provide_gold) return &f;
+  return nullptr;
+}
+
+std::string RunHelpFormats(std::string_view suffix) {
+  std::string out;
+  for (const TaskFormatSpec& f : TaskFormats())
+    if (f.in_run_help) out += ", " + f.title + std::string(suffix);
   return out;
 }
 

@@ -5,7 +5,6 @@
 #include <map>
 #include <set>
 
-#include "lakeqa/eval/cmdbench.h"
 #include "lakeqa/eval/task_format.h"
 
 namespace lakeqa::eval {
@@ -19,11 +18,10 @@ std::string Issue::Format() const {
 TaskCheck CheckTask(const Task& task) {
   TaskCheck c;
   c.hops = AnalyzeHops(task);
-  // A task whose format gives it no hop graph (its checks are the format's own: task_format.h) has no hop
-  // errors. A CMDBench source question has no hops either: its gold is a modality (cmdbench.h).
-  const bool source_question = task.cmdbench && task.cmdbench->kind == CmdbenchKind::kSource;
+  // A task whose format gives it no hop graph (a benchmark's subtasks, a question that asks where to look)
+  // has no hop errors: its checks are the format's own (task_format.h).
   const bool hop_graph = !task.extension || task.extension->HasHopGraph();
-  if (hop_graph && !source_question) {
+  if (hop_graph) {
     c.errors = c.hops.errors;
     c.warnings = c.hops.warnings;
   }

@@ -10,7 +10,6 @@ namespace lakeqa::ingest {
 // One function per source kind (source_<kind>.cc). They return an error only when the source as a
 // whole cannot be read; item-level problems go to the context.
 Status BuildEnwiki(BuildContext& ctx, const std::string& path);
-Status BuildCmdbench(BuildContext& ctx, const std::string& path);
 Status BuildDir(BuildContext& ctx, const std::string& path);
 Status BuildDatagov(BuildContext& ctx, const std::string& path);
 

@@ -1,54 +1,40 @@
 // The source kind registry: the built-in kinds, then the ones benchmarks add.
 #include "lakeqa/ingest/source_kind.h"
 
-#include <deque>
-#include <mutex>
-
 #include "ingest/build_internal.h"
 
 namespace lakeqa::ingest {
 namespace {
 
-struct Registry {
-  std::mutex mu;
-  // A deque: FindSourceKind's pointers survive later registrations.
-  std::deque<SourceKindSpec> kinds{{"enwiki", "wikipedia", BuildEnwiki},
-                                   {"datagov", "datagov", BuildDatagov},
-                                   {"cmdbench", "cmdbench", BuildCmdbench},
-                                   {"dir", "dir", BuildDir}};
-};
-
-Registry& TheRegistry() {
-  static Registry r;
-  return r;
+std::deque<SourceKindSpec>& Registry() {
+  static std::deque<SourceKindSpec> kinds{{"enwiki", "wikipedia", BuildEnwiki, ""},
+                                          {"datagov", "datagov", BuildDatagov, ""},
+                                          {"dir", "dir", BuildDir, ""}};
+  return kinds;
 }
 
 }  // namespace
 
 void RegisterSourceKind(SourceKindSpec spec) {
-  Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (auto& k : r.kinds) {
+  for (auto& k : Registry()) {
     if (k.name == spec.name) {
       k = std::move(spec);
       return;
     }
   }
-  r.kinds.push_back(std::move(spec));
+  auto& kinds = Registry();
+  auto at = kinds.end();
+  for (auto it = kinds.begin(); it != kinds.end() && !spec.listed_before.empty(); ++it)
+    if (it->name == spec.listed_before) at = it;
+  kinds.insert(at, std::move(spec));
 }
 
 const SourceKindSpec* FindSourceKind(std::string_view name) {
-  Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  for (const auto& k : r.kinds)
+  for (const auto& k : Registry())
     if (k.name == name) return &k;
   return nullptr;
 }
 
-std::vector<SourceKindSpec> SourceKinds() {
-  Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  return {r.kinds.begin(), r.kinds.end()};
-}
+const std::deque<SourceKindSpec>& SourceKinds() { return Registry(); }
 
 }  // namespace lakeqa::ingest

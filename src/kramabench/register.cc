@@ -9,7 +9,7 @@ namespace lakeqa::kramabench {
 
 void Register() {
   ingest::RegisterSourceKind(
-      {std::string(kFormat), "kramabench: prefix of <prefix>-<domain>", BuildKramaBench});
+      {std::string(kFormat), "kramabench: prefix of <prefix>-<domain>", BuildKramaBench, ""});
   eval::TaskFormatSpec format;
   format.name = std::string(kFormat);
   format.title = "KramaBench";
@@ -25,8 +25,18 @@ void Register() {
   format.stats = KramaBenchStats;
   format.format_stats = FormatKramaBenchStats;
   eval::RegisterTaskFormat(std::move(format));
-  eval::RegisterReportSection(
-      {std::string(kFormat), KramaBenchRunReport, FormatKramaBenchRunReport, KramaBenchHtmlSection});
+  eval::ReportSectionSpec section;
+  section.name = std::string(kFormat);
+  section.build = KramaBenchRunReport;
+  section.text = [](const eval::RunScore& score) {
+    auto it = score.sections.find(std::string(kFormat));
+    return it == score.sections.end() ? std::string() : FormatKramaBenchRunReport(it->second);
+  };
+  section.html = [](const eval::RunScore& score, const eval::RunData&) {
+    auto it = score.sections.find(std::string(kFormat));
+    return it == score.sections.end() ? std::string() : KramaBenchHtmlSection(it->second);
+  };
+  eval::RegisterReportSection(std::move(section));
 }
 
 }  // namespace lakeqa::kramabench

@@ -8,6 +8,7 @@
 #include "lakeqa/agent/fact.h"
 #include "lakeqa/agent/verify.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/eval/task_format.h"
 #include "lakeqa/eval/validate.h"
 
 #include "workbench/internal.h"
@@ -296,8 +297,9 @@ Result<ApiReply> Import(Workbench::Impl& w, const ApiRequest& req) {
   for (const auto& e : loaded.errors) errors.push_back(e.status.message());
   for (const eval::Task& task : loaded.tasks) {
     if (task.format != eval::kLakeQaFormat) {
-      errors.push_back(task.Where() +
-                       ": a CMDBench question, not a LakeQA task: only LakeQA tasks can be edited");
+      const eval::TaskFormatSpec* format = eval::FindTaskFormat(task.format);
+      errors.push_back(task.Where() + ": a " + (format != nullptr ? format->title : task.format) +
+                       " question, not a LakeQA task: only LakeQA tasks can be edited");
       continue;
     }
     ProjectTask pt = FromEvalTask(task);

@@ -20,32 +20,8 @@ TEST(PromptProfiles, TheLakeQaProfileIsThePapersPromptAndTheDefaultForLakeQaTask
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(*p, DefaultSystemPrompt());
   EXPECT_EQ(DefaultProfile({TaskOf(eval::kLakeQaFormat), TaskOf(eval::kLakeQaFormat)}), kPromptLakeQa);
-  EXPECT_EQ(DefaultProfile({TaskOf(eval::kLakeQaFormat), TaskOf(eval::kCmdBenchFormat)}), kPromptLake);
+  EXPECT_EQ(DefaultProfile({TaskOf(eval::kLakeQaFormat), TaskOf("cmdbench")}), kPromptLake);
   EXPECT_EQ(DefaultProfile({TaskOf("kramabench")}), kPromptLake);
-}
-
-TEST(PromptProfiles, TheLakeProfileNamesTheNamespacesEveryToolAndTheBenchmarksAnswerFormat) {
-  PromptContext c;
-  c.namespaces = {"cmdbench", "wikipedia"};
-  c.tools = {"search_keyword", "query", "graph_query", "submit_answer"};
-  c.format = std::string(eval::kCmdBenchFormat);
-  auto p = ProfilePrompt(kPromptLake, c);
-  ASSERT_TRUE(p.ok()) << p.status().ToString();
-  EXPECT_NE(p->find("namespaces: cmdbench, wikipedia"), std::string::npos) << *p;
-  for (const auto& tool : c.tools) EXPECT_NE(p->find("- " + tool), std::string::npos) << tool << " in " << *p;
-  // CMDBench's golds carry units and places ("183 pound", "Houston, Texas"): the paper's "no units" would
-  // cost them.
-  EXPECT_NE(p->find("[183 pound]"), std::string::npos) << *p;
-  EXPECT_EQ(p->find("no labels or units"), std::string::npos) << *p;
-  // Nothing of the paper's data.gov advice on a lake that has no data.gov.
-  EXPECT_EQ(p->find("data.gov"), std::string::npos) << *p;
-
-  // KramaBench's answer format: tests/kramabench/prompt_test.cc (the benchmark registers it).
-
-  // The format the lake profile states: the tasks' own when they share one, else LakeQA's.
-  EXPECT_EQ(CommonFormat({TaskOf(eval::kCmdBenchFormat), TaskOf(eval::kCmdBenchFormat)}),
-            eval::kCmdBenchFormat);
-  EXPECT_EQ(CommonFormat({TaskOf(eval::kCmdBenchFormat), TaskOf("kramabench")}), eval::kLakeQaFormat);
 }
 
 TEST(PromptProfiles, AnUnknownProfileIsRefusedNamingBoth) {

@@ -1,10 +1,11 @@
-// A lake written by `lake build` is catalogued by `index build` without errors: every source kind's
-// output (enwiki pages, data.gov records with converted resources, the CMDBench tables and graph) gets a
-// dataset record with a title and no per-file error.
+// A lake written by `lake build` is catalogued by `index build` without errors: every built-in source kind's
+// output (enwiki pages, data.gov records with converted resources) gets a dataset record with a title and
+// no per-file error (a benchmark's source kind: tests/<benchmark>/built_lake_test.cc).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
+#include "catalog/built_lake_util.h"
 #include "ingest/build_test_util.h"
 #include "lakeqa/catalog/builder.h"
 #include "lakeqa/catalog/catalog.h"
@@ -15,42 +16,10 @@
 namespace lakeqa::catalog {
 namespace {
 
+using catalog::testing::BuildAndCatalogue;
 using ingest::testing::PageXml;
 using ingest::testing::TempDir;
 using ingest::testing::WriteBytes;
-
-// Builds `spec` into <tmp>/lake, catalogues it, and checks every dataset and file.
-void BuildAndCatalogue(const ingest::SourceSpec& spec, size_t min_datasets) {
-  TempDir t;
-  auto store = lake::OpenStore(t.path() + "/lake");
-  ASSERT_TRUE(store.ok());
-  ingest::BuildOptions bo;
-  bo.jobs = 2;
-  auto built = ingest::BuildLake(**store, spec, bo);
-  ASSERT_TRUE(built.ok()) << built.status().ToString();
-  ASSERT_GE(built->DatasetsTotal(), min_datasets) << built->ToJson().dump(2);
-
-  BuildOptions co;
-  co.progress = false;
-  co.jobs = 2;
-  auto report = BuildCatalog(**store, t.path() + "/index", co);
-  ASSERT_TRUE(report.ok()) << report.status().ToString();
-  EXPECT_EQ(report->errors, 0u) << report->ToJson().dump(2);
-  EXPECT_EQ(report->datasets, built->DatasetsTotal());
-
-  auto cat = Catalog::Open(t.path() + "/index/catalog.sqlite", true);
-  ASSERT_TRUE(cat.ok()) << cat.status().ToString();
-  size_t seen = 0;
-  Status st = (*cat)->ForEachDataset([&](const DatasetRecord& d, const std::vector<FileRecord>& files) {
-    ++seen;
-    EXPECT_FALSE(d.metadata.title.empty()) << d.FullId();
-    EXPECT_EQ(d.error_count, 0u) << d.FullId();
-    for (const FileRecord& f : files) EXPECT_EQ(f.error, "") << d.FullId() << "/" << f.path;
-    return Status::Ok();
-  });
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  EXPECT_EQ(seen, built->DatasetsTotal());
-}
 
 TEST(BuiltLake, EnwikiIsCataloguedWithoutErrors) {
   TempDir t;
@@ -74,12 +43,6 @@ TEST(BuiltLake, DatagovIsCataloguedWithoutErrors) {
   WriteBytes(src + "/water-quality/data.csv", "site,ph\nA,7.1\nB,6.9\n");
   WriteBytes(src + "/water-quality/page.html", "<html><body><h1>Stations</h1><p>North</p></body></html>");
   BuildAndCatalogue({"datagov", src}, 1);
-}
-
-TEST(BuiltLake, CmdbenchIsCataloguedWithoutErrors) {
-  std::string root = lakeqa::build_paths::SourceDir() + "/../shared/data/cmdbench-nba";
-  if (!std::filesystem::exists(root + "/tables")) GTEST_SKIP() << "shared data not found: " << root;
-  BuildAndCatalogue({"cmdbench", root}, 1000);
 }
 
 }  // namespace

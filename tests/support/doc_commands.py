@@ -50,7 +50,7 @@ SKIPPED = {
     ("docs/ui.md", "lakeqa tasks validate demo.sqlite.export"): "the file is what the workbench's Export button "
     "writes; Workbench.EndToEndChromium exports it and runs the same checks",
     ("docs/cmdbench.md", "lakeqa lake build --source cmdbench:"): "the CMDBench NBA lake from /work/shared/data, "
-    "not the demo lake; CmdbenchPipeline.NbaLakeEveryTask (tests/support/cmdbench_nba.sh) runs the same commands",
+    "not the demo lake; CmdbenchPipeline.NbaLakeEveryTask (tests/cmdbench/nba_pipeline.sh) runs the same commands",
     ("docs/cmdbench.md", "lakeqa graph schema --index /tmp/nba/index"): "the graph of the CMDBench NBA lake (the "
     "demo lake has none); CmdbenchPipeline.NbaLakeEveryTask runs graph query on it",
     ("docs/cmdbench.md", "lakeqa eval cmdbench --task source"): "CMDBench questions over the NBA lake; "

@@ -42,13 +42,11 @@ struct DiscoveryQuestion {
   std::vector<std::string> gold;     // dataset ids ("cmdbench/t_1_13619135_7"), distinct, in file order
   std::map<std::string, int> grade;  // relevance grade per gold id (1 unless the collection grades)
   std::string where;                 // "file:line" it was read from
+
+  // Adds `id` to the gold once, keeping its highest grade.
+  void AddGold(const std::string& id, int grade_of_id);
 };
 
-// The dataset id the cmdbench lake builder gives a WikiSQL table.
-std::string CmdbenchTableDatasetId(std::string_view table, std::string_view ns = "cmdbench");
-
-Result<std::vector<DiscoveryQuestion>> LoadCmdbenchQuestions(const std::string& path,
-                                                             std::string_view ns = "cmdbench");
 // Every task of the paths (eval::LoadTasks). A task that does not load, or names no dataset, is an error
 // unless skip_bad, which drops it and reports it in *skipped ("file:line: message").
 Result<std::vector<DiscoveryQuestion>> LoadLakeQaQuestions(const std::vector<std::string>& paths,

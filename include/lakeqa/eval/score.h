@@ -180,8 +180,9 @@ struct TaskScore {
   std::string documents_bucket;
   std::string namespace_mix;  // "datagov", "wikipedia", "datagov+wikipedia", ...
   std::string answer_type;
-  std::vector<std::string> gold_datasets;  // D* (a CMDBench source question: its gold modalities)
-  std::string cmdbench_kind;               // "table", "graph", "doc" or "source" for a CMDBench question
+  std::vector<std::string> gold_datasets;  // D* (or the gold labels: TaskExtension::GoldLabels)
+  std::string kind_key;  // the task format's TaskFormatSpec::kind_key, when its tasks have kinds
+  std::string kind;      // the task's kind there (TaskExtension::Kind)
   TraceSets sets;
   bool has_trace = false;
   Prf dret;
@@ -225,9 +226,9 @@ struct Bucket {
   Json ToJson() const;
 };
 
-// One CMDBench question kind's slice of a run (report.json's by_cmdbench_kind, report.html's CMDBench
-// section): answers and discovery per kind, as CMDBench reports table, graph and document questions apart.
-struct CmdbenchKindScore {
+// One question kind's slice of a run (report.json's "by_" + the format's kind_key; a benchmark's report
+// section): answers and discovery per kind, for a benchmark that reports its question kinds apart.
+struct KindScore {
   size_t tasks = 0, em = 0, lenient = 0;
   size_t judged = 0, judge_correct = 0;  // tasks with a verdict, and those the judge called correct
   Prf dret, dacc;                        // macro over the kind's tasks
@@ -263,7 +264,8 @@ struct RunScore {
   std::map<std::string, Bucket> by_documents;
   std::map<std::string, Bucket> by_namespace_mix;
   std::map<std::string, Bucket> by_answer_type;
-  std::map<std::string, CmdbenchKindScore> by_cmdbench_kind;  // empty unless the tasks are CMDBench questions
+  // Per task format with kinds (its kind_key): kind → slice; empty unless some task has a kind.
+  std::map<std::string, std::map<std::string, KindScore>> by_kind;
   Distribution runtime;
   Distribution cost;
   Distribution turns;

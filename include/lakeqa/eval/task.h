@@ -1,7 +1,7 @@
 // The task model shared by every benchmark lakeqa runs: LakeQA tasks (one JSON file per task in
-// k-<hops>-d-<in-degree>/ folders, or JSONL, one task per line), CMDBench question files and the task files
-// of the formats benchmarks register (task_format.h) map into the same Task (question, gold answer, gold
-// sources); what is a benchmark's own rides along as the task's extension. Loading checks the schema; the
+// k-<hops>-d-<in-degree>/ folders, or JSONL, one task per line) and the task files of the formats
+// benchmarks register (task_format.h) map into the same Task (question, gold answer, gold sources); what is
+// a benchmark's own rides along as the task's extension. Loading checks the schema; the
 // semantic checks live in validate.h.
 #pragma once
 
@@ -36,9 +36,6 @@ struct Hop {
 
 // Task::format of LakeQA's own tasks; the other formats are named by their TaskFormatSpec (task_format.h).
 inline constexpr std::string_view kLakeQaFormat = "lakeqa";
-inline constexpr std::string_view kCmdBenchFormat = "cmdbench";
-
-struct CmdbenchQuestion;  // cmdbench.h
 
 // What a benchmark's task format attaches to each of its tasks: its own record (a subclass, which only the
 // benchmark's folder looks inside), and the few facts about it the core asks through these methods.
@@ -52,6 +49,16 @@ class TaskExtension {
   virtual bool HasHopGraph() const { return true; }
   // Why the gold-trail oracle has nothing to follow for this task; "" when it has.
   virtual std::string OracleNotApplicable() const { return ""; }
+  // Why the task names no lake file to ground (`tasks verify` skips it as not applicable); "" when it does.
+  virtual std::string NoLakeFileReason() const { return ""; }
+  // A Cypher query the oracle runs through graph_query as part of grounding the task; "" when none.
+  virtual std::string GroundingCypher() const { return ""; }
+  // The benchmark's question kind, which reports slice by (TaskFormatSpec::kind_key); "" when none.
+  virtual std::string Kind() const { return ""; }
+  // When the gold is a set of labels rather than datasets (a question that asks where to look): the labels,
+  // and the label of a dataset an agent touched, which D_ret/D_acc then compare. nullptr: datasets.
+  virtual const std::vector<std::string>* GoldLabels() const { return nullptr; }
+  virtual std::string LabelOf(std::string_view dataset) const { return std::string(dataset); }
 };
 
 struct Task {
@@ -60,10 +67,9 @@ struct Task {
   Json answer;
   std::vector<Node> nodes;  // in file order
   std::vector<std::string> datasets_used;
-  std::vector<Hop> hops;                             // in file order
-  std::string format = std::string(kLakeQaFormat);   // the task format it was read as
-  std::shared_ptr<const TaskExtension> extension;    // the format's own record, when it has one
-  std::shared_ptr<const CmdbenchQuestion> cmdbench;  // set for CMDBench: its kind and provenance as given
+  std::vector<Hop> hops;                            // in file order
+  std::string format = std::string(kLakeQaFormat);  // the task format it was read as
+  std::shared_ptr<const TaskExtension> extension;   // the format's own record, when it has one
 
   std::string file;  // where it was read from
   size_t line = 0;   // 1-based line for JSONL, 0 for a JSON document
@@ -107,10 +113,10 @@ struct LoadResult {
 };
 
 // Reads tasks from files and directories. A directory is searched recursively for *.json and *.jsonl,
-// in natural order (task_2 before task_10). A .json file holds one LakeQA task object, a CMDBench list or a
-// document of a registered task format; a .jsonl file one task per line. Malformed input is reported in
-// `errors` and skipped; the rest loads. In a folder given whole, each registered format may leave files out
-// with a note (TaskFormatSpec::folder_skips).
+// in natural order (task_2 before task_10). A .json file holds one LakeQA task object, a list of task
+// objects or a document of a registered task format; a .jsonl file one task per line. Malformed input is
+// reported in `errors` and skipped; the rest loads. In a folder given whole, each registered format may leave
+// files out with a note (TaskFormatSpec::folder_skips).
 LoadResult LoadTasks(const std::vector<std::string>& paths);
 
 // Parses one document (the text of a .json file) into tasks; `file` names it in errors.
@@ -121,9 +127,5 @@ LoadResult ParseTaskLines(std::string_view text, const std::string& file);
 
 // Schema check and conversion of one LakeQA task object. `where` prefixes error messages.
 Result<Task> TaskFromJson(const Json& j, std::string_view where);
-// One CMDBench question ({"qid", "question", "answer", "provenance_table": {"table", "column"}, ...}).
-// Each gold file of its provenance (cmdbench.h, CmdbenchGoldFiles) becomes a node; a source-routing question
-// has none (its gold is a modality, task.cmdbench->sources).
-Result<Task> TaskFromCmdBenchJson(const Json& j, std::string_view where);
 
 }  // namespace lakeqa::eval

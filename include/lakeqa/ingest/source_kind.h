@@ -3,6 +3,7 @@
 // reader that turns a source of that kind into lake files, and what --namespace means for it.
 #pragma once
 
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,13 +21,17 @@ struct SourceKindSpec {
   // Reads the source at `path` into the lake through the context; an error only when the source as a whole
   // cannot be read (item-level problems go to the context).
   Status (*build)(BuildContext& ctx, const std::string& path) = nullptr;
+  // The kind it is listed before in help and errors ("" = after every other): the lists keep the order
+  // they had when every kind was built in.
+  std::string listed_before;
 };
 
-// Adds a kind, or replaces the one of the same name (registering twice is harmless).
+// Adds a kind, or replaces the one of the same name (registering twice is harmless). Kinds are registered at
+// start-up (src/cli/benchmarks.cc), before any build: the registry has no lock.
 void RegisterSourceKind(SourceKindSpec spec);
 // The kind named `name`, or nullptr.
 const SourceKindSpec* FindSourceKind(std::string_view name);
-// Every kind, the built-in ones first, then in registration order.
-std::vector<SourceKindSpec> SourceKinds();
+// Every kind, the built-in ones first, then in registration order (a deque: pointers stay valid).
+const std::deque<SourceKindSpec>& SourceKinds();
 
 }  // namespace lakeqa::ingest
