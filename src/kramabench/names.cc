@@ -88,7 +88,9 @@ std::string KramaBenchNamespace(std::string_view domain, std::string_view prefix
   return std::string(prefix.empty() ? kKramaBenchPrefix : prefix) + "-" + std::string(domain);
 }
 
-std::string KramaBenchDatasetFolder(std::string_view relative_path) { return NameToFolder(relative_path); }
+std::string KramaBenchDatasetFolder(std::string_view relative_path) {
+  return ingest::NameToFolder(relative_path);
+}
 
 std::vector<std::string> ResolveKramaBenchSource(std::string_view entry, std::string_view domain,
                                                  const std::vector<std::string>& files) {

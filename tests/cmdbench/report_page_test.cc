@@ -7,8 +7,6 @@
 namespace lakeqa::cmdbench {
 namespace {
 
-using namespace eval;
-
 TEST(CmdbenchReport, SourcePageShowsPerClassMacroAndEachQuestion) {
   Json r = {
       {"task", "source"},

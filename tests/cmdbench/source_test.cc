@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ingest/build_test_util.h"
+#include "ingest/pg_dump_fixture.h"
 #include "lakeqa/cmdbench/cmdbench.h"
 #include "lakeqa/common/build_paths.h"
 #include "lakeqa/ingest/build.h"
@@ -17,6 +18,15 @@ namespace {
 
 using namespace ingest;
 using namespace ingest::testing;
+
+// The context table CMDBench ships beside its tables: it gives each WikiSQL table its page, section
+// and caption.
+const char* kContext =
+    "CREATE TABLE metadata.nba_context (id text, page_title text, section_title text, caption text, doc "
+    "jsonb);\n"
+    "COPY metadata.nba_context (id, page_title, section_title, caption, doc) FROM stdin;\n"
+    "1-1-1\tToronto Raptors all-time roster\tA\tA caption\t{\"header\": [\"Player\", \"No.\"]}\n"
+    "\\.\n";
 
 TEST(CmdbenchBuild, TheSourceKindIsRegistered) {
   EXPECT_EQ(ParseSourceSpec("cmdbench:rel/path")->kind, "cmdbench");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "ingest/build_test_util.h"
+#include "ingest/pg_dump_fixture.h"
 #include "lakeqa/ingest/sources.h"
 
 namespace lakeqa::ingest {
@@ -17,26 +18,6 @@ TEST(PgUnescape, EscapesAndNull) {
   EXPECT_EQ(PgUnescape("\\N\\N").value, "NN");  // only a whole field "\N" is NULL
   EXPECT_EQ(PgUnescape("trailing\\").value, "trailing\\");
 }
-
-const char* kSql =
-    "--\n-- PostgreSQL database dump\n--\n\nCREATE TABLE nba_wikisql.t_1_1_1 (\n    player text,\n    "
-    "\"no.\" text\n);\n\n"
-    "COPY nba_wikisql.t_1_1_1 (player, \"no.\") FROM stdin;\n"
-    "Quincy Acy\t4\n"
-    "O'Neal, \"Shaq\"\t\\N\n"
-    "Tab\\tName\tline\\nbreak\n"
-    "only one field\n"
-    "\\.\n\n"
-    "COPY nba_wikisql.t_2_2_2 (\"Weird \"\"col\"\"\", b) FROM stdin;\n"
-    "x\ty\n"
-    "\\.\n";
-
-const char* kContext =
-    "CREATE TABLE metadata.nba_context (id text, page_title text, section_title text, caption text, doc "
-    "jsonb);\n"
-    "COPY metadata.nba_context (id, page_title, section_title, caption, doc) FROM stdin;\n"
-    "1-1-1\tToronto Raptors all-time roster\tA\tA caption\t{\"header\": [\"Player\", \"No.\"]}\n"
-    "\\.\n";
 
 TEST(ReadPgDump, CopyBlocksRowsAndBadRows) {
   TempDir t;
