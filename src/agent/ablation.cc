@@ -9,6 +9,7 @@
 
 #include "agent/internal.h"
 #include "lakeqa/tools/model_view.h"
+#include "lakeqa/tools/results.h"
 
 namespace lakeqa::agent {
 namespace {
@@ -164,6 +165,25 @@ llm::ToolSchema OracleFactSchema() {
        {"required", {"dataset_id", "file_path"}}}};
 }
 
+namespace {
+
+// A search hit as GoldFirst reorders it: its "<namespace>/<id>" and the result entry it came from.
+struct Hit {
+  std::string id;
+  Json entry;
+};
+
+// The hits of a search or search_keyword result, in rank order: tools::SearchHits reads one dataset per
+// entry of "results", so the two lists line up.
+std::vector<Hit> Hits(const Json& result) {
+  std::vector<Hit> out;
+  std::vector<tools::ResultDataset> datasets = tools::SearchHits(result);
+  for (size_t i = 0; i < datasets.size(); ++i) out.push_back({datasets[i].Qualified(), result["results"][i]});
+  return out;
+}
+
+}  // namespace
+
 // The decorator the agent calls: search_keyword under search=ideal, oracle_fact under compute=ideal.
 class AblatedEpisode::Env : public ToolEnv {
  public:
@@ -201,47 +221,45 @@ class AblatedEpisode::Env : public ToolEnv {
   // The gold datasets first, in D* order, then the other results; cut back to the call's limit.
   Json GoldFirst(const Json& args, Json r) {
     Json inner_sets = inner_.LastCallDatasets();
-    Json results = r.contains("results") && r["results"].is_array() ? r["results"] : Json::array();
-    auto full_id = [](const Json& e) {
-      std::string ns = e.value("namespace", ""), id = e.value("dataset_id", "");
-      return e.contains("id") && e["id"].is_string() ? e["id"].get<std::string>()
-             : ns.empty()                            ? id
-                                                     : ns + "/" + id;
-    };
-    Json gold_entries = Json::array(), rest = Json::array();
+    // Each hit's entry (rewritten into the result) beside its "<namespace>/<id>" (read by tools/results.h).
+    std::vector<Hit> hits = Hits(r);
+    std::vector<Hit> gold_entries, rest;
     std::vector<std::string> gold = eval::GoldDatasets(task_);
     for (const std::string& g : gold) {
-      auto it = std::find_if(results.begin(), results.end(), [&](const Json& e) { return full_id(e) == g; });
-      if (it != results.end()) {
+      auto it = std::find_if(hits.begin(), hits.end(), [&](const Hit& h) { return h.id == g; });
+      if (it != hits.end()) {
         gold_entries.push_back(*it);
         continue;
       }
       // Not among the hits: the catalog's own entry for it, through the real prefix listing.
       Json listed = inner_.Call("search", {{"prefixes", {g}}, {"limit", 5}});
-      Json entry;
-      if (!internal::IsError(listed) && listed.contains("results")) {
-        for (const Json& e : listed["results"])
-          if (full_id(e) == g) entry = e;
+      Hit entry{g, nullptr};
+      if (!internal::IsError(listed)) {
+        for (Hit& h : Hits(listed))
+          if (h.id == g) entry = std::move(h);
       }
-      if (entry.is_null()) {
+      if (entry.entry.is_null()) {
         size_t slash = g.find('/');
-        entry = {{"id", g}, {"dataset_id", g.substr(slash + 1)}, {"namespace", g.substr(0, slash)}};
+        entry.entry = {{"id", g}, {"dataset_id", g.substr(slash + 1)}, {"namespace", g.substr(0, slash)}};
       }
-      gold_entries.push_back(entry);
+      gold_entries.push_back(std::move(entry));
     }
-    for (const Json& e : results) {
-      if (std::find(gold.begin(), gold.end(), full_id(e)) == gold.end()) rest.push_back(e);
+    for (const Hit& h : hits) {
+      if (std::find(gold.begin(), gold.end(), h.id) == gold.end()) rest.push_back(h);
     }
     size_t limit = args.is_object() && args.contains("limit") && args["limit"].is_number_integer()
                        ? std::max<int64_t>(1, args["limit"].get<int64_t>())
                        : 20;
-    Json merged = gold_entries;
-    for (const Json& e : rest)
-      if (merged.size() < std::max(limit, gold_entries.size())) merged.push_back(e);
-    r["results"] = merged;
+    std::vector<Hit> merged = gold_entries;
+    for (const Hit& h : rest)
+      if (merged.size() < std::max(limit, gold_entries.size())) merged.push_back(h);
+    Json entries = Json::array(), returned = Json::array();
+    for (const Hit& h : merged) {
+      entries.push_back(h.entry);
+      returned.push_back(h.id);
+    }
+    r["results"] = entries;
     if (r.contains("count")) r["count"] = merged.size();
-    Json returned = Json::array();
-    for (const Json& e : merged) returned.push_back(full_id(e));
     own_ = {{"returned", returned},
             {"accessed", inner_sets.is_object() && inner_sets.contains("accessed") ? inner_sets["accessed"]
                                                                                    : Json::array()}};
@@ -316,10 +334,10 @@ Result<std::vector<Json>> AblatedEpisode::Setup() {
       return NotFound("search=preloaded: a gold file could not be put into the sandbox: " +
                       DumpJson(r["errors"][0]));
     }
-    for (const Json& d : r.value("downloaded", Json::array())) {
-      std::string ns = d.value("namespace", ""), id = d.value("dataset_id", "");
-      preloaded_.push_back(fmt::format("{} ({}/{}/{})", d.value("local_path", ""), ns.empty() ? "" : ns, id,
-                                       d.value("file_path", "")));
+    for (const tools::DownloadedFile& d :
+         tools::DownloadedFiles(r).value_or(std::vector<tools::DownloadedFile>{})) {
+      preloaded_.push_back(
+          fmt::format("{} ({}/{}/{})", d.local_path, d.dataset.ns, d.dataset.id, d.file_path));
     }
   }
   return events;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "agent/internal.h"
+#include "lakeqa/tools/results.h"
 
 namespace lakeqa::agent {
 namespace {
@@ -45,25 +46,17 @@ class BaselineAgent : public Agent {
   AgentResult Run(const eval::Task& task, ToolEnv& env, const std::atomic<bool>& cancel) override {
     internal::ScriptedRun run(task, env);
     std::string evidence;
-    Json hits = run.Call("search_keyword", {{"keywords", Keywords(task.question, 5)}, {"limit", 5}});
-    if (!cancel.load() && hits.contains("results") && hits["results"].is_array() &&
-        !hits["results"].empty()) {
-      const Json& top = hits["results"][0];
-      std::string id = top.value("dataset_id", "");
-      if (top.contains("namespace") && top["namespace"].is_string() && id.find('/') == std::string::npos) {
-        id = top["namespace"].get<std::string>() + "/" + id;
-      }
-      Json files = run.Call("list_files", {{"dataset_ids", {id}}});
+    std::vector<tools::ResultDataset> hits = tools::SearchHits(
+        run.Call("search_keyword", {{"keywords", Keywords(task.question, 5)}, {"limit", 5}}));
+    if (!cancel.load() && !hits.empty()) {
+      std::string id = hits[0].Qualified();
       std::string path;
-      if (files.contains("files") && files["files"].is_array()) {
-        // Prefer the data file (rows.txt / *.csv) over metadata.
-        for (const Json& f : files["files"]) {
-          std::string p = f.value("path", f.value("file_path", ""));
-          if (path.empty()) path = p;
-          if (p.find("rows") != std::string::npos || p.ends_with(".csv")) {
-            path = p;
-            break;
-          }
+      // Prefer the data file (rows.txt / *.csv) over metadata.
+      for (const std::string& p : tools::ListedFiles(run.Call("list_files", {{"dataset_ids", {id}}}))) {
+        if (path.empty()) path = p;
+        if (p.find("rows") != std::string::npos || p.ends_with(".csv")) {
+          path = p;
+          break;
         }
       }
       if (!path.empty() && !cancel.load()) {

@@ -1,6 +1,8 @@
 // Typed reads of the search and download results (tools/results.h).
 #include "lakeqa/tools/results.h"
 
+#include "lakeqa/common/json.h"
+
 namespace lakeqa::tools {
 namespace {
 
@@ -46,7 +48,21 @@ std::optional<std::vector<DownloadedFile>> DownloadedFiles(const Json& result) {
   const Json* list = ListOf(result, "downloaded");
   if (list == nullptr) return std::nullopt;
   std::vector<DownloadedFile> out;
-  for (const Json& e : *list) out.push_back({DatasetOf(e), e.is_object() ? Field(e, "local_path") : ""});
+  for (const Json& e : *list) {
+    if (e.is_object()) out.push_back({DatasetOf(e), Field(e, "local_path"), Field(e, "file_path")});
+    else out.push_back({DatasetOf(e), "", ""});
+  }
+  return out;
+}
+
+std::vector<std::string> ListedFiles(const Json& result) {
+  std::vector<std::string> out;
+  if (const Json* list = ListOf(result, "files")) {
+    for (const Json& e : *list) {
+      if (!e.is_object()) continue;
+      out.push_back(e.contains("path") ? Field(e, "path") : Field(e, "file_path"));
+    }
+  }
   return out;
 }
 

@@ -26,8 +26,12 @@ std::vector<ResultDataset> SearchHits(const Json& result);
 struct DownloadedFile {
   ResultDataset dataset;
   std::string local_path;  // as the sandbox's code opens it
+  std::string file_path;   // the path inside the dataset, as the download asked for it
 };
 // The files a download result lists as downloaded, in order; nullopt when it has no such list (an error).
 std::optional<std::vector<DownloadedFile>> DownloadedFiles(const Json& result);
+
+// The paths a list_files result lists ("path", else "file_path"), in order; empty for an error.
+std::vector<std::string> ListedFiles(const Json& result);
 
 }  // namespace lakeqa::tools
