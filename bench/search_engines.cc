@@ -40,10 +40,17 @@
 #include "lakeqa/index/ranking.h"
 #include "lakeqa/index/schema.h"
 #include "lakeqa/index/searcher.h"
+#include "lakeqa/ingest/synth_vocabulary.h"
 
 namespace {
 
 using lakeqa::index::Document;
+using lakeqa::ingest::kSynthCounties;
+using lakeqa::ingest::kSynthNameWords;
+using lakeqa::ingest::kSynthPlaces;
+using lakeqa::ingest::kSynthPublishers;
+using lakeqa::ingest::SynthTopic;
+using lakeqa::ingest::SynthTopics;
 using Clock = std::chrono::steady_clock;
 
 double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -76,118 +83,9 @@ class Rng {
 
 // ---- The synthetic catalog corpus -----------------------------------------------------------------
 // Documents with the fields and shapes DatasetDocument (src/index/catalog_docs.cc) makes from a
-// synthetic lake (src/ingest/synth.cc: the same topics, places, publishers, columns and cell values),
+// synthetic lake (ingest/synth_vocabulary.h: the same topics, places, publishers, columns and cell values),
 // plus free text drawn from a Zipfian vocabulary so descriptions and page content have a realistic
 // term distribution (the synthesiser's own vocabulary is a few hundred words, which no real lake has).
-struct Topic {
-  const char* title;
-  const char* theme;
-  std::vector<const char*> tags;
-  std::vector<const char*> columns;
-};
-const std::vector<Topic>& Topics() {
-  static const std::vector<Topic> kTopics = {
-      {"Police Incidents",
-       "Public Safety",
-       {"police", "crime", "incidents"},
-       {"Incident Number", "Occurred Date", "Occurred Year", "Sector", "Council District", "Offense Type",
-        "Zip Code"}},
-      {"Searches by Type",
-       "Public Safety",
-       {"police", "searches", "public safety"},
-       {"Search ID", "Occurred Year", "Sector", "Search Type", "Race", "Outcome"}},
-      {"Fire Incidents",
-       "Public Safety and Preparedness",
-       {"fire", "emergency", "ems"},
-       {"Incident Number", "Alarm Date", "Year", "Station", "Incident Type", "Council District",
-        "Response Minutes"}},
-      {"School Progress Reports",
-       "Education",
-       {"schools", "education", "grades"},
-       {"DBN", "School Name", "School Year", "Grade", "Score", "Enrollment"}},
-      {"Graduation Rates",
-       "Education",
-       {"graduation", "students", "high school"},
-       {"District", "Cohort Year", "Students", "Graduates", "Rate", "Subgroup"}},
-      {"Bus Ridership Monthly Averages",
-       "Public Transit",
-       {"transit", "bus", "ridership"},
-       {"Route", "Month", "Day Type", "Average Rides", "Year", "Station"}},
-      {"Traffic Counts",
-       "Transportation",
-       {"traffic", "roadways", "vehicles"},
-       {"Segment", "Count Date", "Year", "Direction", "Vehicles", "Speed"}},
-      {"Restaurant Inspections",
-       "Health",
-       {"health", "restaurants", "inspections"},
-       {"Facility", "Inspection Date", "Score", "Zip Code", "Violation", "Year"}},
-      {"WIC Redemptions by Vendor",
-       "Nutrition",
-       {"wic", "nutrition", "families"},
-       {"Vendor", "County", "Year", "Redemptions", "Families", "Amount"}},
-      {"COVID-19 Vaccinations by County",
-       "COVID-19",
-       {"covid-19", "vaccines", "health"},
-       {"County", "Report Date", "Year", "Doses Administered", "Population", "Percent Vaccinated"}},
-      {"Park Facilities",
-       "Parks & Recreation",
-       {"parks", "recreation", "facilities"},
-       {"Park Name", "Facility Type", "Council District", "Acres", "Year Opened", "Zip Code"}},
-      {"Air Quality Measurements",
-       "Environment",
-       {"air quality", "environment", "pollution"},
-       {"Site", "Date", "Year", "Pollutant", "Value", "Unit"}},
-      {"Water Usage by Utility",
-       "Natural Resources",
-       {"water", "utilities", "conservation"},
-       {"Utility", "Month", "Year", "Gallons", "Customers", "County"}},
-      {"Budget Expenditures",
-       "Budget",
-       {"budget", "finance", "spending"},
-       {"Department", "Fiscal Year", "Fund", "Amount", "Category", "Program"}},
-      {"Campaign Contributions",
-       "Campaign Finance",
-       {"elections", "campaign finance"},
-       {"Candidate", "Contributor", "Date", "Amount", "Year", "Office"}},
-      {"Building Permits",
-       "Housing & Development",
-       {"permits", "construction", "housing"},
-       {"Permit Number", "Issue Date", "Year", "Work Class", "Valuation", "Zip Code", "Council District"}},
-      {"Unemployment Insurance Beneficiaries",
-       "Employment",
-       {"labor", "unemployment"},
-       {"Region", "Year", "Month", "Beneficiaries", "Benefits Paid", "Industry"}},
-      {"Income Limits",
-       "Housing",
-       {"housing", "income", "hud"},
-       {"County", "Year", "Household Size", "Income Limit", "Program", "State"}},
-      {"Population Estimates",
-       "Demographics",
-       {"census", "population", "demographics"},
-       {"County", "Year", "Population", "Households", "Median Age", "State"}},
-  };
-  return kTopics;
-}
-const std::array<const char*, 16> kPlaces = {
-    "Austin",        "Chicago", "New York", "Los Angeles", "Seattle",    "Boston", "Denver",   "Baltimore",
-    "San Francisco", "Dallas",  "Phoenix",  "Atlanta",     "California", "Texas",  "Maryland", "Washington"};
-const std::array<const char*, 10> kPublishers = {"City of Austin",
-                                                 "City of Chicago",
-                                                 "NYC OpenData",
-                                                 "State of California",
-                                                 "Maryland Department of Health",
-                                                 "U.S. Census Bureau",
-                                                 "Texas DPS",
-                                                 "King County",
-                                                 "Department of Transportation",
-                                                 "CDC"};
-const std::array<const char*, 12> kNames = {"Charlie", "Adam",  "Baker", "David", "Edward",  "Frank",
-                                            "George",  "Henry", "North", "South", "Central", "East"};
-const std::array<const char*, 24> kCounties = {
-    "Travis",   "Polk",      "Tulare",  "Whitman", "Spokane", "Ulster",      "Kern",     "Marion",
-    "Franklin", "Jefferson", "Madison", "Greene",  "Lincoln", "Clay",        "Monroe",   "Warren",
-    "Wayne",    "Hamilton",  "Douglas", "Ramsey",  "Bexar",   "Cerro Gordo", "Doña Ana", "Saint Louis"};
-
 // A Zipfian (s = 1) vocabulary of pronounceable pseudo-words, built from syllables by rank.
 class Vocabulary {
  public:
@@ -236,11 +134,12 @@ std::string Cell(Rng& r, const std::string& column, int year) {
     return fmt::format("{:02}/{:02}/{}", 1 + r.Below(12), 1 + r.Below(28), year);
   if (column.find("Number") != std::string::npos || column.find("ID") != std::string::npos)
     return std::to_string(year * 100000 + static_cast<int>(r.Below(100000)));
-  if (column == "County") return r.Pick(kCounties);
+  if (column == "County") return r.Pick(kSynthCounties);
   if (column.find("District") != std::string::npos) return std::to_string(1 + r.Below(10));
   if (column == "Zip Code") return std::to_string(78701 + r.Below(60));
   if (r.Below(3) == 0) return fmt::format("{:.2f}", r.Unit() * 1000);
-  return std::string(r.Pick(kNames)) + (r.Below(4) == 0 ? std::string(" ") + r.Pick(kNames) : "");
+  return std::string(r.Pick(kSynthNameWords)) +
+         (r.Below(4) == 0 ? std::string(" ") + r.Pick(kSynthNameWords) : "");
 }
 
 std::string Slug(const std::string& s) {
@@ -259,20 +158,20 @@ Document SynthDoc(const Vocabulary& v, uint64_t seed, uint64_t i) {
   Rng r(seed * 0x100000001B3ULL + i);
   Document d;
   if (r.Below(10) < 7) {
-    const Topic& t = Topics()[r.Below(Topics().size())];
-    std::string place = r.Pick(kPlaces);
+    const SynthTopic& t = SynthTopics()[r.Below(SynthTopics().size())];
+    std::string place = r.Pick(kSynthPlaces);
     int year = 2008 + static_cast<int>(r.Below(15));
     std::string title = fmt::format("{} {} {}", place, t.title, year);
     if (r.Below(2) == 0) title += " " + v.Draw(r);
     d.id = fmt::format("datagov/{}-{}", Slug(title), i);
     d.Add("title", title);
-    d.Add("description", fmt::format("{} for {} reported by {}. {}", t.title, place, r.Pick(kPublishers),
+    d.Add("description", fmt::format("{} for {} reported by {}. {}", t.title, place, r.Pick(kSynthPublishers),
                                      v.Text(r, 15 + r.Below(60))));
     for (const char* tag : t.tags) d.Add("tags", tag);
     d.Add("tags", v.Draw(r));
     d.Add("theme", t.theme);
     d.Add("category", t.theme);
-    d.Add("publisher", r.Pick(kPublishers));
+    d.Add("publisher", r.Pick(kSynthPublishers));
     d.Add("namespace", "datagov");
     d.Add("format", "csv");
     d.Add("file_names", "signed-metadata.txt");

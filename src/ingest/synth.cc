@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lakeqa/common/thread_pool.h"
+#include "lakeqa/ingest/synth_vocabulary.h"
 
 namespace lakeqa::ingest {
 namespace {
@@ -39,132 +40,6 @@ class Rng {
   uint64_t s_;
 };
 
-struct Topic {
-  const char* slug;
-  const char* title;
-  const char* theme;  // a Table 10 theme, so categories spread over all 8
-  std::vector<const char*> tags;
-  std::vector<const char*> columns;
-};
-
-const std::vector<Topic>& Topics() {
-  static const std::vector<Topic> kTopics = {
-      {"police-incidents",
-       "Police Incidents",
-       "Public Safety",
-       {"police", "crime", "incidents"},
-       {"Incident Number", "Occurred Date", "Occurred Year", "Sector", "Council District", "Offense Type",
-        "Zip Code"}},
-      {"searches-by-type",
-       "Searches by Type",
-       "Public Safety",
-       {"police", "searches", "public safety"},
-       {"Search ID", "Occurred Year", "Sector", "Search Type", "Race", "Outcome"}},
-      {"fire-incidents",
-       "Fire Incidents",
-       "Public Safety and Preparedness",
-       {"fire", "emergency", "ems"},
-       {"Incident Number", "Alarm Date", "Year", "Station", "Incident Type", "Council District",
-        "Response Minutes"}},
-      {"school-progress-reports",
-       "School Progress Reports",
-       "Education",
-       {"schools", "education", "grades"},
-       {"DBN", "School Name", "School Year", "Grade", "Score", "Enrollment"}},
-      {"graduation-rates",
-       "Graduation Rates",
-       "Education",
-       {"graduation", "students", "high school"},
-       {"District", "Cohort Year", "Students", "Graduates", "Rate", "Subgroup"}},
-      {"bus-ridership",
-       "Bus Ridership Monthly Averages",
-       "Public Transit",
-       {"transit", "bus", "ridership"},
-       {"Route", "Month", "Day Type", "Average Rides", "Year", "Station"}},
-      {"traffic-counts",
-       "Traffic Counts",
-       "Transportation",
-       {"traffic", "roadways", "vehicles"},
-       {"Segment", "Count Date", "Year", "Direction", "Vehicles", "Speed"}},
-      {"restaurant-inspections",
-       "Restaurant Inspections",
-       "Health",
-       {"health", "restaurants", "inspections"},
-       {"Facility", "Inspection Date", "Score", "Zip Code", "Violation", "Year"}},
-      {"wic-redemptions",
-       "WIC Redemptions by Vendor",
-       "Nutrition",
-       {"wic", "nutrition", "families"},
-       {"Vendor", "County", "Year", "Redemptions", "Families", "Amount"}},
-      {"covid-19-vaccinations",
-       "COVID-19 Vaccinations by County",
-       "COVID-19",
-       {"covid-19", "vaccines", "health"},
-       {"County", "Report Date", "Year", "Doses Administered", "Population", "Percent Vaccinated"}},
-      {"park-facilities",
-       "Park Facilities",
-       "Parks & Recreation",
-       {"parks", "recreation", "facilities"},
-       {"Park Name", "Facility Type", "Council District", "Acres", "Year Opened", "Zip Code"}},
-      {"air-quality",
-       "Air Quality Measurements",
-       "Environment",
-       {"air quality", "environment", "pollution"},
-       {"Site", "Date", "Year", "Pollutant", "Value", "Unit"}},
-      {"water-usage",
-       "Water Usage by Utility",
-       "Natural Resources",
-       {"water", "utilities", "conservation"},
-       {"Utility", "Month", "Year", "Gallons", "Customers", "County"}},
-      {"budget-expenditures",
-       "Budget Expenditures",
-       "Budget",
-       {"budget", "finance", "spending"},
-       {"Department", "Fiscal Year", "Fund", "Amount", "Category", "Program"}},
-      {"campaign-contributions",
-       "Campaign Contributions",
-       "Campaign Finance",
-       {"elections", "campaign finance"},
-       {"Candidate", "Contributor", "Date", "Amount", "Year", "Office"}},
-      {"building-permits",
-       "Building Permits",
-       "Housing & Development",
-       {"permits", "construction", "housing"},
-       {"Permit Number", "Issue Date", "Year", "Work Class", "Valuation", "Zip Code", "Council District"}},
-      {"unemployment-insurance",
-       "Unemployment Insurance Beneficiaries",
-       "Employment",
-       {"labor", "unemployment"},
-       {"Region", "Year", "Month", "Beneficiaries", "Benefits Paid", "Industry"}},
-      {"income-limits",
-       "Income Limits",
-       "Housing",
-       {"housing", "income", "hud"},
-       {"County", "Year", "Household Size", "Income Limit", "Program", "State"}},
-      {"population-estimates",
-       "Population Estimates",
-       "Demographics",
-       {"census", "population", "demographics"},
-       {"County", "Year", "Population", "Households", "Median Age", "State"}},
-  };
-  return kTopics;
-}
-
-const std::array<const char*, 16> kPlaces = {
-    "Austin",        "Chicago", "New York", "Los Angeles", "Seattle",    "Boston", "Denver",   "Baltimore",
-    "San Francisco", "Dallas",  "Phoenix",  "Atlanta",     "California", "Texas",  "Maryland", "Washington"};
-const std::array<const char*, 10> kPublishers = {"City of Austin",
-                                                 "City of Chicago",
-                                                 "NYC OpenData",
-                                                 "State of California",
-                                                 "Maryland Department of Health",
-                                                 "U.S. Census Bureau",
-                                                 "Texas DPS",
-                                                 "King County",
-                                                 "Department of Transportation",
-                                                 "CDC"};
-const std::array<const char*, 12> kWords = {"Charlie", "Adam",  "Baker", "David", "Edward",  "Frank",
-                                            "George",  "Henry", "North", "South", "Central", "East"};
 const std::array<const char*, 12> kWikiTopics = {"film",
                                                  "music",
                                                  "sports",
@@ -177,10 +52,6 @@ const std::array<const char*, 12> kWikiTopics = {"film",
                                                  "rail transport",
                                                  "association football",
                                                  "baseball"};
-const std::array<const char*, 24> kCountyNames = {
-    "Travis",   "Polk",      "Tulare",  "Whitman", "Spokane", "Ulster",      "Kern",     "Marion",
-    "Franklin", "Jefferson", "Madison", "Greene",  "Lincoln", "Clay",        "Monroe",   "Warren",
-    "Wayne",    "Hamilton",  "Douglas", "Ramsey",  "Bexar",   "Cerro Gordo", "Doña Ana", "Saint Louis"};
 const std::array<const char*, 16> kStates = {
     "Texas",  "Iowa",      "California", "Washington", "New York", "Oregon",  "Ohio",     "Indiana",
     "Kansas", "Minnesota", "New Mexico", "Missouri",   "Georgia",  "Alabama", "Nebraska", "Montana"};
@@ -258,15 +129,15 @@ std::string Cell(Rng& r, std::string_view column, int year) {
   if (column.find("District") != std::string_view::npos) return std::to_string(1 + r.Below(10));
   if (IsCount(column)) return std::to_string(1 + r.Below(100000));
   if (column == "Zip Code") return std::to_string(78701 + r.Below(60));
-  std::string v = std::string(r.Pick(kWords));
+  std::string v = std::string(r.Pick(kSynthNameWords));
   if (r.Below(8) == 0) {
-    std::string second = r.Pick(kWords);
+    std::string second = r.Pick(kSynthNameWords);
     v = "\"" + v + ", " + second + "\"";
   }  // quoted field with a delimiter
   return v;
 }
 
-std::string Csv(Rng& r, const Topic& t, uint64_t rows, int base_year) {
+std::string Csv(Rng& r, const SynthTopic& t, uint64_t rows, int base_year) {
   std::string out;
   for (size_t c = 0; c < t.columns.size(); ++c) out += (c ? "," : "") + std::string(t.columns[c]);
   out += "\n";
@@ -281,7 +152,7 @@ std::string Csv(Rng& r, const Topic& t, uint64_t rows, int base_year) {
   return out;
 }
 
-Json Records(Rng& r, const Topic& t, uint64_t rows, int year) {
+Json Records(Rng& r, const SynthTopic& t, uint64_t rows, int year) {
   Json out = Json::array();
   for (uint64_t i = 0; i < rows; ++i) {
     Json row = Json::object();
@@ -339,7 +210,7 @@ struct Writer {
 
 // The CKAN package record data.gov serves for a harvested Socrata dataset, as model_to_dict stores it.
 Json CkanRecord(Rng& r, const std::string& name, const std::string& title, const std::string& notes,
-                const std::string& publisher, const Topic& t, const std::string& place, int year,
+                const std::string& publisher, const SynthTopic& t, const std::string& place, int year,
                 const std::string& four, const std::string& portal) {
   std::string org_name = Slug(publisher);
   const License& lic = r.Pick(kLicenses);
@@ -434,7 +305,7 @@ Json CkanRecord(Rng& r, const std::string& name, const std::string& title, const
 
 // What every file of one synthetic data.gov dataset says about it, drawn once per dataset.
 struct DatagovDataset {
-  const Topic& t;
+  const SynthTopic& t;
   std::string place, publisher, root;  // root: "datagov/<id>/"
   int year;
   std::string title, desc, four;  // four: the Socrata 4x4 id
@@ -508,7 +379,7 @@ void PutGeoJson(Writer& w, Rng& r, const DatagovDataset& d) {
   for (uint64_t f = 0; f < n; ++f) {
     feats.push_back({{"type", "Feature"},
                      {"properties",
-                      {{"NAME", std::string(r.Pick(kWords)) + " " + std::to_string(f)},
+                      {{"NAME", std::string(r.Pick(kSynthNameWords)) + " " + std::to_string(f)},
                        {"DISTRICT", 1 + r.Below(10)},
                        {"AREA", r.Unit() * 100}}},
                      {"geometry", {{"type", "Point"}, {"coordinates", {-97 - r.Unit(), 30 + r.Unit()}}}}});
@@ -568,9 +439,9 @@ void PutBadFile(Writer& w, const std::string& root, uint64_t i) {
 }
 
 void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
-  const Topic& t = r.Pick(Topics());
-  std::string place = r.Pick(kPlaces);
-  std::string publisher = r.Pick(kPublishers);
+  const SynthTopic& t = r.Pick(SynthTopics());
+  std::string place = r.Pick(kSynthPlaces);
+  std::string publisher = r.Pick(kSynthPublishers);
   std::string id = Slug(place) + "-" + t.slug + "-" + std::to_string(i);
   std::string root = "datagov/" + id + "/";
   int year = 2010 + static_cast<int>(r.Below(10));
@@ -645,16 +516,16 @@ void MakeDatagov(Writer& w, Rng& r, uint64_t i, bool bad) {
 void MakeWikipedia(Writer& w, Rng& r, uint64_t i) {
   std::string title;
   std::string text;
-  std::string place = r.Pick(kPlaces);
+  std::string place = r.Pick(kSynthPlaces);
   uint64_t kind = r.Below(20);
   if (kind < 9) {
     uint64_t n = i;
-    title = fmt::format("{} County, {}", kCountyNames[n % kCountyNames.size()],
-                        kStates[(n / kCountyNames.size()) % kStates.size()]);
-    uint64_t cycle = n / (kCountyNames.size() * kStates.size());
+    title = fmt::format("{} County, {}", kSynthCounties[n % kSynthCounties.size()],
+                        kStates[(n / kSynthCounties.size()) % kStates.size()]);
+    uint64_t cycle = n / (kSynthCounties.size() * kStates.size());
     if (cycle) title += fmt::format(" ({})", cycle);
     uint64_t pop = 2000 + r.Below(2000000);
-    std::string seat = std::string(r.Pick(kWords)) + "ville";
+    std::string seat = std::string(r.Pick(kSynthNameWords)) + "ville";
     uint64_t formed = 1800 + r.Below(120), area = 100 + r.Below(3000), pop2010 = pop - r.Below(pop / 2);
     text = fmt::format(
         "{} is a county located in the U.S. state of {}. As of the 2020 census, the population was {}. The "
@@ -664,7 +535,7 @@ void MakeWikipedia(Writer& w, Rng& r, uint64_t i) {
         "the U.S. Census Bureau, the county has a total area of {} square miles.\n\nDemographics\n\nAs of "
         "the 2010 "
         "census, there were {} people living in the county.\n",
-        title, kStates[(n / kCountyNames.size()) % kStates.size()], fmt::group_digits(pop), seat, formed,
+        title, kStates[(n / kSynthCounties.size()) % kStates.size()], fmt::group_digits(pop), seat, formed,
         area, fmt::group_digits(pop2010));
   } else if (kind < 19) {
     uint64_t n = i;
