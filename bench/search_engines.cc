@@ -61,31 +61,14 @@ double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 }
 
 // splitmix64, as the lake synthesiser: document i depends only on (seed, i).
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : s_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (s_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  uint64_t Below(uint64_t n) { return n ? Next() % n : 0; }
-  double Unit() { return static_cast<double>(Next() >> 11) / 9007199254740992.0; }
-  template <typename T, size_t N>
-  const T& Pick(const std::array<T, N>& a) {
-    return a[Below(N)];
-  }
-
- private:
-  uint64_t s_;
-};
+using Rng = lakeqa::ingest::SynthRng;
 
 // ---- The synthetic catalog corpus -----------------------------------------------------------------
 // Documents with the fields and shapes DatasetDocument (src/index/catalog_docs.cc) makes from a
 // synthetic lake (ingest/synth_vocabulary.h: the same topics, places, publishers, columns and cell values),
 // plus free text drawn from a Zipfian vocabulary so descriptions and page content have a realistic
 // term distribution (the synthesiser's own vocabulary is a few hundred words, which no real lake has).
+
 // A Zipfian (s = 1) vocabulary of pronounceable pseudo-words, built from syllables by rank.
 class Vocabulary {
  public:

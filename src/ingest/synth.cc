@@ -14,31 +14,7 @@
 namespace lakeqa::ingest {
 namespace {
 
-// splitmix64: a counter-based generator, so dataset i's stream depends only on (seed, i).
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : s_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (s_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  uint64_t Below(uint64_t n) { return n ? Next() % n : 0; }
-  double Unit() { return static_cast<double>(Next() >> 11) / 9007199254740992.0; }
-  bool Chance(double p) { return Unit() < p; }
-  template <typename T, size_t N>
-  const T& Pick(const std::array<T, N>& a) {
-    return a[Below(N)];
-  }
-  template <typename T>
-  const T& Pick(const std::vector<T>& a) {
-    return a[Below(a.size())];
-  }
-
- private:
-  uint64_t s_;
-};
+using Rng = SynthRng;
 
 const std::array<const char*, 12> kWikiTopics = {"film",
                                                  "music",
