@@ -1,4 +1,4 @@
-# The expected values of tests/eval/kramabench_test.cc (KramaBenchMetrics.*FromPython): KramaBench's own
+# The expected values of tests/kramabench/kramabench_test.cc (KramaBenchMetrics.*FromPython): KramaBench's own
 # benchmark/metrics.py run on each case, after the str()/strip() cast its Evaluator applies. Needs only the
 # standard library: nltk, rouge_score and the LLM client are imported at the top of metrics.py but used by
 # none of the metrics here, so stand-ins let the module load. Run with a KramaBench checkout:
