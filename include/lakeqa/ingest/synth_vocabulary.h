@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -24,7 +25,7 @@ class SynthRng {
   uint64_t Below(uint64_t n) { return n ? Next() % n : 0; }
   double Unit() { return static_cast<double>(Next() >> 11) / 9007199254740992.0; }
   bool Chance(double p) { return Unit() < p; }
-  template <typename T, size_t N>
+  template <typename T, std::size_t N>
   const T& Pick(const std::array<T, N>& a) {
     return a[Below(N)];
   }
