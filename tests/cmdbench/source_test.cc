@@ -28,6 +28,15 @@ const char* kContext =
     "1-1-1\tToronto Raptors all-time roster\tA\tA caption\t{\"header\": [\"Player\", \"No.\"]}\n"
     "\\.\n";
 
+// Builds the CMDBench folder `src` into a new local lake at `lake_dir`.
+Result<BuildReport> BuildCmdbenchLake(const std::string& src, const std::string& lake_dir, size_t jobs) {
+  auto store = lake::OpenStore(lake_dir);
+  if (!store.ok()) return store.status();
+  BuildOptions o;
+  o.jobs = jobs;
+  return BuildLake(**store, SourceSpec{"cmdbench", src}, o);
+}
+
 TEST(CmdbenchBuild, TheSourceKindIsRegistered) {
   EXPECT_EQ(ParseSourceSpec("cmdbench:rel/path")->kind, "cmdbench");
 }
@@ -44,11 +53,7 @@ TEST(CmdbenchBuild, SyntheticLake) {
   WriteBytes(src + "/graph/relation_playsFor.csv",
              ":START_ID(Player),:END_ID(Team),start_time\nQ1,Q9,2001\n");
   WriteBytes(src + "/graph/notes.csv", "a,b\n1,2\n");
-  auto store = lake::OpenStore(t.path() + "/lake");
-  ASSERT_TRUE(store.ok());
-  BuildOptions o;
-  o.jobs = 2;
-  auto r = BuildLake(**store, SourceSpec{"cmdbench", src}, o);
+  auto r = BuildCmdbenchLake(src, t.path() + "/lake", 2);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   std::string lake = t.path() + "/lake/cmdbench/";
   EXPECT_EQ(Slurp(lake + "t_1_1_1/t_1_1_1.csv"),
@@ -99,11 +104,7 @@ TEST(CmdbenchBuild, KiltDocumentExportKeepsParagraphIds) {
   WriteBytes(
       src + "/docs/more.json",
       R"([{"wikipedia_title": "Reggie Miller", "text": ["Reggie Miller\n", "Line one\nstill one\n"]}, {"title": "no kilt"}])");
-  auto store = lake::OpenStore(t.path() + "/lake");
-  ASSERT_TRUE(store.ok());
-  BuildOptions o;
-  o.jobs = 1;
-  auto r = BuildLake(**store, SourceSpec{"cmdbench", src}, o);
+  auto r = BuildCmdbenchLake(src, t.path() + "/lake", 1);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->datasets.at("article"), 2u);
   // The malformed line and the non-KILT object, and the two parts this export lacks (tables, graph): a
@@ -137,11 +138,7 @@ TEST(CmdbenchBuild, RealNbaLake) {
     GTEST_SKIP() << "CMDBench NBA lake not found at " << src << " (set LAKEQA_SHARED_DATA)";
   }
   TempDir t;
-  auto store = lake::OpenStore(t.path() + "/lake");
-  ASSERT_TRUE(store.ok());
-  BuildOptions o;
-  o.jobs = 2;
-  auto r = BuildLake(**store, SourceSpec{"cmdbench", src}, o);
+  auto r = BuildCmdbenchLake(src, t.path() + "/lake", 2);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->datasets.at("table"), 1124u);
   EXPECT_EQ(r->datasets.at("graph_nodes"), 7u);
