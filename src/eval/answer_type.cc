@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string>
 
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/eval/task.h"
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/eval/run_dir.h"
 
 namespace lakeqa::eval {

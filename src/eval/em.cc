@@ -9,6 +9,7 @@
 #include <map>
 #include <vector>
 
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/text/answer_clean.h"
 

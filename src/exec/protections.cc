@@ -5,6 +5,7 @@
 #include "access_watch.h"
 #include "cgroup.h"
 #include "lakeqa/common/beneath.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/exec/python.h"
 #include "lakeqa/exec/sandbox.h"
 #include "probes.h"

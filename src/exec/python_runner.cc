@@ -18,6 +18,7 @@
 #include "child_process.h"
 #include "exec/python_files.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/log.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/exec/python.h"

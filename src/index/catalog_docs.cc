@@ -9,8 +9,10 @@
 
 #include "index/coverage.h"
 #include "index/manifest.h"
+#include "lakeqa/catalog/catalog.h"
 #include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/log.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/common/strings.h"

@@ -1,6 +1,7 @@
 // Explanation (searcher.h) as JSON and as text: what each query term and field added to a hit's score.
 #include <fmt/format.h>
 
+#include "lakeqa/common/json.h"
 #include "lakeqa/index/searcher.h"
 
 namespace lakeqa::index {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "index/coverage.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
 
 namespace lakeqa::index {

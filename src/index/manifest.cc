@@ -2,6 +2,7 @@
 
 #include "index/codec.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/index/ranking.h"
 
 namespace lakeqa::index {

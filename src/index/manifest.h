@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "lakeqa/common/json.h"
 #include "lakeqa/index/index.h"
 
 namespace lakeqa::index {

@@ -5,8 +5,10 @@
 #include <numeric>
 #include <set>
 
+#include "lakeqa/catalog/catalog.h"
 #include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/text/normalize.h"
 
 namespace lakeqa::index {

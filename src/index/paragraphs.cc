@@ -5,8 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "lakeqa/catalog/catalog.h"
 #include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/index/catalog_docs.h"
 #include "lakeqa/index/index.h"

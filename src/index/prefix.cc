@@ -1,6 +1,8 @@
 #include "lakeqa/index/prefix.h"
 
 #include "catalog/sqlite_util.h"
+#include "lakeqa/catalog/catalog.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
 
 namespace lakeqa::index {

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "lakeqa/common/json.h"
+
 namespace lakeqa::index {
 
 RankingParams RankingParams::FromSchema(const Schema& schema) {

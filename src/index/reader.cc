@@ -1,5 +1,6 @@
 #include "index/manifest.h"
 #include "index/segment.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/index/index.h"
 
 namespace lakeqa::index {

@@ -3,6 +3,8 @@
 #include <bit>
 #include <set>
 
+#include "lakeqa/common/json.h"
+
 namespace lakeqa::index {
 
 Schema Schema::Datasets() {

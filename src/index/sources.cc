@@ -3,8 +3,10 @@
 #include <optional>
 #include <set>
 
+#include "lakeqa/catalog/catalog.h"
 #include "lakeqa/catalog/index_dir.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
 
 namespace lakeqa::index {

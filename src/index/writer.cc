@@ -12,6 +12,7 @@
 #include "index/merge.h"
 #include "index/postings.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/log.h"
 #include "lakeqa/index/index.h"
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "lakeqa/common/hex.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
 
 namespace lakeqa::ingest {

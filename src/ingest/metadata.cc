@@ -14,6 +14,7 @@
 #include <ctime>
 
 #include "ingest/documents.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
 
 namespace lakeqa::ingest {

@@ -7,6 +7,7 @@
 #include "ingest/json_profile.h"
 #include "ingest/zip_ranges.h"
 #include "lakeqa/common/encoding.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/lake/store.h"
 

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/thread_pool.h"
 #include "lakeqa/ingest/synth_vocabulary.h"
 

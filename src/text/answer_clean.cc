@@ -12,6 +12,7 @@
 
 #include <utf8proc.h>
 
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
 
 namespace lakeqa::text {

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "lakeqa/common/json.h"
+
 namespace lakeqa::tools {
 namespace {
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "lakeqa/common/json.h"
 #include "lakeqa/common/strings.h"
 #include "lakeqa/common/words.h"
 #include "lakeqa/text/analyzer.h"

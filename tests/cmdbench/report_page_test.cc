@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "lakeqa/cmdbench/report_page.h"
+#include "lakeqa/common/json.h"
 
 namespace lakeqa::cmdbench {
 namespace {

@@ -1,4 +1,5 @@
 #include "lakeqa/eval/em.h"
+#include "lakeqa/common/json.h"
 
 #include <algorithm>
 #include <fstream>

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/exec/sql.h"
 
 namespace lakeqa::exec {

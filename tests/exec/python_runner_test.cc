@@ -1,3 +1,4 @@
+#include "lakeqa/common/json.h"
 #include "lakeqa/exec/python.h"
 
 #include <arpa/inet.h>

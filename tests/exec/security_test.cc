@@ -22,6 +22,7 @@
 #include "exec/sandbox_available.h"
 #include "lakeqa/common/cleanup.h"
 #include "lakeqa/common/fs.h"
+#include "lakeqa/common/json.h"
 #include "lakeqa/exec/python.h"
 #include "lakeqa/exec/sql.h"
 #include "support/require_protection.h"

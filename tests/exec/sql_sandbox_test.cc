@@ -1,3 +1,4 @@
+#include "lakeqa/common/json.h"
 #include "lakeqa/exec/sql.h"
 
 #include <gtest/gtest.h>

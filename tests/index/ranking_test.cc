@@ -1,6 +1,7 @@
 // Ranking parameters: JSON round trip, bad input named precisely, the manifest records them and readers
 // use them, and a weight change neither needs nor triggers re-indexing.
 #include "lakeqa/index/ranking.h"
+#include "lakeqa/common/json.h"
 
 #include <gtest/gtest.h>
 

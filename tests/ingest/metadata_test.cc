@@ -1,5 +1,6 @@
 #include "lakeqa/ingest/metadata.h"
 #include "lakeqa/common/build_paths.h"
+#include "lakeqa/common/json.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
 #include "lakeqa/ingest/synth.h"
+#include "lakeqa/common/json.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,7 @@
 // The harness's answer cleaning with Python's semantics (moved here from tests/eval/em_test.cc with the
 // code).
 #include "lakeqa/text/answer_clean.h"
+#include "lakeqa/common/json.h"
 
 #include <gtest/gtest.h>
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "lakeqa/agent/tool_env.h"
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/eval/task.h"
 #include "lakeqa/llm/chat.h"

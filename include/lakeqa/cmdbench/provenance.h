@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/eval/task.h"
 #include "lakeqa/lake/store.h"

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 
 namespace lakeqa::cmdbench {
 

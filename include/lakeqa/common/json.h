@@ -1,5 +1,7 @@
 // JSON helpers shared by every module: nlohmann::json for building and small documents (results, tool
 // calls, metadata); simdjson is used directly where throughput matters (profiling, task loading).
+// Headers that only name Json in declarations include common/json_fwd.h instead (the build-time note
+// in docs/benchmarks.md).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -7,11 +9,10 @@
 #include <string>
 #include <string_view>
 
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/status.h"
 
 namespace lakeqa {
-
-using Json = nlohmann::ordered_json;
 
 // Parses text; a failure names `where` (a path or URI) plus line and column of the error.
 Result<Json> ParseJson(std::string_view text, std::string_view where);

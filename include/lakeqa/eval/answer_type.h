@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 
 namespace lakeqa::eval {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/text/answer_clean.h"
 
 namespace lakeqa::eval {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 
 namespace lakeqa::eval {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/eval/task.h"
 #include "lakeqa/text/tokenizer_cl100k.h"
 

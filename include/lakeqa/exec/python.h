@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/exec/sandbox.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "lakeqa/catalog/builder.h"
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/graph/lake_graph.h"
 #include "lakeqa/index/catalog_docs.h"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lakeqa/catalog/catalog.h"
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/graph/graph.h"
 #include "lakeqa/lake/store.h"

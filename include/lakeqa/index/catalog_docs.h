@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "lakeqa/catalog/catalog.h"
-#include "lakeqa/common/json.h"
+#include "lakeqa/catalog/catalog_fwd.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/index/near_duplicates.h"
 #include "lakeqa/index/ranking.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/index/near_duplicates.h"
 #include "lakeqa/index/searcher.h"
 

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lakeqa/common/json.h"  // Writer holds the ranking by value
 #include "lakeqa/common/status.h"
 #include "lakeqa/index/ranking.h"
 #include "lakeqa/index/schema.h"

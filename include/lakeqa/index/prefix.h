@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "lakeqa/catalog/catalog.h"
-#include "lakeqa/common/json.h"
+#include "lakeqa/catalog/catalog_fwd.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/status.h"
 
 namespace lakeqa::index {

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/index/index.h"
 #include "lakeqa/index/ranking.h"

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/sniff.h"
 #include "lakeqa/common/status.h"
 

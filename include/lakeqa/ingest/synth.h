@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/progress.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/lake/store.h"

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/status.h"
 
 namespace lakeqa::llm {

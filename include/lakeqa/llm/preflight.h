@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/llm/chat.h"
 #include "lakeqa/llm/pricing.h"
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/llm/chat.h"
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "lakeqa/common/json.h"
+#include "lakeqa/common/json_fwd.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/exec/sandbox.h"
 #include "lakeqa/server/mount.h"

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "lakeqa/common/json.h"
 #include "lakeqa/common/status.h"
 #include "lakeqa/lake/store.h"
 #include "lakeqa/server/mount.h"
