@@ -1,27 +1,21 @@
 // The report section registry (report_section.h).
 #include "lakeqa/eval/report_section.h"
 
+#include "lakeqa/common/named_registry.h"
+
 namespace lakeqa::eval {
 namespace {
 
-std::deque<ReportSectionSpec>& Registry() {
-  static std::deque<ReportSectionSpec> sections;
+NamedRegistry<ReportSectionSpec>& Registry() {
+  static NamedRegistry<ReportSectionSpec> sections;
   return sections;
 }
 
 }  // namespace
 
-void RegisterReportSection(ReportSectionSpec spec) {
-  for (auto& s : Registry()) {
-    if (s.name == spec.name) {
-      s = std::move(spec);
-      return;
-    }
-  }
-  Registry().push_back(std::move(spec));
-}
+void RegisterReportSection(ReportSectionSpec spec) { Registry().Add(std::move(spec)); }
 
-const std::deque<ReportSectionSpec>& ReportSections() { return Registry(); }
+const std::deque<ReportSectionSpec>& ReportSections() { return Registry().All(); }
 
 void AddReportSections(RunScore& score, const RunData& run, const std::vector<Task>& tasks) {
   score.sections.clear();

@@ -1,33 +1,23 @@
 // The task format registry (task_format.h).
 #include "lakeqa/eval/task_format.h"
 
+#include "lakeqa/common/named_registry.h"
+
 namespace lakeqa::eval {
 namespace {
 
-std::deque<TaskFormatSpec>& Registry() {
-  static std::deque<TaskFormatSpec> formats;
+NamedRegistry<TaskFormatSpec>& Registry() {
+  static NamedRegistry<TaskFormatSpec> formats;
   return formats;
 }
 
 }  // namespace
 
-void RegisterTaskFormat(TaskFormatSpec spec) {
-  for (auto& f : Registry()) {
-    if (f.name == spec.name) {
-      f = std::move(spec);
-      return;
-    }
-  }
-  Registry().push_back(std::move(spec));
-}
+void RegisterTaskFormat(TaskFormatSpec spec) { Registry().Add(std::move(spec)); }
 
-const std::deque<TaskFormatSpec>& TaskFormats() { return Registry(); }
+const std::deque<TaskFormatSpec>& TaskFormats() { return Registry().All(); }
 
-const TaskFormatSpec* FindTaskFormat(std::string_view name) {
-  for (const auto& f : Registry())
-    if (f.name == name) return &f;
-  return nullptr;
-}
+const TaskFormatSpec* FindTaskFormat(std::string_view name) { return Registry().Find(name); }
 
 std::string TaskFormatTitles(std::vector<std::string> first) {
   for (const TaskFormatSpec& f : TaskFormats())

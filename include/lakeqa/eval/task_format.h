@@ -70,7 +70,7 @@ struct TaskFormatSpec {
 // Adds a format, or replaces the one of the same name (registering twice is harmless). Formats are
 // registered at start-up (src/cli/benchmarks.cc), before any task is read: the registry has no lock.
 void RegisterTaskFormat(TaskFormatSpec spec);
-// Every registered format, in registration order (a deque: pointers to its items stay valid).
+// Every registered format, in registration order (common/named_registry.h).
 const std::deque<TaskFormatSpec>& TaskFormats();
 // The format named `name`, or nullptr.
 const TaskFormatSpec* FindTaskFormat(std::string_view name);

@@ -31,7 +31,7 @@ struct SourceKindSpec {
 void RegisterSourceKind(SourceKindSpec spec);
 // The kind named `name`, or nullptr.
 const SourceKindSpec* FindSourceKind(std::string_view name);
-// Every kind, the built-in ones first, then in registration order (a deque: pointers stay valid).
+// Every kind, the built-in ones first, then in registration order (common/named_registry.h).
 const std::deque<SourceKindSpec>& SourceKinds();
 
 }  // namespace lakeqa::ingest
