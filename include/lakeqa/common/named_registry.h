@@ -1,7 +1,6 @@
 // A list of named specs that modules extend at start-up: a benchmark's source kind, task format or report
 // section (ingest/source_kind.h, eval/task_format.h, eval/report_section.h). One registry shape, so that the
-// rules "same name replaces", "ordered as registered, or before a named entry" and "pointers stay valid" are
-// written once.
+// rules "same name replaces" and "ordered as registered, or before a named entry" are written once.
 #pragma once
 
 #include <deque>
