@@ -33,27 +33,39 @@ struct Entry {
   // the entry is returned, not for every document offered (that read was ~11% of query time).
   mutable std::string id;
   mutable bool has_id = false;
+  // Bit i: the query's part i (PartIndex) holds the doc. Filled only when SearchOptions::matches asks and no
+  // explanation is built, from the cursors the scoring loop already positioned on the doc, so that listing
+  // the matched words needs no second lookup per (term, field) (that lookup was 28% of a query's
+  // instructions: docs/benchmarks.md, issue 25 item 5).
+  std::vector<uint64_t> matched;
 };
 
 class TopK {
  public:
   explicit TopK(size_t k) : k_(k) {}
   double threshold() const { return heap_.size() < k_ ? kNegInf : heap_.front().score; }
-  // Offers a scored doc. Fails only when a stored id a tie needed could not be read (a corrupt segment).
-  Status Offer(double score, const Segment& seg, uint32_t s, uint32_t doc) {
+  // Offers a scored doc; fill(entry.matched) runs only when the doc is kept. Fails only when a stored id a
+  // tie needed could not be read (a corrupt segment).
+  template <typename Fill>
+  Status Offer(double score, const Segment& seg, uint32_t s, uint32_t doc, Fill&& fill) {
     if (k_ == 0) return Status::Ok();
     if (heap_.size() == k_ && score < heap_.front().score) return Status::Ok();
-    Entry e{score, s, doc, &seg, {}, false};
+    Entry e{score, s, doc, &seg, {}, false, {}};
     auto better = [this](const Entry& a, const Entry& b) { return Better(a, b); };
     if (heap_.size() == k_) {
       if (!Better(e, heap_.front())) return error_;
       std::pop_heap(heap_.begin(), heap_.end(), better);
+      e.matched = std::move(heap_.back().matched);  // reuses the evicted entry's storage
       heap_.back() = std::move(e);
     } else {
       heap_.push_back(std::move(e));
     }
+    fill(heap_.back().matched);
     std::push_heap(heap_.begin(), heap_.end(), better);
     return error_;
+  }
+  Status Offer(double score, const Segment& seg, uint32_t s, uint32_t doc) {
+    return Offer(score, seg, s, doc, [](std::vector<uint64_t>& m) { m.clear(); });
   }
   // Best first, every id read.
   Result<std::vector<Entry>> Sorted() {
@@ -149,6 +161,8 @@ class TermCursor {
   size_t num_parts() const { return pcs_.size(); }
   PostingCursor& part(size_t i) { return pcs_[i]; }
   bool part_data(size_t i) const { return parts_[i]->data; }
+  // Part i's place in the term's Term::parts (the cursors hold only the parts the segment has).
+  size_t part_slot(size_t i) const { return static_cast<size_t>(parts_[i] - term_->parts.data()); }
   // n of part i on its current doc.
   double PartN(size_t i) const { return pcs_[i].tf() * parts_[i]->wn[norms_[i][pcs_[i].doc()]]; }
   // Largest n of part i in the segment (dictionary skip data).
@@ -317,6 +331,11 @@ class Execution {
   double Bonus(std::vector<TermCursor*>& at);
   void MatchSet(size_t s, const Bits* allowed, Bits& out);
   Status Facets(std::vector<Bits>& matches);
+  // The parts positioned on d (every part holds d exactly when it is positioned there, after ScoreDoc).
+  void MatchedParts(const std::vector<PartRef>& cur, uint32_t d, std::vector<uint64_t>& out) const;
+  // field → query words, from the parts that hold a hit (Hit::matches).
+  std::vector<std::pair<std::string, std::vector<std::string>>> Matches(
+      const std::vector<uint64_t>& parts) const;
   Status MakeHits(std::vector<Entry> entries);
   Explanation Explain(const Segment& seg, uint32_t doc);
   Status ExplainIds();
@@ -332,6 +351,7 @@ class Execution {
   uint64_t live_docs_ = 0;
   double max_weight_ = 1;
   std::vector<Term> terms_;
+  std::vector<size_t> part_base_;  // term i's parts are numbered part_base_[i] + their place in Term::parts
   std::vector<Pair> pairs_;
   double pairs_ub_ = 0;
   SearchResult result_;
@@ -481,6 +501,11 @@ void Execution::ExpandTerms() {
     double d = static_cast<double>(df);
     t.idf = std::log(1.0 + (n - d + 0.5) / (d + 0.5));
     terms_.push_back(std::move(t));
+  }
+  size_t parts = 0;
+  for (const Term& t : terms_) {
+    part_base_.push_back(parts);
+    parts += t.parts.size();
   }
   if (ranking_.proximity <= 0) return;
   for (size_t a = 0; a < terms_.size(); ++a) {
@@ -755,7 +780,14 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
       ++result_.stats.scored_docs;
       double score = 0;
       if (ScoreDoc(cur, p, d, cum, terms, sums, &score)) {
-        LAKEQA_RETURN_IF_ERROR(top_.Offer(score, seg, static_cast<uint32_t>(s), d));
+        LAKEQA_RETURN_IF_ERROR(
+            top_.Offer(score, seg, static_cast<uint32_t>(s), d, [&](std::vector<uint64_t>& m) {
+              if (o_.matches && !o_.explain) {
+                MatchedParts(cur, d, m);
+              } else {
+                m.clear();
+              }
+            }));
         update_p();
       }
     }
@@ -766,6 +798,40 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
   }
   for (TermCursor& t : terms) Corrupt(t.Corrupt(), s);
   return Status::Ok();
+}
+
+void Execution::MatchedParts(const std::vector<PartRef>& cur, uint32_t d, std::vector<uint64_t>& out) const {
+  const size_t parts = part_base_.empty() ? 0 : part_base_.back() + terms_.back().parts.size();
+  out.assign((parts + 63) / 64, 0);
+  for (const PartRef& r : cur) {
+    if (r.pc().doc() != d) continue;
+    size_t bit = part_base_[r.index()] + r.term->part_slot(r.part);
+    out[bit >> 6] |= uint64_t{1} << (bit & 63);
+  }
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> Execution::Matches(
+    const std::vector<uint64_t>& parts) const {
+  const auto& fields = r_.schema().fields();
+  // Terms in query order, as an explanation lists them.
+  std::vector<size_t> order(terms_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return terms_[a].position < terms_[b].position; });
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (size_t f = 0; f < fields.size(); ++f) {
+    std::vector<std::string> words;
+    for (size_t i : order) {
+      const Term& t = terms_[i];
+      for (size_t j = 0; j < t.parts.size(); ++j) {
+        size_t bit = part_base_[i] + j;
+        if (t.parts[j].field != static_cast<int>(f) || !(parts[bit >> 6] >> (bit & 63) & 1)) continue;
+        if (std::find(words.begin(), words.end(), t.word) == words.end()) words.push_back(t.word);
+      }
+    }
+    if (!words.empty()) out.emplace_back(fields[f].name, std::move(words));
+  }
+  return out;
 }
 
 void Execution::MatchSet(size_t s, const Bits* allowed, Bits& out) {
@@ -976,7 +1042,9 @@ Status Execution::MakeHits(std::vector<Entry> entries) {
         }
       }
     }
-    if (o_.matches || o_.explain) {
+    if (o_.matches && !o_.explain && !e.matched.empty()) {
+      hit.matches = Matches(e.matched);
+    } else if (o_.matches || o_.explain) {
       Explanation ex = Explain(seg, e.doc);
       // field → words, fields in schema order, words in query order.
       for (size_t f = 0; f < fields.size(); ++f) {

@@ -160,6 +160,18 @@ class SkippingTest : public ::testing::Test {
       *pruned_scored += got->stats.scored_docs;
       *full_scored += full->stats.scored_docs;
 
+      // The matched words the scoring loop keeps with each hit are those an explanation of it finds.
+      o.exhaustive = false;
+      o.explain = true;
+      auto explained = searcher.Search(*q, o);
+      ASSERT_TRUE(explained.ok());
+      ASSERT_EQ(explained->hits.size(), got->hits.size()) << text;
+      for (size_t h = 0; h < got->hits.size(); ++h) {
+        EXPECT_EQ(got->hits[h].matches, explained->hits[h].matches) << text << " rank " << h;
+        EXPECT_EQ(full->hits[h].matches, explained->hits[h].matches) << text << " rank " << h;
+        matched_hits_ += !got->hits[h].matches.empty();
+      }
+
       // Exhaustive scoring is BM25F as the reference computes it, rank by rank.
       auto ref = ref_->Run(*q, o, ranking);
       size_t want = ref.ranked.size() > o.offset ? std::min(o.k, ref.ranked.size() - o.offset) : 0;
@@ -177,6 +189,7 @@ class SkippingTest : public ::testing::Test {
   static TempDir* dir_;
   static Lake* lake_;
   static Reference* ref_;
+  static inline size_t matched_hits_ = 0;  // hits whose matches were compared, for a floor
 };
 TempDir* SkippingTest::dir_;
 Lake* SkippingTest::lake_;
@@ -197,6 +210,7 @@ TEST_F(SkippingTest, PrunedEqualsExhaustiveOnSegmentsWithDeletes) {
   int ties = 0;
   Compare(dir_->path, 250, 5, &pruned, &full, &ties);
   EXPECT_GT(ties, 5);       // copies tie at the k-th place, where the id decides
+  EXPECT_GT(matched_hits_, 500u);  // the matches comparison saw real matches
   EXPECT_LT(pruned, full);  // and the skipping search skipped
 }
 
