@@ -8,7 +8,10 @@
 //   bench_search_engines --engine lakeqa|lakeqa-merged|lakeqa-fieldsum|xapian|fts5|dump --dir <index dir>
 //       --out <prefix>
 //       (--synth <docs> | --tsv <file: id \t title \t text>) [--seed 42] [--queries 100]
+//       [--classes 10:2,10:5]
 //
+// --classes runs only the listed query classes (k:terms), so that an instruction count under callgrind,
+// which does not vary between runs as timings do, can be taken for one class at a time.
 // Writes <prefix>.json (throughput, bytes, latencies, RSS) and <prefix>.top10 (the top-10 ids of every
 // query, for overlap between engines). Generation time is measured and excluded from indexing time.
 // --engine dump writes the corpus and the queries for an engine outside this program (Lucene, in Java:
@@ -591,6 +594,7 @@ int main(int argc, char** argv) {
   std::string engine, dir, out, tsv, scores;
   uint64_t synth = 0, seed = 42, per_class = 100;
   bool reuse = false;  // query an index left by an earlier run (profiling): the corpus only yields queries
+  std::set<std::string> classes;  // "k:terms"; empty: all
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto val = [&]() -> std::string {
@@ -606,12 +610,20 @@ int main(int argc, char** argv) {
     else if (a == "--queries") per_class = std::stoull(val());
     else if (a == "--reuse") reuse = true;
     else if (a == "--scores") scores = val();
+    else if (a == "--classes") {
+      std::string v = val();
+      for (size_t at = 0; at <= v.size();) {
+        size_t comma = std::min(v.find(',', at), v.size());
+        classes.insert(v.substr(at, comma - at));
+        at = comma + 1;
+      }
+    }
     else Die("unknown argument " + a);
   }
   if (engine.empty() || dir.empty() || out.empty() || (synth == 0) == tsv.empty())
     Die("usage: --engine lakeqa|xapian|fts5 --dir D --out PREFIX (--synth N | --tsv FILE) [--seed S] "
         "[--queries N] "
-        "[--reuse] [--scores FILE]");
+        "[--reuse] [--scores FILE] [--classes K:TERMS,...]");
   if (!reuse) std::filesystem::remove_all(dir);
 
   std::unique_ptr<Corpus> corpus;
@@ -690,6 +702,7 @@ int main(int argc, char** argv) {
   bool first = true;
   for (size_t k : {size_t{10}, size_t{100}}) {
     for (const auto& [terms, qs] : picker.set().by_terms) {
+      if (!classes.empty() && !classes.count(fmt::format("{}:{}", k, terms))) continue;
       // Warm-up: the first queries page the index in; every engine gets the same.
       for (size_t i = 0; i < std::min<size_t>(10, qs.size()); ++i) e->Search(qs[i], k);
       std::vector<double> us;

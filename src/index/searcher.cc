@@ -707,6 +707,10 @@ bool Execution::ScoreDoc(std::vector<PartRef>& cur, size_t p, uint32_t d, const 
     c.Advance(d);
     if (c.doc() == d) partial += sums.Add(r, r.term->PartN(r.part));
   }
+  // Every part is read: partial is the terms' score up to rounding. A doc that cannot reach the threshold
+  // even with every pair's bonus is not scored exactly (the per-term score and the positions the bonus
+  // reads are what a scored doc costs most).
+  if ((partial + pairs_ub_) * (1 + kSlack) < theta) return false;
   std::vector<size_t>& touched = sums.touched();
   std::sort(touched.begin(), touched.end());
   std::vector<TermCursor*>& at = sums.at();
