@@ -617,8 +617,7 @@ int main(int argc, char** argv) {
         classes.insert(v.substr(at, comma - at));
         at = comma + 1;
       }
-    }
-    else Die("unknown argument " + a);
+    } else Die("unknown argument " + a);
   }
   if (engine.empty() || dir.empty() || out.empty() || (synth == 0) == tsv.empty())
     Die("usage: --engine lakeqa|xapian|fts5 --dir D --out PREFIX (--synth N | --tsv FILE) [--seed S] "
