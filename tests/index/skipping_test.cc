@@ -209,9 +209,9 @@ TEST_F(SkippingTest, PrunedEqualsExhaustiveOnSegmentsWithDeletes) {
   uint64_t pruned = 0, full = 0;
   int ties = 0;
   Compare(dir_->path, 250, 5, &pruned, &full, &ties);
-  EXPECT_GT(ties, 5);       // copies tie at the k-th place, where the id decides
+  EXPECT_GT(ties, 5);              // copies tie at the k-th place, where the id decides
   EXPECT_GT(matched_hits_, 500u);  // the matches comparison saw real matches
-  EXPECT_LT(pruned, full);  // and the skipping search skipped
+  EXPECT_LT(pruned, full);         // and the skipping search skipped
 }
 
 TEST_F(SkippingTest, PrunedEqualsExhaustiveAfterMerge) {
