@@ -351,7 +351,8 @@ class Execution {
   uint64_t live_docs_ = 0;
   double max_weight_ = 1;
   std::vector<Term> terms_;
-  std::vector<size_t> part_base_;  // term i's parts are numbered part_base_[i] + their place in Term::parts
+  std::vector<size_t> part_base_;    // term i's parts are numbered part_base_[i] + their place in Term::parts
+  std::vector<size_t> query_order_;  // term indexes in query order: how explanations and matches list words
   std::vector<Pair> pairs_;
   double pairs_ub_ = 0;
   SearchResult result_;
@@ -507,6 +508,9 @@ void Execution::ExpandTerms() {
     part_base_.push_back(parts);
     parts += t.parts.size();
   }
+  for (size_t i = 0; i < terms_.size(); ++i) query_order_.push_back(i);
+  std::stable_sort(query_order_.begin(), query_order_.end(),
+                   [&](size_t a, size_t b) { return terms_[a].position < terms_[b].position; });
   if (ranking_.proximity <= 0) return;
   for (size_t a = 0; a < terms_.size(); ++a) {
     for (size_t b = 0; b < terms_.size(); ++b) {
@@ -817,15 +821,10 @@ void Execution::MatchedParts(const std::vector<PartRef>& cur, uint32_t d, std::v
 std::vector<std::pair<std::string, std::vector<std::string>>> Execution::Matches(
     const std::vector<uint64_t>& parts) const {
   const auto& fields = r_.schema().fields();
-  // Terms in query order, as an explanation lists them.
-  std::vector<size_t> order(terms_.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return terms_[a].position < terms_[b].position; });
   std::vector<std::pair<std::string, std::vector<std::string>>> out;
   for (size_t f = 0; f < fields.size(); ++f) {
     std::vector<std::string> words;
-    for (size_t i : order) {
+    for (size_t i : query_order_) {
       const Term& t = terms_[i];
       for (size_t j = 0; j < t.parts.size(); ++j) {
         size_t bit = part_base_[i] + j;
@@ -937,13 +936,9 @@ Explanation Execution::Explain(const Segment& seg, uint32_t doc) {
     if (at[i].doc() != doc) continue;
     present.push_back(&at[i]);
   }
-  // Query order for reading; the numbers are the ones the ranking used.
-  std::vector<size_t> order(terms_.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return terms_[a].position < terms_[b].position; });
   std::set<std::string> matched_words;
-  for (size_t i : order) {
+  // Query order for reading; the numbers are the ones the ranking used.
+  for (size_t i : query_order_) {
     const Term& t = terms_[i];
     if (at[i].doc() != doc) continue;
     matched_words.insert(t.word);
