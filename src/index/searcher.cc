@@ -33,8 +33,8 @@ struct Entry {
   // the entry is returned, not for every document offered (that read was ~11% of query time).
   mutable std::string id;
   mutable bool has_id = false;
-  // Bit i: the query's part i (PartIndex) holds the doc. Filled only when SearchOptions::matches asks and no
-  // explanation is built, from the cursors the scoring loop already positioned on the doc, so that listing
+  // Bit part_base_[t] + j: part j of query term t holds the doc. Filled when SearchOptions::matches asks,
+  // from the cursors the scoring loop already positioned on the doc, so that listing
   // the matched words needs no second lookup per (term, field) (that lookup was 28% of a query's
   // instructions: docs/benchmarks.md, issue 25 item 5).
   std::vector<uint64_t> matched;
@@ -352,6 +352,7 @@ class Execution {
   double max_weight_ = 1;
   std::vector<Term> terms_;
   std::vector<size_t> part_base_;    // term i's parts are numbered part_base_[i] + their place in Term::parts
+  size_t num_parts_ = 0;             // of all terms
   std::vector<size_t> query_order_;  // term indexes in query order: how explanations and matches list words
   std::vector<Pair> pairs_;
   double pairs_ub_ = 0;
@@ -503,10 +504,9 @@ void Execution::ExpandTerms() {
     t.idf = std::log(1.0 + (n - d + 0.5) / (d + 0.5));
     terms_.push_back(std::move(t));
   }
-  size_t parts = 0;
   for (const Term& t : terms_) {
-    part_base_.push_back(parts);
-    parts += t.parts.size();
+    part_base_.push_back(num_parts_);
+    num_parts_ += t.parts.size();
   }
   for (size_t i = 0; i < terms_.size(); ++i) query_order_.push_back(i);
   std::stable_sort(query_order_.begin(), query_order_.end(),
@@ -790,7 +790,7 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
       if (ScoreDoc(cur, p, d, cum, terms, sums, &score)) {
         LAKEQA_RETURN_IF_ERROR(
             top_.Offer(score, seg, static_cast<uint32_t>(s), d, [&](std::vector<uint64_t>& m) {
-              if (o_.matches && !o_.explain) {
+              if (o_.matches) {
                 MatchedParts(cur, d, m);
               } else {
                 m.clear();
@@ -809,8 +809,7 @@ Status Execution::ScoreSegment(size_t s, const Bits* allowed) {
 }
 
 void Execution::MatchedParts(const std::vector<PartRef>& cur, uint32_t d, std::vector<uint64_t>& out) const {
-  const size_t parts = part_base_.empty() ? 0 : part_base_.back() + terms_.back().parts.size();
-  out.assign((parts + 63) / 64, 0);
+  out.assign((num_parts_ + 63) / 64, 0);
   for (const PartRef& r : cur) {
     if (r.pc().doc() != d) continue;
     size_t bit = part_base_[r.index()] + r.term->part_slot(r.part);
@@ -828,7 +827,9 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Execution::Matches
       const Term& t = terms_[i];
       for (size_t j = 0; j < t.parts.size(); ++j) {
         size_t bit = part_base_[i] + j;
-        if (t.parts[j].field != static_cast<int>(f) || !(parts[bit >> 6] >> (bit & 63) & 1)) continue;
+        if (t.parts[j].field != static_cast<int>(f) || (bit >> 6) >= parts.size() ||
+            !(parts[bit >> 6] >> (bit & 63) & 1))
+          continue;
         if (std::find(words.begin(), words.end(), t.word) == words.end()) words.push_back(t.word);
       }
     }
@@ -1041,23 +1042,8 @@ Status Execution::MakeHits(std::vector<Entry> entries) {
         }
       }
     }
-    if (o_.matches && !o_.explain && !e.matched.empty()) {
-      hit.matches = Matches(e.matched);
-    } else if (o_.matches || o_.explain) {
-      Explanation ex = Explain(seg, e.doc);
-      // field → words, fields in schema order, words in query order.
-      for (size_t f = 0; f < fields.size(); ++f) {
-        std::vector<std::string> words;
-        for (const TermExplanation& te : ex.terms) {
-          for (const FieldExplanation& fe : te.fields) {
-            if (fe.field == fields[f].name && std::find(words.begin(), words.end(), te.word) == words.end())
-              words.push_back(te.word);
-          }
-        }
-        if (!words.empty()) hit.matches.emplace_back(fields[f].name, std::move(words));
-      }
-      if (o_.explain) hit.explanation = std::move(ex);
-    }
+    if (o_.matches) hit.matches = Matches(e.matched);
+    if (o_.explain) hit.explanation = Explain(seg, e.doc);
     if (o_.snippets) {
       size_t best = 0;
       for (const std::string& name : o_.snippet_fields) {
